@@ -1,0 +1,77 @@
+# The front door.  `make run` and `make test` work on a fresh machine.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+HOST ?= 127.0.0.1
+PORT ?= 8000
+TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
+
+.PHONY: run serve install install-dev migrate load user token worker test services browser lint typecheck check bench clean
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+## run: install, migrate, load the published reference data, serve on http://127.0.0.1:8000
+run: install migrate load serve
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+load: install
+	$(PY) manage.py load_benchmarks
+
+serve: install
+	@echo "zsizer on http://$(HOST):$(PORT)/  (create a login with: make user)"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+## user: create a login (asks for a name and password); token: an API token for USER=name
+user: install migrate
+	$(PY) manage.py createsuperuser
+
+token: install
+	$(PY) manage.py drf_create_token $(USER)
+
+## worker: a Celery worker against CELERY_BROKER_URL (jobs run in-process without one)
+worker: install
+	@test -n "$$CELERY_BROKER_URL" || { echo "Set CELERY_BROKER_URL=redis://host:6379/0 (without it jobs run in-process)."; exit 2; }
+	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-2}
+
+## test: the whole suite on real PostgreSQL and Redis (started here if not running)
+test: install-dev services browser
+	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
+	$(TEST_ENV) $(PY) -m pytest
+
+services:
+	@bash .ci/services.sh
+
+browser:
+	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: install-dev
+	$(VENV)/bin/mypy models_lib
+
+check: lint typecheck test
+
+## bench: speed benchmarks (not tests), each against a baseline measured in the same run
+bench: install-dev
+	$(PY) perf/run.py
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

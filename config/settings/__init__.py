@@ -1,0 +1,1 @@
+"""Settings package: ``base`` (everything, from the environment), ``test``, ``production``."""

@@ -1,0 +1,17 @@
+"""Test settings: real PostgreSQL and a real Redis broker, never SQLite.
+
+``DATABASE_URL`` and ``CELERY_BROKER_URL`` default to the local services that ``.ci/run``
+starts; set them to point the suite elsewhere.
+"""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/zsizer")
+os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+os.environ.setdefault("DJANGO_DEBUG", "0")
+os.environ.setdefault("DJANGO_SECRET_KEY", "zsizer-test-secret-key-not-for-production")
+
+from .base import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"estimates": "10000/min", "jobs": "10000/min"}}  # noqa: F405
