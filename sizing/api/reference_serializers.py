@@ -1,0 +1,113 @@
+"""Serializers for published reference data (read-only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from sizing.models import (
+    BenchmarkPoint,
+    CapacityRating,
+    Configuration,
+    Machine,
+    MetricName,
+    Path,
+    PointMetric,
+    SourceDocument,
+    Statement,
+)
+
+
+class MachineSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Machine
+        fields = ["id", "slug", "name", "machine_type", "generation"]
+
+
+class SourceDocumentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SourceDocument
+        fields = ["id", "slug", "title", "publisher", "identifier", "published", "authors", "seed_file", "data_file", "notes"]
+
+
+class ConfigurationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Configuration
+        fields = ["id", "slug", "name", "description", "attributes", "visibility"]
+
+
+class PathSerializer(serializers.ModelSerializer):
+    native_machine = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    configurations = ConfigurationSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Path
+        fields = ["id", "slug", "name", "description", "native_machine", "source", "configurations"]
+
+
+class PointMetricSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PointMetric
+        fields = ["name", "value", "unit", "engines"]
+
+
+class BenchmarkPointSerializer(serializers.ModelSerializer):
+    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    path = serializers.CharField(source="configuration.path.slug", read_only=True)
+    configuration = serializers.CharField(source="configuration.slug", read_only=True)
+    machine = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    metrics = PointMetricSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = BenchmarkPoint
+        fields = [
+            "id", "key", "source", "path", "configuration", "machine", "reference", "reference_text",
+            "lpar_cps", "ziips", "zaaps", "clients", "think_time_s", "request_bytes", "response_bytes",
+            "etr", "etr_approximate", "response_time_ms", "metrics", "notes",
+        ]  # fmt: skip
+
+
+class BenchmarkPointCSVSerializer(BenchmarkPointSerializer):
+    """One flat row per point: each metric becomes ``<name>``, ``<name>_unit`` (and ``_engines``)."""
+
+    def to_representation(self, instance: BenchmarkPoint) -> dict[str, Any]:
+        row = super().to_representation(instance)
+        metrics = {m["name"]: m for m in row.pop("metrics")}
+        reference = row.pop("reference")
+        row["reference"] = row.pop("reference_text")
+        row.update({f"ref_{k}": reference.get(k) for k in ("table", "figure", "section", "page")})
+        for name in MetricName.values:
+            metric = metrics.get(name)
+            row[name] = metric["value"] if metric else None
+            row[f"{name}_unit"] = metric["unit"] if metric else None
+            if metric and metric["engines"] is not None:
+                row[f"{name}_engines"] = metric["engines"]
+        notes = row.pop("notes")
+        row["notes"] = notes
+        return row
+
+
+class StatementSerializer(serializers.ModelSerializer):
+    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    path = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    configuration = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Statement
+        fields = ["id", "key", "kind", "source", "path", "configuration", "reference", "reference_text", "text", "data", "notes"]
+
+
+class CapacityRatingSerializer(serializers.ModelSerializer):
+    machine = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    machine_type = serializers.CharField(source="machine.machine_type", read_only=True)
+    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    mips_per_cp = serializers.SerializerMethodField()
+
+    class Meta:
+        model = CapacityRating
+        fields = ["id", "machine", "machine_type", "model", "cps", "mips", "msu", "mips_per_cp", "source"]
+
+    def get_mips_per_cp(self, obj: CapacityRating) -> float:
+        return obj.mips / obj.cps

@@ -1,0 +1,133 @@
+"""Read-only API over published reference data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import serializers, viewsets
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+
+from sizing.api import reference_serializers as s
+from sizing.api.renderers import CSVRenderer
+from sizing.models import StatementKind
+from sizing.selectors import reference as selectors
+
+PATH_PARAM = OpenApiParameter("path", str, description="Path slug (case-insensitive)")
+CONFIG_PARAM = OpenApiParameter("configuration", str, description="Configuration slug (case-insensitive)")
+MACHINE_PARAM = OpenApiParameter("machine", str, description="Machine slug: z13, zec12, z10")
+FORMAT_PARAM = OpenApiParameter("format", str, enum=["json", "csv"], description="csv: all rows as CSV with a header")
+
+
+class ReferenceViewSet(viewsets.ReadOnlyModelViewSet):
+    filter_backends: list[Any] = []
+
+
+class MachineViewSet(ReferenceViewSet):
+    """Machines the tool sizes for."""
+
+    serializer_class = s.MachineSerializer
+    lookup_field = "slug"
+
+    def get_queryset(self) -> Any:
+        return selectors.machine_list()
+
+
+class SourceDocumentViewSet(ReferenceViewSet):
+    """Source documents that the reference data were transcribed from."""
+
+    serializer_class = s.SourceDocumentSerializer
+    lookup_field = "slug"
+
+    def get_queryset(self) -> Any:
+        return selectors.source_list()
+
+
+class PathViewSet(ReferenceViewSet):
+    """Workload paths with their configurations."""
+
+    serializer_class = s.PathSerializer
+    lookup_field = "slug"
+
+    def get_queryset(self) -> Any:
+        return selectors.path_list(user=self.request.user)
+
+    def get_object(self) -> Any:
+        self.kwargs[self.lookup_field] = self.kwargs[self.lookup_field].lower()
+        return super().get_object()
+
+
+@extend_schema_view(list=extend_schema(parameters=[PATH_PARAM, CONFIG_PARAM, MACHINE_PARAM, FORMAT_PARAM]))
+class BenchmarkPointViewSet(ReferenceViewSet):
+    """Published benchmark points with every CPU figure, unit and provenance."""
+
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+
+    def _is_csv(self) -> bool:
+        renderer = getattr(self.request, "accepted_renderer", None)
+        return getattr(renderer, "format", None) == "csv"
+
+    def get_serializer_class(self) -> Any:
+        return s.BenchmarkPointCSVSerializer if self._is_csv() else s.BenchmarkPointSerializer
+
+    def paginate_queryset(self, queryset: Any) -> Any:
+        return None if self._is_csv() else super().paginate_queryset(queryset)
+
+    def get_queryset(self) -> Any:
+        params = self.request.query_params
+        return selectors.points_for(
+            user=self.request.user,
+            path=params.get("path"),
+            configuration=params.get("configuration"),
+            machine=params.get("machine"),
+        )
+
+
+class _StatementFilter(serializers.Serializer):
+    path = serializers.CharField(required=False)
+    kind = serializers.ChoiceField(choices=StatementKind.choices, required=False)
+    source = serializers.CharField(required=False)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            PATH_PARAM,
+            OpenApiParameter("kind", str, enum=StatementKind.values),
+            OpenApiParameter("source", str, description="Source document slug"),
+        ]
+    )
+)
+class StatementViewSet(ReferenceViewSet):
+    """Published statements (ratios, bounds, eligibility, traces...) with provenance."""
+
+    serializer_class = s.StatementSerializer
+
+    def get_queryset(self) -> Any:
+        if self.action != "list":
+            return selectors.statement_list()
+        params = _StatementFilter(data=self.request.query_params)
+        params.is_valid(raise_exception=True)
+        return selectors.statement_list(**params.validated_data)
+
+
+class _RatingFilter(serializers.Serializer):
+    machine = serializers.CharField(required=False)
+    cps = serializers.IntegerField(required=False, min_value=1, max_value=200)
+
+
+@extend_schema_view(
+    list=extend_schema(parameters=[MACHINE_PARAM, OpenApiParameter("cps", OpenApiTypes.INT, description="CP count")])
+)
+class CapacityRatingViewSet(ReferenceViewSet):
+    """LSPR multi-image AVERAGE ratings (MIPS, MSU) by machine and CP count."""
+
+    serializer_class = s.CapacityRatingSerializer
+
+    def get_queryset(self) -> Any:
+        if self.action != "list":
+            return selectors.capacity_rating_list()
+        params = _RatingFilter(data=self.request.query_params)
+        params.is_valid(raise_exception=True)
+        return selectors.capacity_rating_list(**params.validated_data)

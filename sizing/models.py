@@ -1,0 +1,307 @@
+"""Stored records: published reference data with provenance, and users' estimates and jobs.
+
+Reference data are loaded from ``benchmarks/`` by ``manage.py load_benchmarks`` and matched on
+their stable keys; nothing here computes anything (that lives in ``sizing.services`` and
+``models_lib``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+
+class Visibility(models.TextChoices):
+    PUBLISHED = "published", "Published"
+    PRIVATE = "private", "Private"
+
+
+class SourceDocument(models.Model):
+    """A published document that reference data were transcribed from."""
+
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=300)
+    publisher = models.CharField(max_length=120)
+    identifier = models.CharField(max_length=60, blank=True, help_text="e.g. REDP-5114")
+    published = models.CharField(max_length=10, blank=True, help_text="YYYY, YYYY-MM or YYYY-MM-DD")
+    authors = models.JSONField(default=list, blank=True)
+    seed_file = models.CharField(max_length=200, help_text="File name in shared/seeds/")
+    data_file = models.CharField(max_length=200, help_text="File in benchmarks/ it was loaded from")
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return f"{self.identifier or self.slug}: {self.title}"
+
+
+class Machine(models.Model):
+    slug = models.SlugField(max_length=20, unique=True)
+    name = models.CharField(max_length=100)
+    machine_type = models.CharField(max_length=4, unique=True, help_text="IBM machine type, e.g. 2964")
+    generation = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["-machine_type"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.machine_type})"
+
+
+class CapacityRating(models.Model):
+    """LSPR rating of a machine with ``cps`` general-purpose CPs."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.CASCADE, related_name="ratings")
+    model = models.CharField(max_length=20, help_text="e.g. 2964-706")
+    cps = models.PositiveSmallIntegerField()
+    mips = models.FloatField(help_text="MIPS")
+    msu = models.FloatField(help_text="MSU per hour")
+    source = models.ForeignKey(SourceDocument, on_delete=models.PROTECT, related_name="ratings")
+
+    class Meta:
+        ordering = ["machine__slug", "cps"]
+        constraints = [
+            models.UniqueConstraint(fields=["machine", "cps"], name="rating_unique_machine_cps"),
+            models.CheckConstraint(condition=Q(cps__gte=1), name="rating_cps_positive"),
+            models.CheckConstraint(condition=Q(mips__gt=0) & Q(msu__gt=0), name="rating_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.model}: {self.mips:g} MIPS"
+
+
+class Path(models.Model):
+    """A workload path (e.g. z/OS Connect EE into CICS)."""
+
+    slug = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    native_machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="native_paths")
+    source = models.ForeignKey(SourceDocument, on_delete=models.PROTECT, related_name="paths")
+
+    class Meta:
+        ordering = ["slug"]
+        constraints = [models.UniqueConstraint(Lower("slug"), name="path_slug_ci_unique")]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Configuration(models.Model):
+    """One measured configuration of a path.
+
+    Published configurations come from ``benchmarks/``; private ones (an owner's own
+    calibration) have an owner and are visible to that owner only.
+    """
+
+    path = models.ForeignKey(Path, on_delete=models.CASCADE, related_name="configurations")
+    slug = models.SlugField(max_length=60)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    attributes = models.JSONField(default=dict, blank=True)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLISHED)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="configurations"
+    )
+
+    class Meta:
+        ordering = ["path__slug", "slug"]
+        constraints = [
+            models.UniqueConstraint("path", Lower("slug"), name="configuration_slug_ci_unique"),
+            models.CheckConstraint(
+                condition=Q(visibility="published", owner__isnull=True) | Q(visibility="private", owner__isnull=False),
+                name="configuration_private_has_owner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.path.slug}/{self.slug}"
+
+
+class MetricName(models.TextChoices):
+    CICS_CPU = "cics_cpu", "CICS address spaces CPU"
+    LPAR_CPU = "lpar_cpu", "LPAR busy"
+    SMSVSAM_CPU = "smsvsam_cpu", "SMSVSAM CPU"
+    CF_CPU = "cf_cpu", "Coupling facility busy"
+    TOR_CPU = "tor_cpu", "TOR CPU"
+    AOR_CPU = "aor_cpu", "AOR CPU"
+    FOR_CPU = "for_cpu", "FOR CPU"
+    CICS_CPU_PER_TRAN = "cics_cpu_per_tran", "CICS CPU per transaction"
+    LPAR_CPU_PER_TRAN = "lpar_cpu_per_tran", "LPAR CPU per transaction"
+    CTG_ZAAP_ELIGIBLE = "ctg_zaap_eligible", "CICS TG CPU zAAP-eligible share"
+    TSTG_ZAAP_ELIGIBLE = "tstg_zaap_eligible", "CICS TS + TG CPU zAAP-eligible share"
+    GCP_LOAD = "gcp_load", "Share of CICS TS + TG CPU on GCPs"
+    GCP_SAVING_VS_EXCI = "gcp_saving_vs_exci", "GCP saving against EXCI"
+
+
+class MetricUnit(models.TextChoices):
+    PCT_ONE_CP = "pct_one_cp", "% of one CP (APPL%)"
+    PCT_OF_POOL = "pct_of_pool", "% of a pool of engines"
+    PCT_SHARE = "pct_share", "share in %"
+    US_PER_TRAN = "us_per_tran", "µs of one CP per transaction"
+    MS_PER_TRAN = "ms_per_tran", "ms of one CP per transaction"
+
+
+class BenchmarkPoint(models.Model):
+    """One published measurement (a table row) with every CPU figure the source gives."""
+
+    source = models.ForeignKey(SourceDocument, on_delete=models.PROTECT, related_name="points")
+    key = models.CharField(max_length=80, help_text="Stable key within the source file")
+    configuration = models.ForeignKey(Configuration, on_delete=models.PROTECT, related_name="points")
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="points")
+    reference = models.JSONField(default=dict, help_text="table / figure / section / page")
+    reference_text = models.CharField(max_length=200)
+    lpar_cps = models.PositiveSmallIntegerField(null=True, blank=True)
+    ziips = models.PositiveSmallIntegerField(default=0)
+    zaaps = models.PositiveSmallIntegerField(default=0)
+    clients = models.PositiveIntegerField(null=True, blank=True)
+    think_time_s = models.FloatField(null=True, blank=True, help_text="seconds")
+    request_bytes = models.BigIntegerField(null=True, blank=True)
+    response_bytes = models.BigIntegerField(null=True, blank=True)
+    etr = models.FloatField(help_text="transactions per second")
+    etr_approximate = models.BooleanField(default=False)
+    response_time_ms = models.FloatField(null=True, blank=True, help_text="milliseconds")
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["configuration__path__slug", "configuration__slug", "etr"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "key"], name="point_unique_source_key"),
+            models.CheckConstraint(condition=Q(etr__gt=0), name="point_etr_positive"),
+            models.CheckConstraint(
+                condition=Q(response_time_ms__isnull=True) | Q(response_time_ms__gte=0),
+                name="point_response_time_nonnegative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.configuration} @ {self.etr:g} TPS ({self.reference_text})"
+
+
+class PointMetric(models.Model):
+    point = models.ForeignKey(BenchmarkPoint, on_delete=models.CASCADE, related_name="metrics")
+    name = models.CharField(max_length=40, choices=MetricName.choices)
+    value = models.FloatField()
+    unit = models.CharField(max_length=20, choices=MetricUnit.choices)
+    engines = models.PositiveSmallIntegerField(null=True, blank=True, help_text="pool size for pct_of_pool")
+
+    class Meta:
+        ordering = ["point", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["point", "name"], name="metric_unique_point_name"),
+            models.CheckConstraint(condition=Q(value__gte=0), name="metric_value_nonnegative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}={self.value:g} {self.unit}"
+
+
+class StatementKind(models.TextChoices):
+    RATIO = "ratio", "Ratio"
+    PROPORTIONALITY = "proportionality", "Proportionality"
+    BOUND = "bound", "Bound"
+    ELIGIBILITY = "eligibility", "Eligibility"
+    THROUGHPUT = "throughput", "Throughput against clients"
+    PACKET_TRACE = "packet_trace", "Packet trace"
+    MEASUREMENTS = "measurements", "Measurements"
+    CONFIGURATION = "configuration", "Configuration table"
+    OBSERVATION = "observation", "Observation"
+
+
+class Statement(models.Model):
+    """A published statement that is not a point but constrains a model (typed by ``kind``)."""
+
+    source = models.ForeignKey(SourceDocument, on_delete=models.PROTECT, related_name="statements")
+    key = models.CharField(max_length=80)
+    kind = models.CharField(max_length=20, choices=StatementKind.choices)
+    path = models.ForeignKey(Path, null=True, blank=True, on_delete=models.PROTECT, related_name="statements")
+    configuration = models.ForeignKey(
+        Configuration, null=True, blank=True, on_delete=models.PROTECT, related_name="statements"
+    )
+    reference = models.JSONField(default=dict)
+    reference_text = models.CharField(max_length=200)
+    text = models.TextField(help_text="the source's words (quoted or closely paraphrased)")
+    data = models.JSONField(default=dict, help_text="the typed payload of this kind")
+    notes = models.TextField(blank=True, help_text="transcriber's notes: interpretations, inconsistencies")
+
+    class Meta:
+        ordering = ["source__slug", "key"]
+        constraints = [models.UniqueConstraint(fields=["source", "key"], name="statement_unique_source_key")]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.key}"
+
+
+class Estimate(models.Model):
+    """A stored sizing answer, owned by the engineer who asked for it.
+
+    ``inputs`` are the validated request, ``outputs`` the full answer with its basis (point ids,
+    model parameters, projection factor and source), ``model_version`` the version of the
+    numerical core that produced it, so a stored estimate can always be explained later.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="estimates")
+    name = models.CharField(max_length=200, blank=True)
+    configuration = models.ForeignKey(Configuration, on_delete=models.PROTECT, related_name="estimates")
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="estimates")
+    tps = models.FloatField(help_text="target transactions per second")
+    inputs = models.JSONField()
+    outputs = models.JSONField()
+    model_version = models.CharField(max_length=40)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="estimate_owner_created")]
+        constraints = [models.CheckConstraint(condition=Q(tps__gt=0), name="estimate_tps_positive")]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.configuration} on {self.machine.slug} at {self.tps:g} TPS"
+
+
+class JobKind(models.TextChoices):
+    CURVE = "curve", "Utilisation and response-time curve"
+    CLOSED = "closed", "Closed network (clients and think time)"
+    MONTECARLO = "montecarlo", "Monte Carlo uncertainty"
+    OPTIMIZE = "optimize", "Cheapest CP and zIIP mix"
+    MIX = "mix", "Several workloads on one LPAR"
+    BATCH = "batch", "Batch of scenarios from CSV"
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Job(models.Model):
+    """A heavy solve run by a Celery worker (or in-process without a broker)."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="jobs")
+    kind = models.CharField(max_length=20, choices=JobKind.choices)
+    params = models.JSONField()
+    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    worker_host = models.CharField(max_length=200, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    model_version = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="job_owner_created")]
+        constraints = [models.CheckConstraint(condition=Q(progress__lte=100), name="job_progress_max_100")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} job {self.pk} ({self.status})"

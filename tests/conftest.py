@@ -1,0 +1,42 @@
+"""Shared fixtures: the published reference data loaded once per test session."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> Iterator[None]:
+    """Load benchmarks/ into the test database once; each test then runs in a rolled-back transaction."""
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        call_command("load_benchmarks", verbosity=0)
+    yield
+
+
+@pytest.fixture
+def user(django_user_model: object) -> object:
+    return django_user_model.objects.create_user(username="engineer", password="sizing-pass-1")  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def other_user(django_user_model: object) -> object:
+    return django_user_model.objects.create_user(username="other", password="sizing-pass-2")  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def api(user: object) -> object:
+    """An API client authenticated with a DRF token, as a spreadsheet would be."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    token = Token.objects.create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
