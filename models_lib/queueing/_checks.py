@@ -1,0 +1,36 @@
+"""Argument checks shared by the queueing solvers.
+
+Every check raises ``ValueError`` naming the argument and the bad value, so a caller (a Django
+service, a notebook) can report it without knowing the solver.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+
+def as_count(name: str, value: object, *, minimum: int) -> int:
+    """Return ``value`` as an ``int`` >= ``minimum``; integral floats such as ``6.0`` are accepted."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if isinstance(value, Integral):
+        count = int(value)
+    elif isinstance(value, Real) and math.isfinite(float(value)) and float(value).is_integer():
+        count = int(float(value))
+    else:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if count < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return count
+
+
+def as_time(name: str, value: object, *, positive: bool = False) -> float:
+    """Return ``value`` as a finite ``float`` >= 0 (> 0 if ``positive``); seconds or s/job."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number < 0.0 or (positive and number == 0.0):
+        bound = "> 0" if positive else ">= 0"
+        raise ValueError(f"{name} must be finite and {bound}, got {value!r}")
+    return number
