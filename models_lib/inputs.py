@@ -1,0 +1,220 @@
+"""Plain inputs for the numerical core.
+
+The Django side (``sizing.selectors``) turns stored reference data into these frozen
+dataclasses; nothing in ``models_lib`` knows where they came from.  Every value keeps the id
+of the stored row it came from so that results can name their basis.
+
+Units are in the field names or the docstrings: ``etr`` in transactions/s, CPU as *busy CPs*
+(1.0 = one CP fully busy for the whole interval, i.e. RMF APPL% / 100), times in seconds
+unless the name says ``_ms``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+#: Address-space / pool names used for CPU breakdowns, as the sources name them.
+CPU_COMPONENTS = ("lpar", "cics", "tor", "aor", "for", "smsvsam", "cf")
+
+
+@dataclass(frozen=True)
+class Point:
+    """One published measurement, CPU converted to busy CPs.
+
+    Parameters
+    ----------
+    id : int
+        Id of the stored benchmark point (its provenance).
+    etr : float
+        External transaction rate, transactions/s.
+    busy_cps : Mapping[str, float]
+        Busy CPs per component (keys from :data:`CPU_COMPONENTS`), e.g. ``{"cics": 0.237,
+        "lpar": 0.344}``.  ``cf`` counts coupling-facility engines, which are not LPAR CPs.
+    published_cpu_per_tran_ms : Mapping[str, float]
+        CPU per transaction as the source prints it (CP-milliseconds), per component, where
+        published; used to check models against the source.
+    response_time_ms : float or None
+        Published mean response time, ms.
+    lpar_cps : int or None
+        General-purpose CPs of the measured LPAR.
+    ziips : int
+        zIIPs (or zAAPs) online in the measured LPAR.
+    clients : int or None
+        Simulated clients.
+    think_time_s : float or None
+        Client think time, s.
+    request_bytes, response_bytes : int or None
+        Payload sizes, bytes.
+    reference : str
+        Human-readable provenance, e.g. ``"REDP-5114 Table 9-1, p. 28"``.
+    """
+
+    id: int
+    etr: float
+    busy_cps: Mapping[str, float]
+    published_cpu_per_tran_ms: Mapping[str, float] = field(default_factory=dict)
+    response_time_ms: float | None = None
+    lpar_cps: int | None = None
+    ziips: int = 0
+    clients: int | None = None
+    think_time_s: float | None = None
+    request_bytes: int | None = None
+    response_bytes: int | None = None
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """Published share of CPU that a zIIP (or zAAP) can run.
+
+    ``fraction`` is the central value, ``low``/``high`` the published range (equal to
+    ``fraction`` where one value is given); all in [0, 1].  ``applies_to`` names the CPU
+    component the share is of (``"lpar"``, ``"cics"``, or ``"all"``).
+    """
+
+    fraction: float
+    low: float
+    high: float
+    applies_to: str
+    statement_id: int | None
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class CapacityBound:
+    """A published throughput observed on a known capacity.
+
+    ``outcome == "sustained"``: the LPAR carried ``tps`` on ``engines`` engines, so CPU per
+    transaction <= engines / tps CP-seconds.  ``"exhausted"``: CPU ran out before ``tps``, so
+    CPU per transaction > engines / tps.
+    """
+
+    outcome: Literal["sustained", "exhausted"]
+    tps: float
+    engines: int
+    gcps: int
+    ziips: int
+    response_bytes_min: int | None
+    response_bytes_max: int | None
+    clients: int | None
+    think_time_s: float | None
+    statement_id: int
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class CostRatio:
+    """A published ratio of CPU per transaction between two configurations.
+
+    ``numerator``/``denominator`` are configuration slugs; ``low``/``high`` the published range
+    of numerator cost / denominator cost; ``condition`` the published circumstances.
+    """
+
+    numerator: str
+    denominator: str
+    low: float
+    high: float
+    condition: Mapping[str, object]
+    statement_id: int
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class PayloadScaling:
+    """Published payload proportionality: ``form`` is "proportional" or "linear".
+
+    ``range_bytes`` is the (low, high) payload range the statement covers, bytes; an end the
+    source leaves open is ``None`` (e.g. CICS TG Scenario 5: "32K, 64K, 128K, etc").
+    """
+
+    form: Literal["proportional", "linear"]
+    range_bytes: tuple[int | None, int | None] | None
+    statement_id: int
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class ResponseFloor:
+    """A published lower bound on the response time of one request, ms.
+
+    E.g. the elapsed time of a packet trace of a single request on an idle system (HostBridge:
+    "trace-tuned-tcpip", 42.0 ms from SYN to the last ACK).  Used where no CPU data exist so that
+    a sizing can still say something about response time.
+    """
+
+    value_ms: float
+    statement_id: int | None
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class ConfigurationData:
+    """Everything published about one configuration of one path.
+
+    Parameters
+    ----------
+    path, configuration : str
+        Slugs.
+    machine : str
+        Slug of the machine the data were measured on (the path's native machine).
+    machine_type : str
+        Its IBM machine type (e.g. "2827"), used to look up LSPR ratings.
+    lpar_cps : int or None
+        General-purpose CPs of the measured LPAR (the CP count the costs were measured at).
+    points : tuple of Point
+        Published measurements with CPU data (may be empty).
+    eligibility : Eligibility or None
+        Published zIIP/zAAP-eligible share, if any.
+    bounds : tuple of CapacityBound
+        Published capacity observations (used where points are missing).
+    ratios : tuple of CostRatio
+        Published cost ratios that involve this configuration.
+    payload_scaling : PayloadScaling or None
+        Published payload proportionality.
+    throughput_rows : tuple of (clients, tps) pairs
+        Published throughput against clients (with ``think_time_s``).
+    think_time_s : float or None
+        Think time of the published throughput rows, s.
+    response_floor : ResponseFloor or None
+        Published lower bound on the response time (packet trace), where there is one.
+    """
+
+    path: str
+    configuration: str
+    machine: str
+    machine_type: str
+    lpar_cps: int | None
+    points: tuple[Point, ...] = ()
+    eligibility: Eligibility | None = None
+    bounds: tuple[CapacityBound, ...] = ()
+    ratios: tuple[CostRatio, ...] = ()
+    payload_scaling: PayloadScaling | None = None
+    throughput_rows: tuple[tuple[int, float], ...] = ()
+    think_time_s: float | None = None
+    response_floor: ResponseFloor | None = None
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One LSPR rating: ``machine_type`` with ``cps`` CPs rates ``mips`` MIPS and ``msu`` MSU."""
+
+    machine_type: str
+    cps: int
+    mips: float
+    msu: float
+    rating_id: int | None = None
+
+
+@dataclass(frozen=True)
+class CapacityTable:
+    """LSPR ratings with their provenance.
+
+    ``ratings`` maps (machine_type, cps) to :class:`Rating`; ``source`` names the document
+    (e.g. "LSPR multi-image AVERAGE, zPCR export").
+    """
+
+    ratings: Mapping[tuple[str, int], Rating]
+    source: str
+    source_id: int | None = None

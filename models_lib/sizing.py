@@ -1,0 +1,1149 @@
+"""The sizing engine: from published data to CPs, zIIPs, MIPS and response time.
+
+:func:`size` answers "what does configuration X need to carry ``tps`` transactions/s on
+machine Y?" in these steps:
+
+1. **CPU per transaction on the measured machine.**  Where the source publishes CPU at
+   several rates, the linear cost model of :mod:`models_lib.costmodel` (primary component:
+   LPAR busy where published, else CICS address spaces) predicts busy CPs at ``tps`` with a
+   95 % prediction interval.  Where the source only publishes throughput observed on a known
+   capacity (:class:`~models_lib.inputs.CapacityBound`), CPU per transaction is bounded:
+   ``<= engines / tps`` for a sustained rate, ``> engines / tps`` for an exhausted one.  The
+   central value is then the **upper bound** (conservative: the engine never promises more
+   capacity than a published run demonstrated), and the interval runs from the lower bound (0
+   where none is published) to the upper bound.
+2. **Payload.**  A published proportionality scales the cost from the measured payload; a
+   "linear" statement with an unknown fixed part gives a range whose higher-cost end is used.
+3. **Projection** to the target machine and CP count with LSPR (:mod:`models_lib.capacity`):
+   CP-seconds on the target = CP-seconds measured * factor.  When ``cps`` is not given the
+   smallest CP count is searched from 1 up: per-CP capacity depends on the count, so every
+   count gets its own factor.
+4. **zIIP split** (:mod:`models_lib.ziip`) with the published eligible share (0, with a
+   warning, where none is published).
+5. **Response time** (:mod:`models_lib.response`): open M/M/c at ``tps`` or, with ``clients``
+   and ``think_time_s``, a closed network solved by MVA (:mod:`models_lib.queueing`).
+6. **Saturation** rate and **warnings** with stable codes (:data:`WARNING_CODES`).
+
+References
+----------
+.. [1] IBM, "Large Systems Performance Reference" (LSPR), SC28-1187.
+.. [2] D. A. Menasce, V. A. F. Almeida, L. W. Dowdy, "Performance by Design", Prentice Hall,
+   2004 (service demand law, open and closed queueing networks).
+.. [3] M. Reiser and S. S. Lavenberg, "Mean-value analysis of closed multichain queuing
+   networks", J. ACM 27(2), 1980, pp. 313-322.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+from typing import Any
+
+from models_lib.capacity import (
+    Projection,
+    demand_mips,
+    demand_msu,
+    projection_factor,
+    rating,
+)
+from models_lib.costmodel import (
+    DEFAULT_LEVEL,
+    ConfigurationModel,
+    PayloadModel,
+    PayloadScale,
+    fit_configuration,
+    payload_model,
+)
+from models_lib.inputs import CapacityBound, CapacityTable, ConfigurationData
+from models_lib.queueing import Station, erlang_c, mva
+from models_lib.response import ResponseModel, fit_response
+from models_lib.ziip import split_demand, ziips_required
+
+__all__ = [
+    "DEFAULT_MAX_UTILIZATION",
+    "WARNING_CODES",
+    "SizingResult",
+    "SizingWarning",
+    "size",
+]
+
+#: Default ceiling on the mean utilisation of the general-purpose CPs (and, unless told
+#: otherwise, of the zIIPs): 0.85.  The sources show healthy response at up to 76 % LPAR busy
+#: (REDP-5114 Table 11-1 row 4: 75.99 % of 10 CPs at 8680 TPS, 14 ms) and call 97 % "constrained
+#: by the number of CPs available" (REDP-5320, performance class monitoring section).  0.85 sits
+#: between the two and leaves headroom for peaks inside an RMF interval: for a 10-CP pool the
+#: M/M/c queueing delay at 85 % is 2.6 times that at 76 %, and grows another 4.7 times by 95 %.
+DEFAULT_MAX_UTILIZATION = 0.85
+
+#: Stable warning codes, with what triggers them.
+WARNING_CODES: Mapping[str, str] = {
+    "extrapolation": "tps outside the measured ETR range",
+    "projection": "another machine type or CP count than measured (LSPR factor applied)",
+    "payload-outside-range": "payload outside the published payload range or relation",
+    "payload-scaled": "CPU per transaction scaled to the payload with a published relation",
+    "ratio-only": "the configuration has published CPU ratios only to other configurations",
+    "bounds-only": "CPU per transaction bounded by published throughput, not measured",
+    "interval-assumed": "the cost interval rests on an assumed spread (too few points)",
+    "no-response-time-data": "no published response times: absolute response time unknown",
+    "no-eligibility-data": "no published zIIP eligibility: 0 % assumed",
+    "eligibility-scope": "the eligible share was published for part of the demand only",
+    "sla-missed": "the response time (or its lower bound) exceeds the SLA",
+    "utilization-above-ceiling": "the given CPs run above max_utilization",
+    "ziip-overflow": "the given zIIPs are short: eligible work runs on CPs (IIPCP)",
+    "capacity-exceeded": "no CP count of the target machine carries the demand",
+    "beyond-saturation": "tps is at or beyond the saturation rate: no steady state",
+    "clients-limit-throughput": "the closed network (clients, think time) falls > 2 % short of tps",
+    "clients-exceed-throughput": "the closed network drives > 2 % more than tps: sized for less",
+    "no-cpu-data": "no CPU data at all: CPs cannot be sized",
+}
+
+_UTIL_EPS = 1e-9
+# A closed network's throughput N / (R + Z) is always a little below the paced N / Z; a
+# difference up to 2 % from the sized rate is not reported.
+_CLOSED_TOLERANCE = 0.02
+
+
+@dataclass(frozen=True)
+class SizingWarning:
+    """A warning with a stable ``code`` (see :data:`WARNING_CODES`) and a ``message``."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class SizingResult:
+    """Result of :func:`size`.  All CPU figures are on the target machine.
+
+    Parameters
+    ----------
+    path, configuration : str
+        Slugs of the sized configuration.
+    target_machine, target_machine_type : str
+        Target machine slug and IBM machine type.
+    tps : float
+        Rate sized for, transactions/s.
+    cps : int or None
+        General-purpose CPs the figures are evaluated at (the given ``cps``, else
+        ``cps_required``, else the largest rated count).
+    cps_required : int or None
+        Smallest CP count that keeps GCP utilisation <= ``max_utilization`` (and meets the
+        SLA where a response-time model with data can); ``None`` if none can.
+    ziips, ziips_required : int or None
+        zIIPs evaluated (given or required) and required (all eligible work within the zIIP
+        ceiling).
+    cpu_per_tran_ms : Mapping[str, float or None]
+        ``total``, ``gcp``, ``ziip`` (CP-ms per transaction) and ``low``/``high`` of the total
+        (95 % prediction interval, or the bounded range).
+    busy_cps : Mapping[str, float or None]
+        ``total``, ``gcp``, ``ziip``, ``ziip_on_gcp`` busy engines.
+    breakdown : Mapping[str, float]
+        Busy engines per published component (``lpar``, ``cics``, ``tor``, ``aor``, ``for``,
+        ``smsvsam``, ``cf``); ``cf`` counts coupling-facility engines, projected with the same
+        factor (an assumption).
+    gcp_utilization, ziip_utilization : float or None
+        Mean utilisation (fraction).
+    mips, msu : float or None
+        Capacity demand of the GCP work, LSPR MIPS and MSU at ``cps``.
+    ziip_mips : float or None
+        Capacity demand of the zIIP work, MIPS (zIIPs rated as CPs of the same count).
+    response_time_ms : Mapping[str, float or None]
+        ``value`` (``None`` where no absolute model exists), ``low``, ``high``.
+    saturation_tps : float or None
+        Rate at which the CPs (+ zIIPs) or the software station saturate, transactions/s.
+    knee_tps : float or None
+        Rate at which the response time doubles its low-load value.
+    closed_throughput_tps : float or None
+        Throughput of the closed network when ``clients`` were given.
+    warnings : tuple of SizingWarning
+    basis : Mapping[str, Any]
+        ``points`` (ids), ``model`` (component, slope_ms, intercept_cps, r2, n, etr_min,
+        etr_max), ``projection`` (from/to machine type and CPs, factor, source, rating ids),
+        ``statements`` (ids), ``assumptions`` (text).
+    max_utilization : float
+        Ceiling used.
+    """
+
+    path: str
+    configuration: str
+    target_machine: str
+    target_machine_type: str
+    tps: float
+    cps: int | None
+    cps_required: int | None
+    ziips: int | None
+    ziips_required: int | None
+    cpu_per_tran_ms: Mapping[str, float | None]
+    busy_cps: Mapping[str, float | None]
+    breakdown: Mapping[str, float]
+    gcp_utilization: float | None
+    ziip_utilization: float | None
+    mips: float | None
+    msu: float | None
+    ziip_mips: float | None
+    response_time_ms: Mapping[str, float | None]
+    saturation_tps: float | None
+    knee_tps: float | None
+    closed_throughput_tps: float | None
+    warnings: tuple[SizingWarning, ...]
+    basis: Mapping[str, Any]
+    max_utilization: float = DEFAULT_MAX_UTILIZATION
+
+    def warning_codes(self) -> tuple[str, ...]:
+        """Codes of :attr:`warnings`, in order."""
+        return tuple(w.code for w in self.warnings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe plain form: non-finite floats become ``None``."""
+        out: dict[str, Any] = {
+            "path": self.path,
+            "configuration": self.configuration,
+            "target_machine": self.target_machine,
+            "target_machine_type": self.target_machine_type,
+            "tps": self.tps,
+            "cps": self.cps,
+            "cps_required": self.cps_required,
+            "ziips": self.ziips,
+            "ziips_required": self.ziips_required,
+            "cpu_per_tran_ms": dict(self.cpu_per_tran_ms),
+            "busy_cps": dict(self.busy_cps),
+            "breakdown": dict(self.breakdown),
+            "gcp_utilization": self.gcp_utilization,
+            "ziip_utilization": self.ziip_utilization,
+            "mips": self.mips,
+            "msu": self.msu,
+            "ziip_mips": self.ziip_mips,
+            "response_time_ms": dict(self.response_time_ms),
+            "saturation_tps": self.saturation_tps,
+            "knee_tps": self.knee_tps,
+            "closed_throughput_tps": self.closed_throughput_tps,
+            "warnings": [{"code": w.code, "message": w.message} for w in self.warnings],
+            "basis": self.basis,
+            "max_utilization": self.max_utilization,
+        }
+        safe: dict[str, Any] = _json_safe(out)
+        return safe
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, Real):
+        v = float(value)
+        return v if math.isfinite(v) else None
+    if isinstance(value, Mapping):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+def _finite_or_none(v: float | None) -> float | None:
+    return None if v is None or not math.isfinite(v) else float(v)
+
+
+# ---------------------------------------------------------------------------------------
+# Input checks
+# ---------------------------------------------------------------------------------------
+
+
+def _opt_int(name: str, value: int | None, minimum: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, Integral) or int(value) < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _pos_float(name: str, value: float, *, allow_zero: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    v = float(value)
+    ok = (v >= 0.0) if allow_zero else (v > 0.0)
+    if not (ok and math.isfinite(v)):
+        raise ValueError(f"{name} must be finite and {'>=' if allow_zero else '>'} 0, got {value!r}")
+    return v
+
+
+# ---------------------------------------------------------------------------------------
+# CPU basis: points or bounds
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Basis:
+    """Native CPU demand at tps, before projection (busy engines on the measured LPAR)."""
+
+    component: str
+    total: float
+    low: float
+    high: float
+    intercept: float
+    slope: float  # engine-seconds per transaction (central)
+    from_cps: int
+    payload_factor: float = 1.0
+    components: dict[str, float] = field(default_factory=dict)
+    points: list[int] = field(default_factory=list)
+    statements: list[int] = field(default_factory=list)
+    model: dict[str, Any] | None = None
+    assumptions: list[str] = field(default_factory=list)
+    warnings: list[SizingWarning] = field(default_factory=list)
+
+
+def _bound_range(b: CapacityBound) -> tuple[float, float]:
+    lo = 0.0 if b.response_bytes_min is None else float(b.response_bytes_min)
+    hi = math.inf if b.response_bytes_max is None else float(b.response_bytes_max)
+    return lo, hi
+
+
+def _select_bounds(
+    bounds: Sequence[CapacityBound], payload: int | None
+) -> tuple[list[CapacityBound], str | None, bool]:
+    """Bounds that apply to ``payload``; (bounds, note, payload outside every bound range)."""
+    groups: dict[tuple[float, float], list[CapacityBound]] = {}
+    for b in bounds:
+        groups.setdefault(_bound_range(b), []).append(b)
+    if payload is None:
+        key = min(groups, key=lambda k: (k[0], k[1]))
+        lo, hi = key
+        if lo == 0.0 and hi == math.inf:
+            return groups[key], None, False
+        return (
+            groups[key],
+            f"payload not given: the bounds measured at {_bytes_text(lo, hi)} are used",
+            False,
+        )
+    inside = [g for k, g in groups.items() if k[0] <= payload <= k[1]]
+    if inside:
+        return [b for g in inside for b in g], None, False
+
+    def distance(k: tuple[float, float]) -> float:
+        edge = k[0] if payload < k[0] else k[1]
+        return abs(math.log(payload / max(edge, 1.0)))
+
+    key = min(groups, key=lambda k: (distance(k), -k[1]))
+    return groups[key], None, True
+
+
+def _bytes_text(lo: float, hi: float) -> str:
+    if lo == hi:
+        return f"{int(lo)} bytes"
+    return f"{int(lo)}-{'open' if hi == math.inf else int(hi)} bytes"
+
+
+def _basis_from_points(cfg: ConfigurationData, model: ConfigurationModel, tps: float, level: float) -> _Basis:
+    fit = model.primary_fit()
+    comp = model.primary
+    assert comp is not None
+    if cfg.lpar_cps is None:
+        raise ValueError(f"config.lpar_cps is required to project {cfg.path}/{cfg.configuration}")
+    pi = fit.prediction_interval(tps, level)
+    central = max(0.0, fit.predict(tps))
+    basis = _Basis(
+        component=comp,
+        total=central,
+        low=max(0.0, pi.low),
+        high=max(0.0, pi.high),
+        intercept=fit.intercept,
+        slope=fit.slope,
+        from_cps=cfg.lpar_cps,
+        components=model.predict_busy(tps),
+        points=list(model.point_ids),
+        model={"component": comp, **fit.summary()},
+    )
+    if not fit.in_range(tps):
+        basis.warnings.append(
+            SizingWarning(
+                "extrapolation",
+                f"{tps:g} TPS is outside the measured ETR range {fit.etr_min:g}-{fit.etr_max:g} "
+                f"TPS of {cfg.path}/{cfg.configuration}: the linear cost model is extrapolated",
+            )
+        )
+    if fit.interval_basis != "residuals":
+        basis.warnings.append(
+            SizingWarning(
+                "interval-assumed",
+                f"only {fit.n} points: the cost interval assumes a relative spread of "
+                f"{(fit.assumed_relative_sd or 0.0) * 100:.1f} % per measurement",
+            )
+        )
+    if comp != "lpar":
+        basis.assumptions.append(
+            f"CPU is that of the '{comp}' component only (no LPAR busy published): other "
+            "address spaces of the LPAR (TCP/IP, z/OS) are not included"
+        )
+    basis.assumptions.append(
+        f"busy CPs = intercept + slope x TPS fitted by least squares to {fit.n} published "
+        f"points ({comp}); interval = {level:.0%} prediction interval"
+    )
+    return basis
+
+
+def _basis_from_bounds(
+    cfg: ConfigurationData, tps: float, payload: int | None
+) -> tuple[_Basis, tuple[float, float] | None, bool]:
+    chosen, note, outside = _select_bounds(cfg.bounds, payload)
+    sustained = [b for b in chosen if b.outcome == "sustained"]
+    exhausted = [b for b in chosen if b.outcome == "exhausted"]
+    upper_b = min(sustained, key=lambda b: b.engines / b.tps) if sustained else None
+    lower_b = max(exhausted, key=lambda b: b.engines / b.tps) if exhausted else None
+    upper = None if upper_b is None else upper_b.engines / upper_b.tps
+    lower = 0.0 if lower_b is None else lower_b.engines / lower_b.tps
+    ref_b = upper_b or lower_b
+    assert ref_b is not None
+    parts = []
+    if upper_b is not None and upper is not None:
+        parts.append(
+            f"<= {upper_b.engines}/{upper_b.tps:g} = {upper * 1000:.4g} ms "
+            f"(sustained {upper_b.tps:g} TPS on {upper_b.engines} engines, {upper_b.reference})"
+        )
+    if lower_b is not None:
+        parts.append(
+            f"> {lower_b.engines}/{lower_b.tps:g} = {lower * 1000:.4g} ms "
+            f"(CPU exhausted before {lower_b.tps:g} TPS on {lower_b.engines} engines, "
+            f"{lower_b.reference})"
+        )
+    warnings: list[SizingWarning] = []
+    assumptions: list[str] = []
+    if upper is None:
+        central = lower
+        high = lower
+        choice = "Only a lower bound is published: the central value is that lower bound (optimistic)"
+    else:
+        if lower > upper:
+            assumptions.append(
+                f"published bounds conflict (lower {lower * 1000:.4g} ms > upper "
+                f"{upper * 1000:.4g} ms): the lower bound is ignored"
+            )
+            lower = 0.0
+        central, high = upper, upper
+        choice = (
+            "Central value = the upper bound (conservative: no more capacity is assumed than a "
+            "published run demonstrated)"
+        )
+    lo_b, hi_b = _bound_range(ref_b)
+    warnings.append(
+        SizingWarning(
+            "bounds-only",
+            f"{cfg.path}/{cfg.configuration} publishes no CPU measurements; CPU per transaction "
+            f"(whole LPAR, native machine) is bounded: {'; '.join(parts)}. {choice}; range "
+            f"{lower * 1000:.4g}-{high * 1000:.4g} ms per transaction",
+        )
+    )
+    assumptions.append(f"CPU per transaction from published throughput bounds. {choice}")
+    if note:
+        assumptions.append(note)
+    basis = _Basis(
+        component="lpar",
+        total=central * tps,
+        low=lower * tps,
+        high=high * tps,
+        intercept=0.0,
+        slope=central,
+        from_cps=ref_b.gcps,
+        components={"lpar": central * tps},
+        statements=[b.statement_id for b in (upper_b, lower_b) if b is not None],
+        model=None,
+        assumptions=assumptions,
+        warnings=warnings,
+    )
+    return basis, (lo_b, hi_b), outside
+
+
+def _payload_step(
+    basis: _Basis,
+    measured: tuple[float, float] | None,
+    outside: bool,
+    payload: int | None,
+    pm: PayloadModel | None,
+) -> float:
+    """Apply payload scaling to ``basis`` in place; returns the central factor."""
+    if payload is None or measured is None:
+        return 1.0
+    lo, hi = measured
+    if not outside and lo <= payload <= hi:
+        return 1.0
+    ref = lo if payload < lo else hi
+    where = _bytes_text(lo, hi)
+    if pm is None or not math.isfinite(ref) or ref <= 0:
+        basis.warnings.append(
+            SizingWarning(
+                "payload-outside-range",
+                f"payload {payload} bytes is outside the measured {where} and no payload "
+                "relation is published for this configuration: CPU per transaction is held at "
+                f"the value measured at {where} (it may be higher for larger payloads)",
+            )
+        )
+        return 1.0
+    sc: PayloadScale = pm.scale(int(ref), payload)
+    basis.total *= sc.factor
+    basis.slope *= sc.factor
+    basis.intercept *= sc.factor
+    basis.low *= sc.low
+    basis.high *= sc.high
+    basis.components = {k: v * sc.factor for k, v in basis.components.items()}
+    if pm.statement_id is not None:
+        basis.statements.append(pm.statement_id)
+    basis.assumptions.append(sc.assumption)
+    basis.warnings.append(
+        SizingWarning(
+            "payload-scaled",
+            f"CPU per transaction scaled from {int(ref)} to {payload} bytes: factor "
+            f"{sc.factor:.4g} (range {sc.low:.4g}-{sc.high:.4g}); {sc.assumption}",
+        )
+    )
+    if not sc.in_range:
+        rng = pm.range_bytes
+        rtext = (
+            "unpublished"
+            if rng is None
+            else _bytes_text(float(rng[0] or 0), math.inf if rng[1] is None else float(rng[1]))
+        )
+        basis.warnings.append(
+            SizingWarning(
+                "payload-outside-range",
+                f"payload {payload} bytes is outside the range of the published payload "
+                f"relation ({rtext}, {pm.reference}): the relation is extrapolated",
+            )
+        )
+    return sc.factor
+
+
+# ---------------------------------------------------------------------------------------
+# Per-CP-count evaluation
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Eval:
+    n: int
+    proj: Projection
+    total: float
+    gcp: float
+    ziip: float
+    on_gcp: float
+    ziips: int
+    util: float
+    response: float | None  # absolute response time where modelled (inf when saturated)
+    cp_residence: float = math.inf  # CP service + queueing, ms, where modelled
+
+
+def _evaluate(
+    n: int,
+    *,
+    basis: _Basis,
+    table: CapacityTable,
+    native_type: str,
+    target_type: str,
+    fraction: float,
+    ziips: int | None,
+    ziip_ceiling: float,
+    rmodel: ResponseModel | None,
+    tps: float,
+) -> _Eval:
+    proj = projection_factor(table, native_type, basis.from_cps, target_type, n)
+    total = basis.total * proj.factor
+    z = ziips if ziips is not None else ziips_required(total * fraction, ziip_ceiling)
+    split = split_demand(total, fraction, z, ziip_ceiling)
+    ev = _Eval(n, proj, total, split.gcp, split.ziip, split.ziip_on_gcp, z, split.gcp / n, None)
+    if rmodel is not None and rmodel.has_response_data and total > 0:
+        bd = rmodel.breakdown(tps, cps=n, cost_factor=_cp_cost_factor(basis, proj, split.gcp, total))
+        assert bd.total_ms is not None
+        ev.response = bd.total_ms + _ziip_residence_ms(ev, tps, 1.0)
+        ev.cp_residence = bd.cp_residence_ms
+    return ev
+
+
+def _cp_cost_factor(basis: _Basis, proj: Projection, gcp: float, total: float) -> float:
+    """Factor from the response model's native CP cost to the target GCP cost per transaction:
+    LSPR factor x payload factor x the share of the work left on GCPs."""
+    gcp_share = gcp / total if total > 0 else 1.0
+    return proj.factor * basis.payload_factor * max(gcp_share, 1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# The engine
+# ---------------------------------------------------------------------------------------
+
+
+def size(
+    config: ConfigurationData,
+    *,
+    target_machine: str,
+    target_machine_type: str,
+    capacity: CapacityTable,
+    tps: float,
+    cps: int | None = None,
+    ziips: int | None = None,
+    max_utilization: float = DEFAULT_MAX_UTILIZATION,
+    payload_bytes: int | None = None,
+    clients: int | None = None,
+    think_time_s: float | None = None,
+    response_time_sla_ms: float | None = None,
+    model: ConfigurationModel | None = None,
+    response_model: ResponseModel | None = None,
+    ziip_max_utilization: float | None = None,
+    level: float = DEFAULT_LEVEL,
+) -> SizingResult:
+    """Size a configuration for a transaction rate on a target machine.
+
+    Parameters
+    ----------
+    config : ConfigurationData
+        Published data of the configuration.
+    target_machine : str
+        Slug of the target machine (carried into the result).
+    target_machine_type : str
+        Its IBM machine type, the key into ``capacity``.
+    capacity : CapacityTable
+        LSPR ratings.
+    tps : float
+        Transaction rate to size for, transactions/s (> 0).
+    cps : int, optional
+        General-purpose CPs of the target LPAR; by default the smallest count that carries the
+        GCP demand within ``max_utilization`` (and the SLA, see below).
+    ziips : int, optional
+        zIIPs of the target LPAR; by default enough for all eligible work within the zIIP
+        ceiling.
+    max_utilization : float
+        Ceiling on mean GCP utilisation, in (0, 1].  Default :data:`DEFAULT_MAX_UTILIZATION`
+        = 0.85: the sources show good response at 76 % LPAR busy (REDP-5114 Table 11-1) and
+        call 97 % constrained (REDP-5320); 0.85 leaves headroom for peaks inside an RMF
+        interval.
+    payload_bytes : int, optional
+        Response payload size, bytes (the size the sources vary).
+    clients : int, optional
+        Simulated/real clients of a closed workload (with ``think_time_s``).
+    think_time_s : float, optional
+        Client think time, s (with ``clients``).
+    response_time_sla_ms : float, optional
+        Response-time objective, ms.  When the configuration has a response-time model with
+        published data, ``cps_required`` is raised above the ceiling-based count to the first
+        count that meets the objective or, when no count can, to the count with the shortest
+        CP residence (more CPs would not help); ``sla-missed`` is reported when it is missed.
+    model : ConfigurationModel, optional
+        Pre-fitted cost model (avoids refitting); must belong to ``config``.
+    response_model : ResponseModel, optional
+        Pre-fitted response model (avoids refitting).
+    ziip_max_utilization : float, optional
+        zIIP utilisation ceiling; defaults to ``max_utilization``.
+    level : float
+        Coverage of the cost interval (default 0.95).
+
+    Returns
+    -------
+    SizingResult
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, for invalid inputs; or when the configuration has no CPU data
+        and no published response floor (nothing can be sized).
+
+    References
+    ----------
+    .. [1] LSPR (SC28-1187); Menasce, Almeida and Dowdy (2004); Reiser and Lavenberg (1980).
+    """
+    # ---- inputs ------------------------------------------------------------------------
+    if not isinstance(config, ConfigurationData):
+        raise ValueError(f"config must be a ConfigurationData, got {type(config).__name__}")
+    t = _pos_float("tps", tps)
+    cps_given = _opt_int("cps", cps, 1)
+    ziips_given = _opt_int("ziips", ziips, 0)
+    umax = _pos_float("max_utilization", max_utilization)
+    if umax > 1.0:
+        raise ValueError(f"max_utilization must be in (0, 1], got {max_utilization!r}")
+    zmax = umax if ziip_max_utilization is None else _pos_float("ziip_max_utilization", ziip_max_utilization)
+    if zmax > 1.0:
+        raise ValueError(f"ziip_max_utilization must be in (0, 1], got {ziip_max_utilization!r}")
+    payload = _opt_int("payload_bytes", payload_bytes, 1)
+    n_clients = _opt_int("clients", clients, 1)
+    think = None if think_time_s is None else _pos_float("think_time_s", think_time_s, allow_zero=True)
+    if (n_clients is None) != (think is None):
+        raise ValueError(
+            f"clients and think_time_s must be given together, got clients={clients!r}, think_time_s={think_time_s!r}"
+        )
+    sla = None if response_time_sla_ms is None else _pos_float("response_time_sla_ms", response_time_sla_ms)
+    counts = sorted(n for mt, n in capacity.ratings if mt == target_machine_type)
+    if not counts:
+        types = sorted({mt for mt, _ in capacity.ratings})
+        raise ValueError(f"target_machine_type {target_machine_type!r} is not in the LSPR table (types: {types})")
+    if cps_given is not None:
+        rating(capacity, target_machine_type, cps_given)  # raises for an unrated count
+    if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
+        raise ValueError(
+            f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
+        )
+    warnings: list[SizingWarning] = []
+
+    # ---- 1. CPU basis --------------------------------------------------------------------
+    fitted = model if model is not None else fit_configuration(config)
+    pm = payload_model(config)
+    basis: _Basis
+    if fitted.has_cpu_model:
+        basis = _basis_from_points(config, fitted, t, level)
+        sizes = [p.response_bytes for p in config.points if p.response_bytes is not None]
+        measured = (float(min(sizes)), float(max(sizes))) if sizes else None
+        outside = False
+        if payload is not None and measured is None:
+            basis.warnings.append(
+                SizingWarning(
+                    "payload-outside-range",
+                    f"the source publishes no payload size for {config.path}/"
+                    f"{config.configuration}: CPU per transaction is not scaled to "
+                    f"{payload} bytes",
+                )
+            )
+    elif config.bounds:
+        basis, measured, outside = _basis_from_bounds(config, t, payload)
+    else:
+        return _no_cpu_result(config, target_machine, target_machine_type, t, sla, umax)
+    # The response model works in native, measured-payload CP-seconds; payload, projection
+    # and the zIIP split enter through its cost factor.
+    rmodel = response_model
+    if rmodel is None:
+        try:
+            rmodel = fit_response(
+                config,
+                fitted if fitted.has_cpu_model else None,
+                cp_seconds=basis.slope if basis.slope > 0 else None,
+            )
+        except ValueError:
+            rmodel = None
+    basis.payload_factor = _payload_step(basis, measured, outside, payload, pm)
+    if config.ratios:
+        texts = [
+            f"{r.numerator}/{r.denominator} = {r.low:g}-{r.high:g}"
+            f" ({', '.join(f'{k}={v}' for k, v in r.condition.items() if not isinstance(v, str))})"
+            for r in config.ratios
+        ]
+        basis.warnings.append(
+            SizingWarning(
+                "ratio-only",
+                "published CPU-per-transaction ratios involving this configuration: "
+                + "; ".join(texts)
+                + ". They relate configurations measured under other conditions and are "
+                "shown for context; the central value does not use them",
+            )
+        )
+        basis.statements.extend(r.statement_id for r in config.ratios)
+    warnings.extend(basis.warnings)
+
+    # ---- 2. eligibility ------------------------------------------------------------------
+    elig = config.eligibility
+    if elig is None:
+        fraction = 0.0
+        warnings.append(
+            SizingWarning(
+                "no-eligibility-data",
+                "no zIIP/zAAP eligibility is published for this configuration: 0 % eligible "
+                "assumed (all work on general-purpose CPs)",
+            )
+        )
+    else:
+        fraction = elig.fraction
+        if elig.statement_id is not None:
+            basis.statements.append(elig.statement_id)
+        basis.assumptions.append(
+            f"zIIP-eligible share {fraction:.4g} (published range {elig.low:.4g}-{elig.high:.4g}, {elig.reference})"
+        )
+        if elig.applies_to not in ("all", basis.component):
+            warnings.append(
+                SizingWarning(
+                    "eligibility-scope",
+                    f"the eligible share {fraction:.4g} was published for '{elig.applies_to}' "
+                    f"but is applied to the whole '{basis.component}' demand; work outside "
+                    f"'{elig.applies_to}' is usually not eligible, so GCP demand may be "
+                    "understated",
+                )
+            )
+
+    # ---- 3-4. CP count, projection, zIIP split -------------------------------------------
+    evals = [
+        _evaluate(
+            k,
+            basis=basis,
+            table=capacity,
+            native_type=config.machine_type,
+            target_type=target_machine_type,
+            fraction=fraction,
+            ziips=ziips_given,
+            ziip_ceiling=zmax,
+            rmodel=rmodel,
+            tps=t,
+        )
+        for k in counts
+    ]
+    util_ok = [e for e in evals if e.util <= umax + _UTIL_EPS]
+    required: _Eval | None = util_ok[0] if util_ok else None
+    sla_note: str | None = None
+    if required is not None and sla is not None and required.response is not None:
+        # Smallest count (at or above the ceiling-based one) that meets the objective.  When no
+        # count can, the count with the shortest CP residence (service + queueing; beyond it
+        # the LSPR multiprocessor effect lengthens the service time more than queueing
+        # shrinks): CPs cannot do better.  The first meeting count is never above that one, so
+        # the rule keeps "more TPS never needs fewer CPs".
+        meets = [e for e in util_ok if e.response is not None and e.response <= sla]
+        finite = [e for e in util_ok if math.isfinite(e.cp_residence)]
+        if meets:
+            target, why = meets[0], f"to meet the {sla:g} ms response-time objective"
+        elif finite:
+            best = min(e.cp_residence for e in finite)
+            target = next(e for e in finite if e.cp_residence <= best * (1.0 + 1e-9))
+            why = f"where the CP residence time is shortest (the {sla:g} ms objective cannot be met by adding CPs)"
+        else:
+            target, why = required, ""
+        if target.n > required.n:
+            sla_note = f"CPs raised from {required.n} to {target.n} {why}"
+            required = target
+    if sla_note:
+        basis.assumptions.append(sla_note)
+    if cps_given is not None:
+        chosen = next(e for e in evals if e.n == cps_given)
+        if chosen.util > umax + _UTIL_EPS:
+            warnings.append(
+                SizingWarning(
+                    "utilization-above-ceiling",
+                    f"{cps_given} CPs run {chosen.util:.1%} busy, above the {umax:.0%} ceiling"
+                    + (f"; {required.n} CPs are required" if required else ""),
+                )
+            )
+    elif required is not None:
+        chosen = required
+    else:
+        chosen = evals[-1]
+    if required is None:
+        warnings.append(
+            SizingWarning(
+                "capacity-exceeded",
+                f"no CP count up to {counts[-1]} of machine type {target_machine_type} carries "
+                f"the GCP demand within {umax:.0%}: {evals[-1].gcp:.3g} busy CPs at "
+                f"{counts[-1]} CPs ({evals[-1].util:.0%})",
+            )
+        )
+    n = chosen.n
+    proj = chosen.proj
+    if not proj.is_identity():
+        warnings.append(
+            SizingWarning(
+                "projection",
+                f"CPU projected from machine type {proj.from_machine_type} with {proj.from_cps} "
+                f"CPs ({proj.from_mips_per_cp:.1f} MIPS per CP) to {proj.to_machine_type} with "
+                f"{proj.to_cps} CPs ({proj.to_mips_per_cp:.1f} MIPS per CP): factor "
+                f"{proj.factor:.4f} ({proj.source})",
+            )
+        )
+    if ziips_given is not None and chosen.on_gcp > 0.0:
+        warnings.append(
+            SizingWarning(
+                "ziip-overflow",
+                f"{ziips_given} zIIPs carry {chosen.ziip:.3g} of {chosen.ziip + chosen.on_gcp:.3g} "
+                f"busy engines of eligible work within the {zmax:.0%} ceiling; "
+                f"{chosen.on_gcp:.3g} run on CPs (IIPCP)",
+            )
+        )
+
+    factor = proj.factor
+    eligible_total = chosen.total * fraction
+    z_required = ziips_required(eligible_total, zmax)
+
+    # ---- 5. saturation ------------------------------------------------------------------
+    engines_sat = (
+        chosen.n + chosen.ziips if fraction >= 1.0 else min(chosen.n / (1.0 - fraction), chosen.n + chosen.ziips)
+    )
+    native_sat = engines_sat / factor  # busy engines on the measured LPAR
+    sat = (native_sat - basis.intercept) / basis.slope if basis.slope > 0 else math.inf
+    cp_factor = _cp_cost_factor(basis, proj, chosen.gcp, chosen.total)
+    knee: float | None = None
+    if rmodel is not None and rmodel.software is not None:
+        sat = min(sat, rmodel.software.saturation_tps())
+    if rmodel is not None and rmodel.has_response_data:
+        try:
+            knee = rmodel.knee_tps(cps=n, cost_factor=cp_factor)
+        except ValueError:
+            knee = None
+    if t >= sat:
+        warnings.append(
+            SizingWarning(
+                "beyond-saturation",
+                f"{t:g} TPS is at or beyond the saturation rate {sat:.4g} TPS of {n} CPs"
+                + (f" + {chosen.ziips} zIIPs" if chosen.ziips else "")
+                + ": no steady state, response time unbounded",
+            )
+        )
+
+    # ---- 6. response time ----------------------------------------------------------------
+    # Value: the fitted model at the central cost (None without published response times).
+    # Low: the larger of value - RMSE of the fit and the queueing lower bound at the low end
+    # of the CPU range (CP residence of the GCP work + zIIP residence of the eligible work).
+    # High: the model at the high end of the CPU range + RMSE.
+    rt_value: float | None = None
+    rt_low: float | None = None
+    rt_high: float | None = None
+    closed_x: float | None = None
+    has_rt = rmodel is not None and rmodel.has_response_data
+    lo_ratio = basis.low / basis.total if basis.total > 0 else 1.0
+    hi_ratio = basis.high / basis.total if basis.total > 0 else 1.0
+    if rmodel is not None and n_clients is not None and think is not None:
+        rt_value, rt_low, closed_x = _closed(rmodel, n, cp_factor, t, n_clients, think, chosen, lo_ratio)
+        if closed_x < t * (1.0 - _CLOSED_TOLERANCE):
+            warnings.append(
+                SizingWarning(
+                    "clients-limit-throughput",
+                    f"{n_clients} clients with {think:g} s think time reach only "
+                    f"{closed_x:.4g} TPS on {n} CPs (X = N / (R + Z)), below {t:g} TPS",
+                )
+            )
+        elif closed_x > t * (1.0 + _CLOSED_TOLERANCE):
+            warnings.append(
+                SizingWarning(
+                    "clients-exceed-throughput",
+                    f"{n_clients} clients with {think:g} s think time drive {closed_x:.4g} TPS on "
+                    f"{n} CPs (X = N / (R + Z)), more than the {t:g} TPS sized for; the response "
+                    "time shown is at that higher rate",
+                )
+            )
+        if rt_value is not None and rmodel.fit is not None:
+            rt_high = rt_value + rmodel.fit.rmse_ms
+            rt_low = max(rt_low or 0.0, rt_value - rmodel.fit.rmse_ms)
+    elif rmodel is not None and t < sat:
+        if lo_ratio > 0.0:  # a bounds-only path without a lower bound has no CPU floor
+            bd_lo = rmodel.breakdown(t, cps=n, cost_factor=cp_factor * lo_ratio)
+            rt_low = bd_lo.lower_bound_ms + _ziip_residence_ms(chosen, t, lo_ratio)
+        if has_rt:
+            bd = rmodel.breakdown(t, cps=n, cost_factor=cp_factor)
+            assert bd.total_ms is not None
+            rt_value = bd.total_ms + _ziip_residence_ms(chosen, t, 1.0)
+            spread = rmodel.fit.rmse_ms if rmodel.fit is not None else 0.0
+            rt_low = max(rt_low or 0.0, rt_value - spread)
+            hi_f = cp_factor * hi_ratio
+            if rmodel.saturation_tps(cps=n, cost_factor=hi_f) > t:
+                r_hi = rmodel.response_time_ms(t, cps=n, cost_factor=hi_f)
+                assert r_hi is not None
+                rt_high = r_hi + _ziip_residence_ms(chosen, t, hi_ratio) + spread
+            else:
+                rt_high = math.inf  # the high end of the CPU range saturates: no upper bound
+    if rmodel is not None and rmodel.floor_ms is not None:
+        rt_low = max(rt_low or 0.0, rmodel.floor_ms)
+    if not has_rt:
+        warnings.append(
+            SizingWarning(
+                "no-response-time-data",
+                "the source publishes no response times for this configuration: the absolute "
+                "response time is unknown; "
+                + (
+                    f"CP (and zIIP) service + queueing at the low end of the CPU range gives a "
+                    f"lower bound of {rt_low:.3g} ms"
+                    if rt_low is not None and math.isfinite(rt_low) and rt_low > 0
+                    else "no useful lower bound can be given"
+                )
+                + (f"; the {sla:g} ms objective cannot be verified" if sla is not None else ""),
+            )
+        )
+    if sla is not None:
+        worst = rt_value if rt_value is not None else rt_low
+        if worst is not None and worst > sla:
+            what = "response time" if rt_value is not None else "lower bound of the response time"
+            warnings.append(
+                SizingWarning(
+                    "sla-missed",
+                    f"the {what} {worst:.3g} ms exceeds the {sla:g} ms objective at {t:g} TPS on {n} CPs",
+                )
+            )
+
+    # ---- 7. result ------------------------------------------------------------------------
+    gcp_mips = demand_mips(chosen.gcp, capacity, target_machine_type, n)
+    msu = demand_msu(chosen.gcp, capacity, target_machine_type, n)
+    ziip_mips = demand_mips(chosen.ziip, capacity, target_machine_type, n)
+    breakdown = {k: v * factor for k, v in basis.components.items()}
+    per_ms = 1000.0 / t
+    basis.assumptions.append(
+        "zIIPs run eligible work at the speed of a CP of the same LPAR; eligible work uses "
+        "zIIPs up to the zIIP ceiling and the rest runs on CPs (no short-term IIPCP)"
+    )
+    if rmodel is not None and rmodel.has_response_data:
+        basis.assumptions.append(
+            f"response time = {rmodel.fixed_ms:.3g} ms load-independent part + M/M/{n} CP "
+            "residence"
+            + (
+                f" + M/M/{rmodel.software.servers} software station (s = {rmodel.software.service_s * 1000:.4g} ms)"
+                if rmodel.software
+                else ""
+            )
+            + (f"; fit to published response times: RMSE {rmodel.fit.rmse_ms:.3g} ms" if rmodel.fit else "")
+        )
+    return SizingResult(
+        path=config.path,
+        configuration=config.configuration,
+        target_machine=target_machine,
+        target_machine_type=target_machine_type,
+        tps=t,
+        cps=n,
+        cps_required=None if required is None else required.n,
+        ziips=chosen.ziips,
+        ziips_required=z_required,
+        cpu_per_tran_ms={
+            "total": chosen.total * per_ms,
+            "gcp": chosen.gcp * per_ms,
+            "ziip": chosen.ziip * per_ms,
+            "low": basis.low * factor * per_ms,
+            "high": basis.high * factor * per_ms,
+        },
+        busy_cps={
+            "total": chosen.total,
+            "gcp": chosen.gcp,
+            "ziip": chosen.ziip,
+            "ziip_on_gcp": chosen.on_gcp,
+        },
+        breakdown=breakdown,
+        gcp_utilization=chosen.util,
+        ziip_utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
+        mips=gcp_mips,
+        msu=msu,
+        ziip_mips=ziip_mips,
+        response_time_ms={
+            "value": _finite_or_none(rt_value),
+            "low": _finite_or_none(rt_low),
+            "high": _finite_or_none(rt_high),
+        },
+        saturation_tps=_finite_or_none(sat),
+        knee_tps=_finite_or_none(knee),
+        closed_throughput_tps=_finite_or_none(closed_x),
+        warnings=tuple(warnings),
+        basis={
+            "points": list(basis.points),
+            "model": basis.model,
+            "projection": {
+                "from_machine_type": proj.from_machine_type,
+                "from_cps": proj.from_cps,
+                "to_machine_type": proj.to_machine_type,
+                "to_cps": proj.to_cps,
+                "factor": proj.factor,
+                "source": proj.source,
+                "rating_ids": list(proj.rating_ids),
+            },
+            "statements": list(dict.fromkeys(basis.statements)),
+            "assumptions": list(basis.assumptions),
+        },
+        max_utilization=umax,
+    )
+
+
+def _ziip_residence_ms(chosen: _Eval, tps: float, scale: float) -> float:
+    """M/M/z residence of the eligible work on the zIIPs, ms (0 without zIIP work)."""
+    work = chosen.ziip * scale
+    if chosen.ziips == 0 or work <= 0.0:
+        return 0.0
+    if work >= chosen.ziips:
+        return math.inf
+    service = work / tps
+    return (service + erlang_c(chosen.ziips, work) * service / (chosen.ziips - work)) * 1000.0
+
+
+def _closed(
+    rmodel: ResponseModel,
+    n: int,
+    cp_factor: float,
+    tps: float,
+    clients: int,
+    think: float,
+    chosen: _Eval,
+    lo_ratio: float,
+) -> tuple[float | None, float | None, float]:
+    """Closed network by exact MVA: (response ms or None without data, lower bound ms or None,
+    throughput transactions/s).
+
+    Stations: the CPs (``n`` servers, GCP demand per transaction), the zIIPs (eligible demand),
+    the software station, and ``D`` as a delay.  MVA has no background load, so the fixed busy
+    CPs of the cost model are spread over the transactions at the sized rate (demand
+    ``b + a / tps``).  The lower bound is the same network at the low end of the CPU range and
+    without ``D`` (none when the CPU range has no lower end).
+    """
+
+    def network(scale: float, with_fixed: bool) -> list[Station]:
+        m = rmodel.projected(cps=n, cost_factor=cp_factor * max(scale, 1e-12))
+        st = [Station("cp", m.cp_seconds + max(m.intercept_cps, 0.0) / tps, servers=n)]
+        if chosen.ziips and chosen.ziip > 0.0:
+            st.append(Station("ziip", chosen.ziip * scale / tps, servers=chosen.ziips))
+        if m.software is not None:
+            st.append(Station("software", m.software.service_s, servers=m.software.servers))
+        if with_fixed and m.fixed_ms is not None:
+            st.append(Station("fixed", m.fixed_ms / 1000.0, kind="delay"))
+        return st
+
+    lower_ms: float | None = None
+    if lo_ratio > 0.0:
+        lower_ms = float(mva(network(lo_ratio, False), clients, think_time=think).response_time) * 1000.0
+    if rmodel.fixed_ms is None:
+        central = mva(network(1.0, False), clients, think_time=think)
+        return None, lower_ms, float(central.throughput)
+    res = mva(network(1.0, True), clients, think_time=think)
+    return float(res.response_time) * 1000.0, lower_ms, float(res.throughput)
+
+
+def _no_cpu_result(
+    cfg: ConfigurationData,
+    target_machine: str,
+    target_machine_type: str,
+    tps: float,
+    sla: float | None,
+    umax: float,
+) -> SizingResult:
+    """Result for a configuration without any CPU data (HostBridge)."""
+    floor = cfg.response_floor
+    if floor is None:
+        raise ValueError(
+            f"config {cfg.path}/{cfg.configuration} has no CPU data (no points, no bounds) and "
+            "no published response floor: CPs cannot be sized"
+        )
+    warnings = [
+        SizingWarning(
+            "no-cpu-data",
+            f"{cfg.path}/{cfg.configuration} publishes no CPU figures: CPs, zIIPs and MIPS "
+            f"cannot be sized. The only published performance figure is a response-time floor "
+            f"of {floor.value_ms:.4g} ms for one request on an idle system ({floor.reference})",
+        )
+    ]
+    if sla is not None and floor.value_ms > sla:
+        warnings.append(
+            SizingWarning(
+                "sla-missed",
+                f"the published response floor {floor.value_ms:.4g} ms exceeds the {sla:g} ms objective",
+            )
+        )
+    return SizingResult(
+        path=cfg.path,
+        configuration=cfg.configuration,
+        target_machine=target_machine,
+        target_machine_type=target_machine_type,
+        tps=tps,
+        cps=None,
+        cps_required=None,
+        ziips=None,
+        ziips_required=None,
+        cpu_per_tran_ms={"total": None, "gcp": None, "ziip": None, "low": None, "high": None},
+        busy_cps={"total": None, "gcp": None, "ziip": None, "ziip_on_gcp": None},
+        breakdown={},
+        gcp_utilization=None,
+        ziip_utilization=None,
+        mips=None,
+        msu=None,
+        ziip_mips=None,
+        response_time_ms={"value": None, "low": floor.value_ms, "high": None},
+        saturation_tps=None,
+        knee_tps=None,
+        closed_throughput_tps=None,
+        warnings=tuple(warnings),
+        basis={
+            "points": [],
+            "model": None,
+            "projection": None,
+            "statements": [] if floor.statement_id is None else [floor.statement_id],
+            "assumptions": ["response floor = elapsed time of a published packet trace of one request"],
+        },
+        max_utilization=umax,
+    )
