@@ -178,7 +178,9 @@ def _check_metric(ck: _Checker, raw: Any, entry: str, lpar_cps: int | None) -> d
     if unit in (None, ""):
         raise ck.fail(entry, f"metric {name!r} has no unit")
     if unit not in UNITS_FOR[name]:
-        raise ck.fail(entry, f"metric {name!r} cannot be in unit {unit!r} (allowed: {', '.join(sorted(UNITS_FOR[name]))})")
+        raise ck.fail(
+            entry, f"metric {name!r} cannot be in unit {unit!r} (allowed: {', '.join(sorted(UNITS_FOR[name]))})"
+        )
     value = ck.number(metric, "value", entry, required=True, minimum=0)
     engines = ck.number(metric, "engines", entry, minimum=1, integer=True)
     if unit == "pct_of_pool":
@@ -264,6 +266,8 @@ def _check_statement_data(ck: _Checker, kind: str, data: dict[str, Any], entry: 
             raise ck.fail(entry, "eligibility 'engine' must be 'ziip' or 'zaap'")
         for key in ("fraction", "low", "high"):
             ck.number(data, key, entry, required=key == "fraction", minimum=0, maximum=1)
+        if "applies_to" in data and not isinstance(data["applies_to"], str):
+            raise ck.fail(entry, "eligibility 'applies_to' must name what the share is of, e.g. 'cics+ctg'")
     elif kind == "throughput":
         ck.number(data, "think_time_s", entry, minimum=0)
         rows = data.get("rows")
@@ -420,7 +424,10 @@ def read_reference_data(directory: FsPath) -> ReferenceData:
         label = source["identifier"] or source["title"][:60]
         data = SourceData(file=path.name, source=source)
         data.paths = _check_paths(ck, doc.get("paths"))
-        for key, target, checker in (("points", data.points, _check_point), ("statements", data.statements, _check_statement)):
+        for key, target, checker in (
+            ("points", data.points, _check_point),
+            ("statements", data.statements, _check_statement),
+        ):
             items = doc.get(key) or []
             if not isinstance(items, list):
                 raise ck.fail(key, "must be a list")
