@@ -18,7 +18,13 @@ REPO = Path(__file__).resolve().parent.parent
 def test_postgres_url_selects_psycopg_backend() -> None:
     db = database_from_url("DATABASE_URL", "postgres://alice:s%40cret@db.example:6543/zs", base_dir=REPO)
     assert db["ENGINE"] == "django.db.backends.postgresql"
-    assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"], db["NAME"]) == ("alice", "s@cret", "db.example", "6543", "zs")
+    assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"], db["NAME"]) == (
+        "alice",
+        "s@cret",
+        "db.example",
+        "6543",
+        "zs",
+    )
 
 
 def test_sqlite_url_is_relative_to_the_project() -> None:
@@ -26,9 +32,7 @@ def test_sqlite_url_is_relative_to_the_project() -> None:
     assert db == {"ENGINE": "django.db.backends.sqlite3", "NAME": str(REPO / "var" / "x.sqlite3")}
 
 
-@pytest.mark.parametrize(
-    "url", ["mysql://u@h/db", "postgres://u@h:5432/", "postgres://u@h:notaport/db", "nonsense"]
-)
+@pytest.mark.parametrize("url", ["mysql://u@h/db", "postgres://u@h:5432/", "postgres://u@h:notaport/db", "nonsense"])
 def test_bad_database_url_names_the_variable(url: str) -> None:
     with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
         database_from_url("DATABASE_URL", url, base_dir=REPO)

@@ -103,8 +103,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "frontend" / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# Static files are served by the app itself (WhiteNoise), from the finders in development.
+# Static files are served by the app itself (WhiteNoise): from STATIC_ROOT after collectstatic
+# (the Docker image), else straight from the finders.
 WHITENOISE_USE_FINDERS = True
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -166,9 +168,18 @@ if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("ZSIZER_TASK_TIME_LIMIT must be greater than ZSIZER_TASK_SOFT_TIME_LIMIT.")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A job redelivered after a worker died must wait no longer than this to run again.
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("ZSIZER_BROKER_VISIBILITY_TIMEOUT", 3600, minimum=1)
-}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ZSIZER_BROKER_VISIBILITY_TIMEOUT", 3600, minimum=1)}
+# Jobs (sizing.tasks): the queue they are sent to, which is also the queue a worker started
+# without -Q consumes; the tests give each session its own.
+ZSIZER_TASK_QUEUE = env_str("ZSIZER_TASK_QUEUE", "zsizer").strip() or "zsizer"
+CELERY_TASK_DEFAULT_QUEUE = ZSIZER_TASK_QUEUE
+# A running job renews its lease (Job.heartbeat_at) every quarter of this; a redelivered task
+# takes a running job over only once the lease has run out, i.e. its worker died.  Waiting for
+# a lease is a countdown retry, so it must stay below the visibility timeout.
+_visibility_timeout = CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+ZSIZER_JOB_LEASE_SECONDS = env_int("ZSIZER_JOB_LEASE_SECONDS", min(60, max(2, _visibility_timeout // 2)), minimum=2)
+if ZSIZER_JOB_LEASE_SECONDS >= _visibility_timeout:
+    raise ImproperlyConfigured("ZSIZER_JOB_LEASE_SECONDS must be less than ZSIZER_BROKER_VISIBILITY_TIMEOUT.")
 
 LOGGING = {
     "version": 1,

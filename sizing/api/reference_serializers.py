@@ -28,7 +28,18 @@ class MachineSerializer(serializers.ModelSerializer):
 class SourceDocumentSerializer(serializers.ModelSerializer):
     class Meta:
         model = SourceDocument
-        fields = ["id", "slug", "title", "publisher", "identifier", "published", "authors", "seed_file", "data_file", "notes"]
+        fields = [
+            "id",
+            "slug",
+            "title",
+            "publisher",
+            "identifier",
+            "published",
+            "authors",
+            "seed_file",
+            "data_file",
+            "notes",
+        ]
 
 
 class ConfigurationSerializer(serializers.ModelSerializer):
@@ -96,7 +107,19 @@ class StatementSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Statement
-        fields = ["id", "key", "kind", "source", "path", "configuration", "reference", "reference_text", "text", "data", "notes"]
+        fields = [
+            "id",
+            "key",
+            "kind",
+            "source",
+            "path",
+            "configuration",
+            "reference",
+            "reference_text",
+            "text",
+            "data",
+            "notes",
+        ]
 
 
 class CapacityRatingSerializer(serializers.ModelSerializer):

@@ -14,7 +14,9 @@ class CSVRenderer(BaseRenderer):
     format = "csv"
     charset = "utf-8"
 
-    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: dict[str, Any] | None = None) -> bytes:
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: dict[str, Any] | None = None
+    ) -> bytes:
         if data is None:
             return b""
         if isinstance(data, dict) and "results" in data:

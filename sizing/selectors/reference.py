@@ -61,7 +61,9 @@ def points_for(
     return qs.order_by("configuration__path__slug", "configuration__slug", "etr", "id")
 
 
-def statement_list(*, path: str | None = None, kind: str | None = None, source: str | None = None) -> QuerySet[Statement]:
+def statement_list(
+    *, path: str | None = None, kind: str | None = None, source: str | None = None
+) -> QuerySet[Statement]:
     qs = Statement.objects.select_related("source", "path", "configuration")
     if path:
         qs = qs.filter(path__slug__iexact=path)

@@ -129,7 +129,9 @@ def _write(data: ReferenceData) -> LoadReport:
             # Published configurations dropped from the file go; private calibrations stay.
             _delete_stale(
                 report,
-                Configuration.objects.filter(path=path, visibility=Visibility.PUBLISHED, points__isnull=True, statements__isnull=True),
+                Configuration.objects.filter(
+                    path=path, visibility=Visibility.PUBLISHED, points__isnull=True, statements__isnull=True
+                ),
                 keep,
             )
 
@@ -137,9 +139,7 @@ def _write(data: ReferenceData) -> LoadReport:
         source = sources[src.file]
         keep_points = set()
         for pt in src.points:
-            values = {
-                k: v for k, v in pt.items() if k not in {"key", "path", "configuration", "machine", "metrics"}
-            }
+            values = {k: v for k, v in pt.items() if k not in {"key", "path", "configuration", "machine", "metrics"}}
             values["configuration"] = configs[(pt["path"], pt["configuration"])]
             values["machine"] = machines[pt["machine"]]
             point = _upsert(report, BenchmarkPoint, {"source": source, "key": pt["key"]}, values)

@@ -15,10 +15,12 @@ from sizing.models import (
     CapacityRating,
     Configuration,
     Machine,
-    Path as WorkloadPath,
     PointMetric,
     SourceDocument,
     Statement,
+)
+from sizing.models import (
+    Path as WorkloadPath,
 )
 from sizing.services.reference_data import benchmarks_load
 
@@ -73,7 +75,14 @@ def test_paths_and_configurations_are_the_published_ones() -> None:
         "fiteq-authenticator": ({"single-region", "single-region-log", "multi-region", "multi-region-log"}, "zec12"),
         "cicsts-catalog": ({"v5.3", "v5.2"}, "z13"),
         "cicstg": (
-            {"exci-commarea-31", "ipic-commarea-31", "ipic-channel-31", "exci-commarea-64", "ipic-commarea-64", "ipic-channel-64"},
+            {
+                "exci-commarea-31",
+                "ipic-commarea-31",
+                "ipic-channel-31",
+                "exci-commarea-64",
+                "ipic-commarea-64",
+                "ipic-channel-64",
+            },
             "z10",
         ),
         "hostbridge-http": ({"default-tcpip", "tuned-tcpip"}, "z10"),
@@ -82,7 +91,11 @@ def test_paths_and_configurations_are_the_published_ones() -> None:
         path = WorkloadPath.objects.get(slug=slug)
         assert set(path.configurations.values_list("slug", flat=True)) == configs
         assert path.native_machine.slug == machine
-    assert set(Machine.objects.values_list("slug", "machine_type")) == {("z13", "2964"), ("zec12", "2827"), ("z10", "2097")}
+    assert set(Machine.objects.values_list("slug", "machine_type")) == {
+        ("z13", "2964"),
+        ("zec12", "2827"),
+        ("z10", "2097"),
+    }
 
 
 @pytest.mark.parametrize(
@@ -113,10 +126,7 @@ def test_fiteq_has_seventeen_points_with_provenance() -> None:
 
 
 def test_statements_cover_what_the_sources_say_beyond_tables() -> None:
-    kinds = {
-        (s.path.slug if s.path else None, s.kind)
-        for s in Statement.objects.select_related("path")
-    }
+    kinds = {(s.path.slug if s.path else None, s.kind) for s in Statement.objects.select_related("path")}
     for needed in [
         ("cicstg", "ratio"),  # 64-bit costs 2.7% to 9% more than 31-bit at 4K (Scenario 3)
         ("cicstg", "proportionality"),  # cost doubles as payload doubles (Scenario 5)
@@ -133,7 +143,13 @@ def test_statements_cover_what_the_sources_say_beyond_tables() -> None:
 def test_zosconnect_tps_table_is_stored_exactly() -> None:
     st = Statement.objects.get(path__slug="zosconnect-cics", kind="throughput")
     # z/OS Connect EE V3.0 performance summary, section 7.1.
-    assert [(r["clients"], r["tps"]) for r in st.data["rows"]] == [(100, 200), (200, 400), (300, 600), (400, 800), (500, 1000)]
+    assert [(r["clients"], r["tps"]) for r in st.data["rows"]] == [
+        (100, 200),
+        (200, 400),
+        (300, 600),
+        (400, 800),
+        (500, 1000),
+    ]
     assert st.data["think_time_s"] == 0.5
 
 
@@ -165,7 +181,9 @@ def test_fiteq_published_cpu_per_tran_columns_recompute_from_cpu_and_etr() -> No
     decimals, so the recomputation must agree within 1 microsecond.
     """
     checked = 0
-    for point in BenchmarkPoint.objects.filter(configuration__path__slug="fiteq-authenticator").prefetch_related("metrics"):
+    for point in BenchmarkPoint.objects.filter(configuration__path__slug="fiteq-authenticator").prefetch_related(
+        "metrics"
+    ):
         m = {x.name: x for x in point.metrics.all()}
         cics_us = m["cics_cpu"].value / 100 / point.etr * 1e6
         lpar_us = m["lpar_cpu"].value / 100 * m["lpar_cpu"].engines / point.etr * 1e6

@@ -31,7 +31,9 @@ def test_anonymous_requests_get_401(url: str) -> None:
 
 
 @pytest.mark.parametrize("url", LIST_ENDPOINTS)
-def test_list_endpoints_use_a_constant_number_of_queries(api: Any, url: str, django_assert_max_num_queries: Any) -> None:
+def test_list_endpoints_use_a_constant_number_of_queries(
+    api: Any, url: str, django_assert_max_num_queries: Any
+) -> None:
     # token auth (1) + count (1) + page (1) + prefetches (<= 2)
     with django_assert_max_num_queries(5):
         response = api.get(url, {"page_size": 1000})

@@ -1,0 +1,147 @@
+"""Estimate endpoints: create and store, compute without storing (JSON or CSV), list and read own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+import models_lib
+from sizing.api.estimate_serializers import (
+    ErrorSerializer,
+    EstimateInputSerializer,
+    EstimateOutputSerializer,
+    EstimateResultSerializer,
+)
+from sizing.api.flatten import flatten
+from sizing.api.renderers import CSVRenderer
+from sizing.selectors.estimates import estimate_list
+from sizing.services.estimates import estimate_compute, estimate_create, estimate_delete, normalised_inputs
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input: field name -> list of reasons"),
+    401: OpenApiResponse(ErrorSerializer, description="Not authenticated"),
+    429: OpenApiResponse(ErrorSerializer, description="Throttled"),
+}
+
+
+StoredEstimateSerializer = EstimateOutputSerializer
+
+
+class StoredEstimateDocSerializer(EstimateResultSerializer):
+    """An estimate as returned by the API: who, what, when, and the whole answer (schema only)."""
+
+    id = serializers.IntegerField()
+    url = serializers.URLField()
+    name = serializers.CharField()
+    owner = serializers.CharField()
+    path = serializers.CharField()
+    configuration = serializers.CharField()
+    machine = serializers.CharField()
+    tps = serializers.FloatField()
+    inputs = serializers.DictField()
+    model_version = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class _ListFilter(serializers.Serializer):
+    path = serializers.CharField(required=False)
+    configuration = serializers.CharField(required=False)
+    machine = serializers.CharField(required=False)
+
+
+class EstimateViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Stored estimates, each owned by the engineer who made it."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "estimates"
+    serializer_class = StoredEstimateSerializer
+
+    def get_queryset(self) -> Any:
+        filters: dict[str, Any] = {}
+        if self.action == "list":
+            params = _ListFilter(data=self.request.query_params)
+            params.is_valid(raise_exception=True)
+            filters = params.validated_data
+        return estimate_list(user=self.request.user, **filters)
+
+    @extend_schema(
+        request=EstimateInputSerializer,
+        responses={201: StoredEstimateDocSerializer, **ERRORS},
+        summary="Size a scenario and store the estimate",
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = EstimateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        estimate = estimate_create(user=request.user, inputs=data.validated_data)
+        body = StoredEstimateSerializer(estimate, context={"request": request}).data
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": body["url"]})
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("path", str),
+            OpenApiParameter("configuration", str),
+            OpenApiParameter("machine", str),
+        ],
+        responses={200: StoredEstimateDocSerializer(many=True), **ERRORS},
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(responses={200: StoredEstimateDocSerializer, 404: OpenApiResponse(ErrorSerializer), **ERRORS})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(responses={204: None, 404: OpenApiResponse(ErrorSerializer), **ERRORS})
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        estimate_delete(user=request.user, estimate=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EstimateQueryView(APIView):
+    """Size a scenario without storing it: query parameters in, the answer out (JSON or one CSV row)."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "estimates"
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+
+    @extend_schema(
+        parameters=[EstimateInputSerializer, OpenApiParameter("format", str, enum=["json", "csv"])],
+        responses={
+            200: inline_serializer(
+                "EstimateAnswer",
+                fields={
+                    "inputs": serializers.DictField(),
+                    "model_version": serializers.CharField(),
+                    **EstimateResultSerializer().fields,
+                },
+            ),
+            **ERRORS,
+        },
+        summary="Size a scenario without storing it (format=csv for one flat row with a header)",
+    )
+    def get(self, request: Request) -> Response:
+        params = {k: v for k, v in request.query_params.items() if k != "format"}
+        data = EstimateInputSerializer(data=params)
+        data.is_valid(raise_exception=True)
+        config_row, machine_row, outputs = estimate_compute(user=request.user, inputs=data.validated_data)
+        body = {
+            "inputs": normalised_inputs(data.validated_data, config_row, machine_row),
+            "model_version": models_lib.__version__,
+            **outputs,
+        }
+        if getattr(request.accepted_renderer, "format", None) == "csv":
+            return Response(flatten(body))
+        return Response(body)

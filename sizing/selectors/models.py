@@ -1,0 +1,41 @@
+"""Fitted cost models of every configuration, with their leave-one-out errors (a read)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from models_lib.costmodel import fit_configuration
+from sizing.selectors.configuration_data import configuration_data
+from sizing.selectors.reference import visible_configurations
+
+
+def fitted_models(*, user: AbstractBaseUser, path: str | None = None) -> list[dict[str, Any]]:
+    configs = visible_configurations(user=user).select_related("path__native_machine").order_by("path__slug", "slug")
+    if path:
+        configs = configs.filter(path__slug__iexact=path)
+    out = []
+    for config in configs:
+        data = configuration_data(configuration=config)
+        model = fit_configuration(data)
+        loo = [row.to_dict() for row in model.loo_table()]
+        errors = [abs(r["relative_error"]) for r in loo if r["relative_error"] is not None]
+        out.append(
+            {
+                "path": config.path.slug,
+                "configuration": config.slug,
+                "machine": data.machine,
+                "machine_type": data.machine_type,
+                "lpar_cps": data.lpar_cps,
+                "primary": model.primary,
+                "points": list(model.point_ids),
+                "fits": {component: fit.summary() for component, fit in model.fits.items()},
+                "leave_one_out": loo,
+                "loo_median_abs_error": sorted(errors)[len(errors) // 2] if errors else None,
+                "has_cpu_model": model.has_cpu_model,
+                "bounds": [b.statement_id for b in data.bounds],
+                "eligibility": data.eligibility.statement_id if data.eligibility else None,
+            }
+        )
+    return out

@@ -1,0 +1,255 @@
+"""Estimates API: numbers that trace to the published points, clear 400s, ownership, CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
+
+from sizing.models import BenchmarkPoint, CapacityRating, Estimate
+
+pytestmark = pytest.mark.django_db
+
+FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": 8000}
+
+
+def _published_busy(point: BenchmarkPoint) -> dict[str, float]:
+    """Busy CPs per component exactly as the source prints them (CPU% / 100, LPAR% of its pool)."""
+    busy = {}
+    for m in point.metrics.all():
+        if m.name.endswith("_cpu"):
+            engines = m.engines if m.unit == "pct_of_pool" else 1
+            busy[m.name.removesuffix("_cpu")] = m.value / 100 * engines
+    return busy
+
+
+def _post(api: Any, **body: Any) -> Any:
+    return api.post("/api/v1/estimates/", body, format="json")
+
+
+def test_create_stores_an_owned_estimate_with_its_basis(api: Any, user: Any) -> None:
+    response = _post(api, **FITEQ, name="Bank A peak")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    estimate = Estimate.objects.get(id=body["id"])
+    assert estimate.owner == user and estimate.name == "Bank A peak"
+    assert estimate.inputs["tps"] == 8000 and estimate.model_version
+    assert response["Location"].endswith(f"/api/v1/estimates/{estimate.id}/")
+    for key in (
+        "cpu_per_tran_ms", "busy_cps", "breakdown", "cps_required", "ziips_required", "gcp_utilization",
+        "ziip_utilization", "mips", "msu", "response_time_ms", "saturation_tps", "warnings", "basis",
+    ):  # fmt: skip
+        assert key in body, key
+    assert set(body["cpu_per_tran_ms"]) >= {"total", "gcp", "ziip", "low", "high"}
+    assert set(body["busy_cps"]) >= {"total", "gcp", "ziip", "ziip_on_gcp"}
+    assert set(body["response_time_ms"]) >= {"value", "low", "high"}
+    # The basis names the published points it was fitted on: Table 11-1's four rows.
+    table_ids = set(
+        BenchmarkPoint.objects.filter(configuration__slug="multi-region", reference__table="Table 11-1").values_list(
+            "id", flat=True
+        )
+    )
+    assert set(body["basis"]["points"]) == table_ids
+    model = body["basis"]["model"]
+    assert model["n"] == 4 and model["component"] == "lpar"
+    low, total, high = (body["cpu_per_tran_ms"][k] for k in ("low", "total", "high"))
+    assert low <= total <= high
+
+
+def _point_cases() -> list[tuple[str, str]]:
+    # Keys of every FiTeq and CICS TS point (collected lazily in the test from the DB).
+    return [
+        ("fiteq-authenticator", "Table 9-1"),
+        ("fiteq-authenticator", "Table 9-2"),
+        ("fiteq-authenticator", "Table 11-1"),
+        ("fiteq-authenticator", "Table 11-2"),
+        ("cicsts-catalog", "Table 1"),
+        ("cicsts-catalog", "Table 3"),
+    ]
+
+
+@pytest.mark.parametrize(("path", "table"), _point_cases())
+def test_estimate_at_each_published_point_returns_its_busy_cps_within_5_percent(
+    api: Any, path: str, table: str
+) -> None:
+    """Issue 4: an estimate at the point's configuration, machine, CPs and ETR matches its CPU within 5%.
+
+    Published busy CPs: REDP-5114 Tables 9-1..11-2 (LPAR CPU% is of 10 CPs, CICS CPU% of one CP)
+    and REDP-5320 Tables 1 and 3 (Total CICS CPU%, TOR, AOR, FOR, % of one CP).
+    """
+    points = BenchmarkPoint.objects.filter(configuration__path__slug=path, reference__table=table).select_related(
+        "configuration", "machine"
+    )
+    assert points.exists()
+    for point in points.prefetch_related("metrics"):
+        body = _post(
+            api,
+            path=path,
+            configuration=point.configuration.slug,
+            machine=point.machine.slug,
+            tps=point.etr,
+            cps=point.lpar_cps,
+        ).json()
+        published = _published_busy(point)
+        primary = "lpar" if "lpar" in published else "cics"
+        assert body["busy_cps"]["total"] == pytest.approx(published[primary], rel=0.05), point.key
+        # Per address space the published percentages scatter more around their lines (the
+        # worst: REDP-5320 Table 1 row 3, TOR 63.80% at 67,206.91 TPS, 7.9% under its fit), so
+        # the breakdown is held to 10%; the total, which sizes the LPAR, to 5%.
+        for component, busy in published.items():
+            if component in body["breakdown"] and busy > 0.05:
+                assert body["breakdown"][component] == pytest.approx(busy, rel=0.10), (point.key, component)
+
+
+def test_projection_to_z13_lowers_cpu_per_transaction_and_names_lspr(api: Any) -> None:
+    on_zec12 = _post(api, **{**FITEQ, "cps": 10}).json()
+    on_z13 = _post(api, **{**FITEQ, "machine": "z13", "cps": 10}).json()
+    assert on_z13["cpu_per_tran_ms"]["total"] < on_zec12["cpu_per_tran_ms"]["total"]
+    projection = on_z13["basis"]["projection"]
+    assert (projection["from_machine_type"], projection["to_machine_type"]) == ("2827", "2964")
+    # Factor = (MIPS_zEC12(10)/10) / (MIPS_z13(10)/10), both from the LSPR table.
+    src = CapacityRating.objects.get(machine__slug="zec12", cps=10)
+    dst = CapacityRating.objects.get(machine__slug="z13", cps=10)
+    assert projection["factor"] == pytest.approx((src.mips / 10) / (dst.mips / 10), rel=1e-9)
+    assert "LSPR" in projection["source"] or "lspr" in projection["source"].lower()
+    assert on_z13["cpu_per_tran_ms"]["total"] == pytest.approx(
+        on_zec12["cpu_per_tran_ms"]["total"] * projection["factor"], rel=1e-6
+    )
+    assert "projection" in {w["code"] for w in on_z13["warnings"]}
+
+
+def test_query_endpoint_answers_without_storing(api: Any) -> None:
+    before = Estimate.objects.count()
+    response = api.get("/api/v1/estimate", {**FITEQ, "cps": 10})
+    assert response.status_code == 200
+    stored = _post(api, **{**FITEQ, "cps": 10}).json()
+    assert Estimate.objects.count() == before + 1  # only the POST stored
+    body = response.json()
+    assert body["cps_required"] == stored["cps_required"]
+    assert body["cpu_per_tran_ms"] == stored["cpu_per_tran_ms"]
+
+
+def test_query_endpoint_csv_is_one_row_with_a_header(api: Any) -> None:
+    response = api.get("/api/v1/estimate", {**FITEQ, "format": "csv"})
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == 1
+    json_body = api.get("/api/v1/estimate", FITEQ).json()
+    row = rows[0]
+    assert int(row["cps_required"]) == json_body["cps_required"]
+    assert float(row["cpu_per_tran_ms_total"]) == pytest.approx(json_body["cpu_per_tran_ms"]["total"])
+    assert row["inputs_path"] == "fiteq-authenticator"
+
+
+def test_lookups_are_case_insensitive(api: Any) -> None:
+    response = _post(api, path="FiTeq-Authenticator", configuration="Multi-Region", machine="zEC12", tps=1000)
+    assert response.status_code == 201
+    assert response.json()["path"] == "fiteq-authenticator"
+
+
+BAD_INPUTS = [
+    ({"path": "cics-magic"}, "path", "Unknown path"),
+    ({"configuration": "v5.3"}, "configuration", "does not belong to path"),
+    ({"machine": "z17"}, "machine", "Unknown machine"),
+    ({"tps": "lots"}, "tps", "number"),
+    ({"tps": "NaN"}, "tps", "finite"),
+    ({"tps": "Infinity"}, "tps", "finite"),
+    ({"tps": 0}, "tps", "greater than zero"),
+    ({"tps": -10}, "tps", ""),
+    ({"tps": 20_000_000}, "tps", "10000000"),
+    ({"tps": True}, "tps", "number"),
+    ({"cps": 0}, "cps", ""),
+    ({"cps": 201}, "cps", "200"),
+    ({"cps": 2.5}, "cps", "whole number"),
+    ({"ziips": -1}, "ziips", ""),
+    ({"payload_bytes": 64 * 1024 * 1024 + 1}, "payload_bytes", ""),
+    ({"max_utilization": 0}, "max_utilization", "(0, 1]"),
+    ({"max_utilization": 1.5}, "max_utilization", "(0, 1]"),
+    ({"clients": 100}, "think_time_s", "think time"),
+    ({"think_time_s": -1, "clients": 10}, "think_time_s", ""),
+    ({"response_time_sla_ms": 0}, "response_time_sla_ms", "greater than zero"),
+]
+
+
+@pytest.mark.parametrize(("change", "field", "reason"), BAD_INPUTS, ids=[f"{c}" for c, _, _ in BAD_INPUTS])
+def test_bad_input_is_a_400_naming_the_field_and_stores_nothing(
+    api: Any, change: dict[str, Any], field: str, reason: str
+) -> None:
+    before = Estimate.objects.count()
+    response = _post(api, **{**FITEQ, **change})
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert field in body, body
+    assert reason in " ".join(body[field])
+    assert Estimate.objects.count() == before
+    # The query endpoint validates the same way.
+    query = api.get("/api/v1/estimate", {k: v for k, v in {**FITEQ, **change}.items()})
+    assert query.status_code == 400 and field in query.json()
+
+
+def test_json_nan_literal_is_rejected(api: Any) -> None:
+    response = api.post(
+        "/api/v1/estimates/",
+        data='{"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": NaN}',
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+
+
+def test_missing_required_fields_are_named(api: Any) -> None:
+    body = _post(api).json()
+    assert {"path", "configuration", "machine", "tps"} <= set(body)
+
+
+def test_engineers_see_only_their_own_estimates(api: Any, other_user: Any) -> None:
+    mine = _post(api, **FITEQ).json()
+    other = APIClient()
+    other.force_authenticate(other_user)
+    assert other.get(f"/api/v1/estimates/{mine['id']}/").status_code == 404
+    assert other.delete(f"/api/v1/estimates/{mine['id']}/").status_code == 404
+    assert other.get("/api/v1/estimates/").json()["count"] == 0
+    assert api.get(f"/api/v1/estimates/{mine['id']}/").json()["cps_required"] == mine["cps_required"]
+    assert api.delete(f"/api/v1/estimates/{mine['id']}/").status_code == 204
+    assert not Estimate.objects.filter(id=mine["id"]).exists()
+
+
+def test_list_is_paginated_filterable_and_uses_constant_queries(api: Any, django_assert_max_num_queries: Any) -> None:
+    for tps in (1000, 2000, 3000):
+        _post(api, **{**FITEQ, "tps": tps})
+    _post(api, path="cicsts-catalog", configuration="v5.3", machine="z13", tps=50000)
+    with django_assert_max_num_queries(3):  # token, count, page (owner, configuration, path, machine joined)
+        response = api.get("/api/v1/estimates/")
+    assert response.json()["count"] == 4
+    assert api.get("/api/v1/estimates/", {"path": "cicsts-catalog"}).json()["count"] == 1
+
+
+def test_anonymous_cannot_estimate() -> None:
+    assert APIClient().post("/api/v1/estimates/", FITEQ, format="json").status_code == 401
+    assert APIClient().get("/api/v1/estimate", FITEQ).status_code == 401
+
+
+def test_estimate_endpoints_are_throttled(api: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"estimates": "3/min", "jobs": "3/min"})
+    cache.clear()
+    codes = [api.get("/api/v1/estimate", FITEQ).status_code for _ in range(4)]
+    cache.clear()
+    assert codes == [200, 200, 200, 429]
+
+
+def test_models_endpoint_reports_fits_and_leave_one_out(api: Any) -> None:
+    models = api.get("/api/v1/models/").json()
+    by_key = {(m["path"], m["configuration"]): m for m in models}
+    fiteq = by_key[("fiteq-authenticator", "single-region")]
+    assert fiteq["primary"] == "lpar" and fiteq["fits"]["lpar"]["n"] == 4
+    assert len([r for r in fiteq["leave_one_out"] if r["component"] == "lpar"]) == 4
+    # Table 9-1: LPAR busy 0.344 CP at 497.60 TPS ... 2.330 CP at 3494.82 TPS; the slope is the
+    # marginal LPAR CPU per transaction, between the published 629 and 691 microseconds.
+    assert 0.60 < fiteq["fits"]["lpar"]["slope_ms"] < 0.70
+    assert fiteq["fits"]["lpar"]["etr_min"] == pytest.approx(497.60)
+    cicstg = by_key[("cicstg", "ipic-channel-31")]
+    assert cicstg["has_cpu_model"] is False and cicstg["bounds"]  # bounds only, no CPU points
