@@ -43,7 +43,7 @@ def best_of(func: Callable[[], object], repeats: int) -> float:
 
 
 def row(name: str, seconds: float, baseline: float, baseline_name: str) -> None:
-    print(f"{name:44s} {seconds:12.6f} {baseline:12.6f} {seconds / baseline:9.3g}   ({baseline_name})")
+    print(f"{name:44s} {seconds:12.6f} {baseline:12.6f} {baseline / seconds:9.3g}   ({baseline_name})")
 
 
 def main() -> int:
@@ -52,7 +52,7 @@ def main() -> int:
     print(
         f"{len(configs)} configurations ({len(fitted)} with CPU points, {sum(len(c.points) for c in configs)} points)"
     )
-    print(f"{'name':44s} {'seconds':>12s} {'baseline':>12s} {'ratio':>9s}")
+    print(f"{'name':44s} {'seconds':>12s} {'baseline':>12s} {'speedup':>9s}")
 
     def refit_all() -> None:
         for cfg in configs:

@@ -81,7 +81,7 @@ def _row(name: str, seconds: float, baseline: str, baseline_seconds: float) -> s
 
 
 def main() -> None:
-    print(f"{'workload':<34} {'seconds':>11} {'baseline':<40} {'baseline s':>11} {'ratio':>9}")
+    print(f"{'workload':<34} {'seconds':>11} {'baseline':<40} {'baseline s':>11} {'speedup':>9}")
     rng = np.random.default_rng(0)
     for clients in (10_000, 50_000):
         a, b = rng.random(clients), rng.random(clients)

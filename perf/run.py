@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import runpy
+import subprocess
 import sys
 from pathlib import Path
 
@@ -10,11 +10,11 @@ HERE = Path(__file__).resolve().parent
 
 
 def main() -> int:
-    sys.path.insert(0, str(HERE.parent))
+    status = 0
     for script in sorted(HERE.glob("bench_*.py")):
-        print(f"\n== {script.name} ==", flush=True)
-        runpy.run_path(str(script), run_name="__main__")
-    return 0
+        print(f"\n== {script.name} (speedup = baseline seconds / our seconds) ==", flush=True)
+        status |= subprocess.run([sys.executable, str(script)], cwd=HERE.parent, check=False).returncode
+    return status
 
 
 if __name__ == "__main__":

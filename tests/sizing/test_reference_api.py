@@ -103,3 +103,14 @@ def test_capacity_ratings_filter_and_validation(api: Any) -> None:
 def test_reference_data_is_read_only(api: Any) -> None:
     assert api.post("/api/v1/machines/", {"slug": "z99"}, format="json").status_code == 405
     assert api.delete("/api/v1/paths/cicstg/").status_code == 405
+
+
+def test_only_staff_change_reference_data(client: Any, user: Any, django_user_model: Any) -> None:
+    """Engineers read reference data through the API; changing it is the admin's job, staff only."""
+    point = BenchmarkPoint.objects.first()
+    url = f"/admin/sizing/benchmarkpoint/{point.id}/change/"
+    client.force_login(user)  # an ordinary engineer
+    assert client.get(url).status_code == 302  # sent to the admin login
+    staff = django_user_model.objects.create_superuser(username="curator", password="curator-pass-1")
+    client.force_login(staff)
+    assert client.get(url).status_code == 200
