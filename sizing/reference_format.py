@@ -155,6 +155,7 @@ def _check_source_block(ck: _Checker, raw: Any) -> dict[str, Any]:
         "title": ck.text(src, "title", "source", max_len=300),
         "publisher": ck.text(src, "publisher", "source", max_len=120),
         "identifier": ck.text(src, "identifier", "source", required=False, max_len=60),
+        "label": ck.text(src, "label", "source", required=False, max_len=60),
         "published": published,
         "authors": authors,
         "seed_file": ck.text(src, "seed_file", "source", max_len=200),
@@ -421,7 +422,8 @@ def read_reference_data(directory: FsPath) -> ReferenceData:
         doc = ck.mapping(_read_yaml(path), "file")
         source = _check_source_block(ck, doc.get("source"))
         source["data_file"] = path.name
-        label = source["identifier"] or source["title"][:60]
+        # References read "REDP-5114 Table 9-1, p. 28": a short label, else the document number.
+        label = source.pop("label") or source["identifier"] or source["title"][:60]
         data = SourceData(file=path.name, source=source)
         data.paths = _check_paths(ck, doc.get("paths"))
         for key, target, checker in (

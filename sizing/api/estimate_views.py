@@ -87,7 +87,7 @@ class EstimateViewSet(
         data.is_valid(raise_exception=True)
         estimate = estimate_create(user=request.user, inputs=data.validated_data)
         body = StoredEstimateSerializer(estimate, context={"request": request}).data
-        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": body["url"]})
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
 
     @extend_schema(
         parameters=[

@@ -147,7 +147,7 @@ def configurations(name: str) -> tuple[ConfigurationData, ...]:
     if not doc:
         return ()
     src = doc["source"]
-    slug, ident = src["slug"], src.get("identifier") or src["slug"]
+    slug, ident = src["slug"], src.get("label") or src.get("identifier") or src["slug"]
     types = machine_types()
     out: list[ConfigurationData] = []
     for path in doc.get("paths") or ():

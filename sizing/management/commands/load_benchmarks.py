@@ -25,5 +25,6 @@ class Command(BaseCommand):
             report = benchmarks_load(directory=directory)
         except ReferenceDataError as exc:
             raise CommandError(f"Nothing was loaded. {exc}") from None
-        self.stdout.write(report.summary())
+        if int(str(options.get("verbosity", 1))) >= 1:
+            self.stdout.write(report.summary())
         self.stdout.write(self.style.SUCCESS(f"Loaded benchmarks from {directory}: {report.changed} row(s) changed."))
