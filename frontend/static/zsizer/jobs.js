@@ -1,0 +1,429 @@
+// Heavy solves from the workbench: start a job with the current inputs, follow its progress,
+// draw its result and link its CSV.  The jobs API does the work (POST /api/v1/jobs/, poll GET
+// <job url>, DELETE to cancel).
+import { ApiError, clearErrors, fmt, getJSON, sendJSON, showErrors } from "./api.js";
+import { COLORS, addLines, baseLayout, draw, hline, vline } from "./charts.js";
+
+const POLL_MS = 600;
+const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+const HINTS = {
+  curve: "Utilisation and response time from zero to saturation, one line per CP count.",
+  closed: "A fixed population of clients with a think time (exact MVA): throughput and response time per population.",
+  montecarlo: "Samples the cost model's uncertainty: the distribution of CPs required at the target rate.",
+  optimize: "Every CP and zIIP count that carries the target: the cheapest mix for the costs given.",
+  mix: "Several workloads on one LPAR of the target machine: their demand added up.",
+  batch: "One estimate per CSV row (header: path,configuration,machine,tps and any optional input).",
+};
+
+const list = (text) =>
+  text
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .map((v) => (/^-?\d+$/.test(v) ? Number(v) : v));
+
+const number = (text) => {
+  const t = text.trim();
+  return t === "" ? undefined : /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : t;
+};
+
+// The API's 400 for a job nests the params' errors ({params: {cps_list: [..]}}, list items by
+// index, costs by engine); flatten them onto the panel's fields (cps_list, cost_gcp, workloads).
+function flattenErrors(body) {
+  const out = {};
+  const describe = (v) =>
+    Object.entries(v)
+      .map(([k, m]) => `${k}: ${[].concat(m).join(" ")}`)
+      .join("; ");
+  const visit = (value, key) => {
+    if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+      (out[key] ??= []).push(...value);
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        if (v && typeof v === "object" && Object.keys(v).length) (out[key] ??= []).push(`item ${i + 1}: ${describe(v)}`);
+      });
+    } else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        visit(v, key === "params" ? k : key === "costs" ? `cost_${k}` : key);
+      }
+    } else if (value !== null && value !== undefined) {
+      (out[key] ??= []).push(String(value));
+    }
+  };
+  for (const [k, v] of Object.entries(body || {})) visit(v, k);
+  return out;
+}
+
+export function initJobs(section) {
+  if (!section) return { setContext() {} };
+  const form = section.querySelector("#job-form");
+  const alertBox = section.querySelector("#job-errors");
+  const startButton = section.querySelector("#job-start");
+  const cancelButton = section.querySelector("#job-cancel");
+  const state = section.querySelector("#job-state");
+  const bar = section.querySelector("#job-progress");
+  const resultBox = section.querySelector("#job-result");
+  const mixList = section.querySelector("#mix-list");
+  const hint = section.querySelector("#job-kind-hint");
+  const jobsUrl = section.dataset.jobsUrl;
+  let context = null; // {inputs, answer} of the estimate on screen
+  let job = null;
+  let timer = null;
+  const workloads = [];
+
+  const kind = () => form.elements.namedItem("kind").value;
+  const errorOptions = { prefix: "j-", errorPrefix: "jerr-", alertBox };
+
+  function showKind() {
+    section.querySelectorAll(".job-params").forEach((el) => {
+      el.hidden = el.dataset.kind !== kind();
+    });
+    hint.textContent = HINTS[kind()] || "";
+  }
+
+  function renderMix() {
+    mixList.replaceChildren(
+      ...workloads.map((w, i) => {
+        const li = document.createElement("li");
+        li.textContent = `${w.path} / ${w.configuration} at ${fmt.int(w.tps)} TPS `;
+        const remove = document.createElement("button");
+        remove.type = "button";
+        remove.className = "btn btn-small";
+        remove.textContent = "Remove";
+        remove.setAttribute("aria-label", `Remove ${w.path} / ${w.configuration}`);
+        remove.addEventListener("click", () => {
+          workloads.splice(i, 1);
+          renderMix();
+        });
+        li.append(remove);
+        return li;
+      }),
+    );
+    if (!workloads.length) mixList.replaceChildren(Object.assign(document.createElement("li"), { className: "muted", textContent: "none yet" }));
+  }
+
+  function defaults() {
+    const e = context.answer.estimate;
+    const n = e.cps || 1;
+    const cpsList = form.elements.namedItem("cps_list");
+    if (!cpsList.dataset.touched) cpsList.value = [n - 1, n, n + 1, n + 2].filter((v) => v >= 1).join(", ");
+    const cps = form.elements.namedItem("cps");
+    if (!cps.dataset.touched) cps.value = n;
+    const csv = form.elements.namedItem("csv");
+    if (!csv.dataset.touched) {
+      const i = e.inputs;
+      csv.value = `path,configuration,machine,tps\n${i.path},${i.configuration},${i.machine},${i.tps}\n${i.path},${i.configuration},${i.machine},${i.tps * 1.5}\n`;
+    }
+  }
+
+  // The jobs API refuses unknown parameters: each kind gets the estimate inputs it knows.
+  const TARGET = ["path", "configuration", "machine", "max_utilization", "payload_bytes", "response_time_sla_ms"];
+  const SHARED = {
+    curve: [...TARGET, "ziips", "tps"],
+    closed: [...TARGET, "ziips"],
+    montecarlo: [...TARGET, "tps", "cps", "ziips"],
+    optimize: [...TARGET, "tps"],
+  };
+
+  function pick(names) {
+    const inputs = context.answer.estimate.inputs;
+    return Object.fromEntries(names.filter((n) => inputs[n] !== undefined && inputs[n] !== null).map((n) => [n, inputs[n]]));
+  }
+
+  function params() {
+    const f = form.elements;
+    const k = kind();
+    const base = pick(SHARED[k] || []);
+    switch (k) {
+      case "curve":
+        return { ...base, cps_list: list(f.namedItem("cps_list").value) };
+      case "closed":
+        return { ...base, clients: list(f.namedItem("clients").value), think_time_s: number(f.namedItem("think_time_s").value), cps: number(f.namedItem("cps").value) };
+      case "montecarlo": {
+        const p = { ...base, samples: number(f.namedItem("samples").value) };
+        const seed = number(f.namedItem("seed").value);
+        if (seed !== undefined) p.seed = seed;
+        return p;
+      }
+      case "optimize":
+        return { ...base, costs: { gcp: number(f.namedItem("cost_gcp").value), ziip: number(f.namedItem("cost_ziip").value) } };
+      case "mix": {
+        const here = pick(["path", "configuration", "tps", "payload_bytes", "response_time_sla_ms"]);
+        return { ...pick(["machine", "max_utilization"]), workloads: workloads.length ? workloads : [here] };
+      }
+      case "batch":
+        return { csv: f.namedItem("csv").value };
+      default:
+        return base;
+    }
+  }
+
+  function setProgress(j) {
+    bar.hidden = false;
+    const pct = j.status === "succeeded" ? 100 : j.progress || 0;
+    bar.querySelector("span").style.width = `${pct}%`;
+    bar.setAttribute("aria-valuenow", String(pct));
+    state.dataset.status = j.status;
+    state.dataset.jobUrl = j.url;
+    const label = { queued: "Queued", running: "Running", succeeded: "Finished", failed: "Failed", cancelled: "Cancelled" }[j.status] || j.status;
+    state.textContent = `Job #${j.id} (${j.kind}): ${label}${j.status === "running" ? `, ${pct}%` : ""}${j.error ? ` — ${j.error}` : ""}`;
+  }
+
+  function stop() {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  }
+
+  async function poll() {
+    try {
+      job = await getJSON(job.url);
+    } catch (err) {
+      state.textContent = `Could not follow the job: ${err.message}`;
+      timer = setTimeout(poll, POLL_MS * 3);
+      return;
+    }
+    setProgress(job);
+    if (TERMINAL.has(job.status)) {
+      stop();
+      startButton.disabled = false;
+      cancelButton.hidden = true;
+      if (job.status === "succeeded") renderResult(job);
+      return;
+    }
+    timer = setTimeout(poll, POLL_MS);
+  }
+
+  async function start(event) {
+    event.preventDefault();
+    if (!context) return;
+    stop();
+    clearErrors(form, { alertBox });
+    resultBox.hidden = true;
+    startButton.disabled = true;
+    try {
+      job = await sendJSON("POST", jobsUrl, { kind: kind(), params: params() });
+    } catch (err) {
+      startButton.disabled = false;
+      const fields = err instanceof ApiError && err.status === 400 ? flattenErrors(err.fields) : { non_field_errors: [err.message] };
+      const first = showErrors(form, fields, errorOptions);
+      if (first) first.focus();
+      return;
+    }
+    cancelButton.hidden = false;
+    setProgress(job);
+    timer = setTimeout(poll, POLL_MS);
+  }
+
+  async function cancel() {
+    if (!job) return;
+    try {
+      await sendJSON("DELETE", job.url);
+    } catch (err) {
+      state.textContent = err.message;
+    }
+    stop();
+    poll();
+  }
+
+  function csvUrl(j) {
+    return j.result_csv_url ? new URL(j.result_csv_url, window.location.href).pathname : null;
+  }
+
+  function renderTable(tableData) {
+    const holder = section.querySelector("#job-table");
+    if (!tableData || !tableData.columns) {
+      holder.replaceChildren();
+      return;
+    }
+    const t = document.createElement("table");
+    t.className = "table table-compact";
+    const head = t.createTHead().insertRow();
+    tableData.columns.forEach((c) => {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = c;
+      head.append(th);
+    });
+    const body = t.createTBody();
+    tableData.rows.slice(0, 500).forEach((row) => {
+      const tr = body.insertRow();
+      row.forEach((v) => {
+        const td = tr.insertCell();
+        td.textContent = typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toPrecision(5)) : v === null ? "—" : String(v);
+      });
+    });
+    holder.replaceChildren(t);
+  }
+
+  function renderResult(j) {
+    const r = j.result || {};
+    resultBox.hidden = false;
+    const csv = section.querySelector("#job-csv");
+    csv.hidden = !csvUrl(j);
+    if (csvUrl(j)) csv.href = csvUrl(j);
+    const warnings = section.querySelector("#job-warnings");
+    warnings.replaceChildren(
+      ...(r.warnings || []).map((w) => {
+        const li = document.createElement("li");
+        li.append(Object.assign(document.createElement("b"), { textContent: w.code }), w.message);
+        return li;
+      }),
+    );
+    renderTable(r.table);
+    const a = section.querySelector("#job-chart-a");
+    const b = section.querySelector("#job-chart-b");
+    [a, b].forEach((el) => {
+      el.hidden = false;
+      if (window.Plotly) window.Plotly.purge(el);
+    });
+    const summary = section.querySelector("#job-summary");
+    const drawn = (RENDERERS[r.kind || j.kind] || renderGeneric)(r, a, b);
+    summary.textContent = drawn.summary || "";
+    if (!drawn.a) a.hidden = true;
+    if (!drawn.b) b.hidden = true;
+    a.parentElement.classList.toggle("single", !(drawn.a && drawn.b));
+    if (window.Plotly) [a, b].filter((el) => !el.hidden).forEach((el) => window.Plotly.Plots.resize(el));
+  }
+
+  form.addEventListener("submit", start);
+  cancelButton.addEventListener("click", cancel);
+  form.querySelectorAll('input[name="kind"]').forEach((r) => r.addEventListener("change", showKind));
+  form.querySelectorAll("input, textarea").forEach((el) => el.addEventListener("input", () => (el.dataset.touched = "1")));
+  section.querySelector("#mix-add").addEventListener("click", () => {
+    if (!context) return;
+    const i = context.answer.estimate.inputs;
+    workloads.push({ path: i.path, configuration: i.configuration, tps: i.tps, ...(i.payload_bytes ? { payload_bytes: i.payload_bytes } : {}) });
+    renderMix();
+  });
+  window.addEventListener("beforeunload", stop);
+  showKind();
+  renderMix();
+
+  return {
+    setContext(inputs, answer) {
+      context = { inputs, answer };
+      defaults();
+    },
+  };
+}
+
+// -- result charts, one renderer per kind ------------------------------------------------------
+
+function seriesColor(i) {
+  return COLORS.series[i % COLORS.series.length];
+}
+
+function renderCurve(r, a, b) {
+  const hasRt = r.response_time_data;
+  const rtData = [];
+  const utilData = [];
+  const layoutRt = baseLayout("Transactions per second", hasRt ? "Response time, ms" : "Time on CPs (lower bound), ms");
+  const layoutU = baseLayout("Transactions per second", "GCP utilisation");
+  layoutU.yaxis.tickformat = ".0%";
+  const ys = [];
+  const knees = [];
+  (r.series || []).forEach((s, i) => {
+    const y = hasRt ? s.response_time_ms : s.response_time_lower_bound_ms;
+    rtData.push({ x: s.tps, y, mode: "lines", name: `${s.cps} CPs`, line: { color: seriesColor(i), width: 2 }, hovertemplate: `%{x:,.0f} TPS → %{y:.1f} ms<extra>${s.cps} CPs</extra>` });
+    utilData.push({ x: s.tps, y: s.gcp_utilization, mode: "lines", name: `${s.cps} CPs`, line: { color: seriesColor(i), width: 2 }, hovertemplate: `%{x:,.0f} TPS → %{y:.0%}<extra>${s.cps} CPs</extra>` });
+    if (s.knee_tps) {
+      // The knee is where the (lower-bound) response time doubles its low-load value.
+      const ky = y[0] !== null && y[0] !== undefined ? 2 * y[0] : null;
+      if (ky !== null) {
+        knees.push({ x: [s.knee_tps], y: [ky], mode: "markers", showlegend: i === 0, name: "Knee", marker: { symbol: "circle-open", size: 11, color: COLORS.knee, line: { width: 2.2 } }, hovertemplate: `knee %{x:,.0f} TPS<extra>${s.cps} CPs</extra>` });
+        ys.push(ky * 2.5);
+      }
+    }
+  });
+  if (r.max_utilization) addLines(layoutU, [hline(r.max_utilization, COLORS.ceiling, "dot", `${Math.round(r.max_utilization * 100)}% ceiling`, { position: "left" })]);
+  const at = (r.series || [])[0]?.at_tps?.tps;
+  if (at) {
+    addLines(layoutRt, [vline(at, COLORS.target, "dot", "target")]);
+    addLines(layoutU, [vline(at, COLORS.target, "dot", "target")]);
+  }
+  rtData.push(...knees);
+  if (ys.length) layoutRt.yaxis.range = [0, Math.max(...ys)];
+  layoutU.yaxis.range = [0, 1.05];
+  draw(a, rtData, layoutRt);
+  draw(b, utilData, layoutU);
+  const text = (r.series || []).map((s) => `${s.cps} CPs ${s.knee_tps ? fmt.int(s.knee_tps) : "—"} / ${fmt.int(s.saturation_tps)}`);
+  return { a: true, b: true, summary: `Knee / saturation, TPS: ${text.join(" · ")}` };
+}
+
+function renderClosed(r, a, b) {
+  const c = r.curve || {};
+  const hasRt = r.response_time_data;
+  const la = baseLayout("Clients", "Throughput, TPS");
+  const lb = baseLayout("Clients", hasRt ? "Response time, ms" : "Time at the queues (lower bound), ms");
+  if (r.knee_clients) {
+    addLines(la, [vline(r.knee_clients, COLORS.knee, "dash", `knee ${fmt.int(r.knee_clients)} clients`)]);
+    addLines(lb, [vline(r.knee_clients, COLORS.knee, "dash", null)]);
+  }
+  if (r.max_throughput_tps) addLines(la, [hline(r.max_throughput_tps, COLORS.capacity, "dash", `max ${fmt.int(r.max_throughput_tps)} TPS`, { position: "left" })]);
+  draw(a, [{ x: c.clients, y: c.throughput_tps, mode: "lines", name: "Throughput", line: { color: COLORS.line, width: 2.2 }, hovertemplate: "%{x:,} clients → %{y:,.0f} TPS<extra></extra>" }], la);
+  draw(b, [{ x: c.clients, y: hasRt ? c.response_time_ms : c.response_time_lower_bound_ms, mode: "lines", name: "Response", line: { color: COLORS.target, width: 2.2 }, hovertemplate: "%{x:,} clients → %{y:.1f} ms<extra></extra>" }], lb);
+  return { a: true, b: true, summary: `${r.cps} CPs, ${r.ziips || 0} zIIPs, think time ${r.think_time_s} s · bottleneck: ${r.bottleneck || "—"}` };
+}
+
+function renderMontecarlo(r, a) {
+  const h = (r.cps_required && r.cps_required.histogram) || [];
+  const layout = baseLayout("CPs required", "Share of samples");
+  layout.yaxis.tickformat = ".0%";
+  layout.xaxis.dtick = 1;
+  layout.showlegend = false;
+  // Show the bins that matter: from 0.5 % to 99.5 % of the samples (tails are in the table).
+  let cum = 0;
+  const kept = h.filter((v) => {
+    const before = cum;
+    cum += v.share;
+    return cum >= 0.005 && before <= 0.995;
+  });
+  if (kept.length) layout.xaxis.range = [kept[0].cps - 0.6, kept[kept.length - 1].cps + 0.6];
+  draw(a, [{ type: "bar", x: h.map((v) => v.cps), y: h.map((v) => v.share), marker: { color: h.map((v) => (v.cps === r.cps_required.central ? COLORS.target : COLORS.line)) }, hovertemplate: "%{x} CPs: %{y:.1%}<extra></extra>" }], layout);
+  const parts = [`${fmt.int(r.samples)} samples`, `P(within ${Math.round((r.max_utilization || 0) * 100)}% ceiling at ${r.evaluated_at_cps} CPs) = ${fmt.pct(r.p_within_ceiling)}`];
+  if (r.p_meets_sla !== null && r.p_meets_sla !== undefined) parts.push(`P(meets goal) = ${fmt.pct(r.p_meets_sla)}`);
+  return { a: true, b: false, summary: parts.join(" · ") };
+}
+
+function renderOptimize(r, a) {
+  const front = r.frontier || [];
+  const layout = baseLayout("", "Cost");
+  layout.showlegend = false;
+  layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "CPs + zIIPs" } };
+  draw(a, [{ type: "bar", x: front.map((m) => `${m.cps} + ${m.ziips}`), y: front.map((m) => m.cost), marker: { color: front.map((m) => (r.best && m.cps === r.best.cps && m.ziips === r.best.ziips ? COLORS.target : COLORS.line)) }, hovertemplate: "%{x}: cost %{y:.2f}<extra></extra>" }], layout);
+  const best = r.best ? `Cheapest: ${r.best.cps} CPs + ${r.best.ziips} zIIPs, cost ${fmt.num(r.best.cost, 2)}` : "No mix carries the target.";
+  return { a: front.length > 0, b: false, summary: `${best} · ${r.feasible} of ${r.evaluated} mixes feasible` };
+}
+
+function renderMix(r, a) {
+  const rows = r.workloads || [];
+  const x = rows.map((w) => `${w.configuration} · ${fmt.int(w.tps)} TPS`);
+  const layout = baseLayout("", "Busy engines", { barmode: "stack" });
+  layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "" } };
+  layout.legend.traceorder = "normal";
+  const data = [
+    { type: "bar", x, y: rows.map((w) => w.gcp_busy), name: "on CPs", marker: { color: COLORS.gcp }, hovertemplate: "%{y:.2f} busy CPs<extra>%{x}</extra>" },
+    { type: "bar", x, y: rows.map((w) => w.ziip_busy), name: "on zIIPs", marker: { color: COLORS.ziip }, hovertemplate: "%{y:.2f} busy zIIPs<extra>%{x}</extra>" },
+  ];
+  draw(a, data, layout);
+  const c = r.combined || {};
+  const parts = [`${r.cps} CPs${r.cps_sized ? " (sized)" : ""} + ${r.ziips} zIIPs`, `CPs ${fmt.pct(c.gcp_utilization)} busy`, `${fmt.int(c.mips)} MIPS`];
+  if (c.headroom) parts.push(`headroom ×${fmt.num(c.headroom, 2)}`);
+  return { a: rows.length > 0, b: false, summary: parts.join(" · ") };
+}
+
+function renderGeneric(r, a) {
+  // Mix, batch and anything newer: one bar per table row of the first numeric column named like CPs.
+  const t = r.table;
+  if (!t || !t.columns) return { a: false, b: false, summary: "" };
+  const col = t.columns.findIndex((c) => /cps_required|^cps$|busy/.test(c));
+  const summary = r.kind === "batch" ? `${r.succeeded} of ${r.rows} rows sized${r.failed ? `, ${r.failed} with errors (see the table)` : ""}` : `${t.rows.length} rows`;
+  if (col < 0) return { a: false, b: false, summary };
+  const layout = baseLayout("", t.columns[col]);
+  layout.showlegend = false;
+  layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "" } };
+  const label = (row) => row.slice(0, Math.min(col, 3)).filter((v) => typeof v === "string" || typeof v === "number").join(" / ");
+  draw(a, [{ type: "bar", x: t.rows.map((row, i) => label(row) || `row ${i + 1}`), y: t.rows.map((row) => row[col]), marker: { color: COLORS.line } }], layout);
+  return { a: true, b: false, summary };
+}
+
+const RENDERERS = { curve: renderCurve, closed: renderClosed, montecarlo: renderMontecarlo, optimize: renderOptimize, mix: renderMix };

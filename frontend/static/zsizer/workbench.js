@@ -1,0 +1,316 @@
+// The sizing page: valid choices only, the answer without a page reload, inline 400 errors.
+import { ApiError, clearErrors, fmt, getJSON, sendJSON, showErrors } from "./api.js";
+import { drawCpu, drawDemand, drawResponse } from "./charts.js";
+import { initJobs } from "./jobs.js";
+
+const choices = JSON.parse(document.getElementById("workbench-choices").textContent);
+const initial = JSON.parse(document.getElementById("workbench-initial").textContent);
+
+const form = document.getElementById("size-form");
+const alertBox = document.getElementById("form-errors");
+const pathSel = document.getElementById("f-path");
+const configSel = document.getElementById("f-configuration");
+const machineSel = document.getElementById("f-machine");
+const configHint = document.getElementById("hint-configuration");
+const status = document.getElementById("size-status");
+const saveButton = document.getElementById("save-button");
+const saveStatus = document.getElementById("save-status");
+const resultBox = document.getElementById("result");
+const emptyState = document.getElementById("empty-state");
+
+const OPTIONAL = ["cps", "ziips", "max_utilization", "payload_bytes", "clients", "think_time_s", "response_time_sla_ms"];
+const FIELDS = ["path", "configuration", "machine", "tps", ...OPTIONAL];
+
+let lastInputs = null; // inputs of the answer on screen
+let lastAnswer = null;
+let inFlight = null;
+let sequence = 0;
+
+function option(value, label) {
+  const o = document.createElement("option");
+  o.value = value;
+  o.textContent = label;
+  return o;
+}
+
+function fillPaths(selected) {
+  pathSel.replaceChildren(...choices.paths.map((p) => option(p.slug, p.name)));
+  if (selected && choices.paths.some((p) => p.slug === selected.toLowerCase())) pathSel.value = selected.toLowerCase();
+}
+
+function currentPath() {
+  return choices.paths.find((p) => p.slug === pathSel.value);
+}
+
+function fillConfigurations(selected) {
+  const path = currentPath();
+  const configs = path ? path.configurations : [];
+  configSel.replaceChildren(...configs.map((c) => option(c.slug, `${c.slug} · ${c.name}`)));
+  const wanted = selected && configs.find((c) => c.slug === selected.toLowerCase());
+  if (wanted) configSel.value = wanted.slug;
+  else {
+    const fitted = configs.find((c) => c.basis === "cpu-fit");
+    if (fitted) configSel.value = fitted.slug;
+  }
+  updateHint();
+}
+
+function updateHint() {
+  const config = currentPath()?.configurations.find((c) => c.slug === configSel.value);
+  if (!config) {
+    configHint.textContent = "";
+    return;
+  }
+  const etr = config.etr;
+  const range = !etr ? "" : etr.low === etr.high ? ` Published at ${fmt.int(etr.low)} TPS.` : ` Published ETR ${fmt.int(etr.low)}–${fmt.int(etr.high)} TPS.`;
+  configHint.textContent = config.basis_text + range;
+}
+
+function fillMachines(selected) {
+  machineSel.replaceChildren(...choices.machines.map((m) => option(m.slug, `${m.name} (${m.machine_type})`)));
+  const native = currentPath()?.native_machine;
+  const wanted = [selected?.toLowerCase(), native].find((s) => s && choices.machines.some((m) => m.slug === s));
+  if (wanted) machineSel.value = wanted;
+}
+
+// "8,000" -> "8000" (only true thousands groups; a decimal comma is left for the server to reject).
+function normaliseNumber(text) {
+  const t = text.trim().replace(/[\s_]/g, "");
+  return /^\d{1,3}(,\d{3})+(\.\d+)?$/.test(t) ? t.replace(/,/g, "") : t;
+}
+
+function readInputs() {
+  const inputs = {};
+  for (const name of FIELDS) {
+    const el = form.elements.namedItem(name);
+    const value = el.tagName === "SELECT" ? el.value : normaliseNumber(el.value);
+    if (value !== "") inputs[name] = value;
+  }
+  return inputs;
+}
+
+function writeInputs(values) {
+  for (const name of ["tps", ...OPTIONAL, "name"]) {
+    if (values[name] !== undefined && values[name] !== null) form.elements.namedItem(name).value = values[name];
+  }
+  if (OPTIONAL.some((n) => values[n])) document.getElementById("optional-inputs").open = true;
+}
+
+function setBusy(busy) {
+  resultBox.classList.toggle("is-busy", busy);
+  document.getElementById("size-button").disabled = busy;
+  if (busy) status.textContent = "Sizing…";
+}
+
+async function run({ focusErrors = true } = {}) {
+  const inputs = readInputs();
+  if (!inputs.tps) {
+    showErrors(form, { tps: ["Enter a target rate in transactions per second."] }, { alertBox });
+    if (focusErrors) document.getElementById("f-tps").focus();
+    return;
+  }
+  if (inFlight) inFlight.abort();
+  inFlight = new AbortController();
+  const mine = ++sequence;
+  setBusy(true);
+  try {
+    const answer = await getJSON(form.dataset.chartUrl || "/ui/chart-data", inputs, { signal: inFlight.signal });
+    if (mine !== sequence) return;
+    clearErrors(form, { alertBox });
+    lastInputs = inputs;
+    lastAnswer = answer;
+    render(answer);
+    history.replaceState(null, "", `?${new URLSearchParams(inputs)}`);
+    saveButton.disabled = false;
+    saveStatus.textContent = "";
+    const n = answer.estimate.cps_required;
+    status.textContent = n === null || n === undefined ? "Updated." : `Updated: ${n} CPs.`;
+  } catch (err) {
+    if (err.name === "AbortError" || mine !== sequence) return;
+    const fields = err instanceof ApiError && err.status === 400 ? err.fields : { non_field_errors: [err.message] };
+    const first = showErrors(form, fields, { alertBox });
+    if (focusErrors && first) first.focus();
+    status.textContent = "";
+  } finally {
+    if (mine === sequence) setBusy(false);
+  }
+}
+
+function kpi(name, value, sub) {
+  document.querySelector(`[data-kpi="${name}"]`).textContent = value;
+  document.querySelector(`[data-kpi-sub="${name}"]`).textContent = sub || "";
+}
+
+function render(answer) {
+  const e = answer.estimate;
+  const inp = e.inputs;
+  const target = `${answer.target.generation}, ${answer.cpu.capacity.cps ?? "?"} CPs`;
+  emptyState.hidden = true;
+  resultBox.hidden = false;
+  document.getElementById("result-title").textContent =
+    `${inp.path} / ${inp.configuration} on ${answer.target.machine_name} at ${fmt.int(e.inputs.tps)} TPS`;
+  document.getElementById("result-sub").textContent = `model ${e.model_version} · measured on ${answer.native.generation}` +
+    (answer.native.lpar_cps ? ` (${answer.native.lpar_cps} CPs)` : "");
+
+  const busy = e.busy_cps || {};
+  const gcpBusy = busy.gcp === null || busy.gcp === undefined ? "" : `${fmt.num(busy.gcp, 2)} busy CPs`;
+  kpi("cps_required", fmt.int(e.cps_required), inp.cps ? `${inp.cps} CPs given · ${gcpBusy}` : gcpBusy || "cannot be sized");
+  kpi("ziips_required", fmt.int(e.ziips_required), busy.ziip ? `${fmt.num(busy.ziip, 2)} busy zIIPs` : "no zIIP work");
+  kpi("mips", e.mips === null ? "—" : `${fmt.int(e.mips)}`, e.mips === null ? "" : `${fmt.int(e.msu)} MSU on CPs`);
+  kpi("gcp_utilization", fmt.pct(e.gcp_utilization), e.ziip_utilization === null ? "of the CPs" : `CPs · zIIPs ${fmt.pct(e.ziip_utilization)}`);
+  const rt = e.response_time_ms || {};
+  const hasRt = rt.value !== null && rt.value !== undefined;
+  const floorOnly = !hasRt && rt.low >= 0.1; // a published floor (packet trace), not a modelled time
+  kpi(
+    "response_time_ms",
+    hasRt ? `${fmt.num(rt.value, 1)} ms` : floorOnly ? `≥ ${fmt.num(rt.low, 0)} ms` : "—",
+    hasRt ? (rt.low !== null && rt.high !== null ? `95%: ${fmt.num(rt.low, 1)}–${fmt.num(rt.high, 1)} ms` : "") : floorOnly ? "lower bound only" : "not published",
+  );
+  const sat = e.saturation_tps;
+  kpi("saturation_tps", sat === null ? "—" : fmt.int(sat), sat === null ? "" : `TPS · ${fmt.num(sat / e.inputs.tps, 2)}× target`);
+
+  renderWarnings(document.getElementById("warnings"), e.warnings || []);
+
+  const context = { target, native: answer.native.generation };
+  const cpu = answer.cpu;
+  drawCpu(document.getElementById("chart-cpu"), cpu, context);
+  document.getElementById("note-cpu").textContent = cpu.line && cpu.line.n
+    ? `${cpu.component_label}: ${fmt.num(cpu.line.slope_ms, 3)} CP-ms per transaction + ${fmt.num(cpu.line.intercept_cps, 2)} CPs, R² ${fmt.num(cpu.line.r2, 3)}, n = ${cpu.line.n}` +
+      (cpu.factor !== 1 ? ` · projected ×${fmt.num(cpu.factor, 3)} (LSPR)` : "")
+    : cpu.line ? "No CPU points published: cost per transaction from published bounds." : "No CPU data published for this path.";
+  drawResponse(document.getElementById("chart-response"), answer.response, context);
+  const r = answer.response;
+  document.getElementById("note-response").textContent = r.curve
+    ? `Fitted to ${r.published.length} published response times${r.software ? `; software queue: ${r.software.servers} server${r.software.servers === 1 ? "" : "s"} × ${fmt.num(r.software.service_ms, 2)} ms` : ""}`
+    : r.lower_bound
+      ? "No response times published: the dashed line is the time spent on the CPs alone (service + queueing), not the response time."
+      : "No response times published; only a lower bound is known.";
+  drawDemand(document.getElementById("chart-demand"), answer.demand);
+  document.getElementById("note-demand").textContent = answer.demand.ziip_on_gcp > 0
+    ? `${fmt.num(answer.demand.ziip_on_gcp, 2)} CPs of zIIP-eligible work run on CPs`
+    : "Busy engines at the target";
+  renderBasis(e, cpu);
+  jobs.setContext(lastInputs, answer);
+}
+
+// Every warning is shown; beyond the first two they wait behind a button that names them.
+const SHOWN_WARNINGS = 2;
+
+function renderWarnings(ul, warnings) {
+  const items = warnings.map((w) => {
+    const li = document.createElement("li");
+    li.append(Object.assign(document.createElement("b"), { textContent: w.code }), w.message);
+    return li;
+  });
+  ul.replaceChildren(...items);
+  if (items.length <= SHOWN_WARNINGS + 1) return;
+  const rest = items.slice(SHOWN_WARNINGS);
+  rest.forEach((li) => (li.hidden = true));
+  const more = document.createElement("li");
+  more.className = "warnings-more";
+  const button = Object.assign(document.createElement("button"), {
+    type: "button",
+    className: "btn btn-small",
+    textContent: `Show ${rest.length} more warnings: ${warnings.slice(SHOWN_WARNINGS).map((w) => w.code).join(", ")}`,
+  });
+  button.addEventListener("click", () => {
+    rest.forEach((li) => (li.hidden = false));
+    more.remove();
+    rest[0].setAttribute("tabindex", "-1");
+    rest[0].focus();
+  });
+  more.append(button);
+  ul.append(more);
+}
+
+function renderBasis(e, cpu) {
+  const box = document.getElementById("basis");
+  const b = e.basis || {};
+  const rows = [];
+  const m = b.model;
+  if (m && m.component) {
+    rows.push(["Model", `${m.component}: ${fmt.num(m.slope_ms, 4)} CP-ms/tran + ${fmt.num(m.intercept_cps, 3)} CPs`]);
+    rows.push(["Fit", `R² ${fmt.num(m.r2, 4)}, n = ${m.n}, ETR ${fmt.int(m.etr_min)}–${fmt.int(m.etr_max)}`]);
+  }
+  const p = b.projection;
+  if (p) {
+    rows.push(["Projection", `${p.from_machine_type}/${p.from_cps ?? "?"} CPs → ${p.to_machine_type}/${p.to_cps ?? "?"} CPs, ×${fmt.num(p.factor, 4)}`]);
+    rows.push(["Ratings", p.source]);
+  }
+  const cpuPer = e.cpu_per_tran_ms || {};
+  if (cpuPer.total !== null && cpuPer.total !== undefined) {
+    rows.push(["CPU/tran", `${fmt.num(cpuPer.total, 3)} ms (95%: ${fmt.num(cpuPer.low, 3)}–${fmt.num(cpuPer.high, 3)})`]);
+  }
+  const sources = [...new Set(cpu.points.map((pt) => [pt.source, pt.table].filter(Boolean).join(" ")))];
+  if (b.points && b.points.length) rows.push(["Points", `${b.points.length}${sources.length ? ` (${sources.join("; ")})` : ""}`]);
+  if (b.statements && b.statements.length) rows.push(["Statements", `${b.statements.length} published statements`]);
+  const dl = document.createElement("dl");
+  for (const [k, v] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = k;
+    const dd = document.createElement("dd");
+    dd.textContent = v;
+    dl.append(dt, dd);
+  }
+  const nodes = [dl];
+  if (b.assumptions && b.assumptions.length) {
+    const h = document.createElement("h4");
+    h.className = "statement-kind";
+    h.textContent = "Assumptions";
+    const ul = document.createElement("ul");
+    ul.replaceChildren(...b.assumptions.map((a) => Object.assign(document.createElement("li"), { textContent: a })));
+    nodes.push(h, ul);
+  }
+  box.replaceChildren(...nodes);
+}
+
+async function save() {
+  if (!lastInputs) return;
+  saveButton.disabled = true;
+  saveStatus.textContent = "Saving…";
+  const body = { ...lastInputs };
+  const name = form.elements.namedItem("name").value.trim();
+  if (name) body.name = name;
+  try {
+    const saved = await sendJSON("POST", form.dataset.estimatesUrl || "/api/v1/estimates/", body);
+    clearErrors(form, { alertBox });
+    const link = document.createElement("a");
+    link.href = `${form.dataset.estimatePages || "/estimates/"}${saved.id}/`;
+    link.textContent = `Saved as estimate #${saved.id}`;
+    saveStatus.replaceChildren(link);
+  } catch (err) {
+    saveStatus.textContent = "";
+    const fields = err instanceof ApiError && err.status === 400 ? err.fields : { non_field_errors: [err.message] };
+    showErrors(form, fields, { alertBox });
+  } finally {
+    saveButton.disabled = false;
+  }
+}
+
+// -- wiring --------------------------------------------------------------------------------
+const jobs = initJobs(document.getElementById("jobs"));
+
+fillPaths(initial.path);
+fillConfigurations(initial.configuration);
+fillMachines(initial.machine);
+writeInputs(initial);
+
+pathSel.addEventListener("change", () => {
+  fillConfigurations();
+  fillMachines();
+  if (readInputs().tps) run({ focusErrors: false });
+});
+configSel.addEventListener("change", () => {
+  updateHint();
+  if (readInputs().tps) run({ focusErrors: false });
+});
+machineSel.addEventListener("change", () => {
+  if (readInputs().tps) run({ focusErrors: false });
+});
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  run();
+});
+saveButton.addEventListener("click", save);
+
+if (initial.tps) run({ focusErrors: false });

@@ -1,0 +1,456 @@
+"""Numbers behind the workbench charts, computed with models_lib from the stored reference data.
+
+``chart_data`` answers one sizing question (the same validated inputs as the estimate API) with
+the estimate itself and three charts:
+
+* ``cpu``: busy CPs against ETR on the *target* LPAR: the published points and the fitted line of
+  the configuration's primary CPU component (``models_lib.costmodel``) with its 95 % prediction
+  band, all multiplied by the LSPR projection factor the estimate used (``basis.projection``),
+  the target and the LPAR's capacity;
+* ``response``: response time against TPS from ``models_lib.response`` on the target LPAR (the
+  same CPs and projection factor), with the knee, saturation, the target and the goal;
+* ``demand``: the estimate's split of busy engines between general-purpose CPs and zIIPs, with
+  zIIP-eligible work that runs on CPs (IIPCP) apart.
+
+Every series keeps the ids of the published rows it came from, so the page can say where each
+number comes from.  No chart styling here: the page decides how to draw.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from pathlib import Path as FilePath
+from typing import Any
+
+import numpy as np
+from django.contrib.auth.models import AbstractBaseUser
+
+import models_lib
+from models_lib import units
+from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel, fit_configuration
+from models_lib.inputs import ConfigurationData
+from models_lib.response import ResponseModel, fit_response
+from sizing.models import BenchmarkPoint, Estimate, MetricName, MetricUnit
+from sizing.selectors.configuration_data import configuration_data
+from sizing.services.estimates import estimate_compute, normalised_inputs
+
+#: Points on the ETR grid of the CPU and response-time charts.
+GRID_POINTS = 121
+
+_METRIC_LABELS = dict(MetricName.choices)
+_UNIT_LABELS = dict(MetricUnit.choices)
+_COMPONENT_LABELS = {
+    "lpar": "LPAR busy",
+    "cics": "CICS address spaces",
+    "tor": "TOR",
+    "aor": "AOR",
+    "for": "FOR",
+    "smsvsam": "SMSVSAM",
+    "cf": "Coupling facility",
+}
+
+
+@cache
+def plotly_js_file() -> tuple[FilePath, str]:
+    """The plotly.js bundled with the installed plotly package, and its version."""
+    import plotly
+    from plotly.offline import get_plotlyjs_version
+
+    path = FilePath(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+    return path, get_plotlyjs_version()
+
+
+def _finite(value: Any) -> float | None:
+    if value is None:
+        return None
+    v = float(value)
+    return v if math.isfinite(v) else None
+
+
+def _series(values: Any) -> list[float | None]:
+    """A JSON-safe list: NaN and infinities become null (a gap in the drawn line)."""
+    return [_finite(v) for v in np.asarray(values, dtype=np.float64).tolist()]
+
+
+def _etr_grid(*, tps: float, etr_max: float, saturation: float | None) -> np.ndarray:
+    """(0, top]: a little beyond the target, the published range and (when near) saturation.
+
+    It starts one step above zero: a fit weighted by 1/ETR^2 has no interval at ETR = 0.
+    """
+    top = max(tps * 1.25, etr_max * 1.1)
+    if saturation is not None and saturation < top * 2.0:
+        top = max(top, saturation * 1.05)
+    grid = np.linspace(top / GRID_POINTS, top, GRID_POINTS)
+    return np.unique(np.append(grid, tps))
+
+
+def _point_hover(rows: dict[int, BenchmarkPoint], point_id: int) -> dict[str, Any]:
+    row = rows[point_id]
+    ref = row.reference or {}
+    return {
+        "id": row.id,
+        "key": row.key,
+        "source": row.source.identifier or row.source.title,
+        "source_slug": row.source.slug,
+        "reference": row.reference_text,
+        "table": ref.get("table") or ref.get("figure") or ref.get("section"),
+        "page": ref.get("page"),
+        "etr": row.etr,
+        "lpar_cps": row.lpar_cps,
+        "response_time_ms": row.response_time_ms,
+        "published": [
+            {
+                "name": m.name,
+                "label": _METRIC_LABELS.get(m.name, m.name),
+                "value": m.value,
+                "unit": _UNIT_LABELS.get(m.unit, m.unit),
+            }
+            for m in row.metrics.all()
+        ],
+    }
+
+
+def _point_rows(cfg: ConfigurationData) -> dict[int, BenchmarkPoint]:
+    ids = [p.id for p in cfg.points]
+    return {
+        row.id: row
+        for row in BenchmarkPoint.objects.filter(id__in=ids).select_related("source").prefetch_related("metrics")
+    }
+
+
+def _capacity(outputs: dict[str, Any]) -> dict[str, Any]:
+    """The target LPAR the estimate evaluated: CPs and zIIPs (given or sized), utilisation ceiling."""
+    return {
+        "cps": outputs.get("cps"),
+        "ziips": outputs.get("ziips") or 0,
+        "max_utilization": _finite(outputs.get("max_utilization")),
+    }
+
+
+def _line_scale(model: ConfigurationModel, outputs: dict[str, Any], tps: float, factor: float) -> float:
+    """Measured busy CPs -> busy CPs on the target, as the estimate scaled them: the LSPR factor,
+    times the payload factor where the estimate scaled the cost to a payload ("payload-scaled")."""
+    codes = {w.get("code") for w in outputs.get("warnings") or []}
+    if "payload-scaled" not in codes or not model.has_cpu_model:
+        return factor
+    measured = max(0.0, model.primary_fit().predict(tps))
+    total = _finite((outputs.get("busy_cps") or {}).get("total"))
+    return total / measured if measured > 0 and total else factor
+
+
+def cpu_chart(
+    *,
+    cfg: ConfigurationData,
+    model: ConfigurationModel,
+    outputs: dict[str, Any],
+    tps: float,
+    capacity: dict[str, Any],
+    factor: float,
+    grid: np.ndarray,
+    rows: dict[int, BenchmarkPoint],
+) -> dict[str, Any]:
+    """Busy CPs against ETR on the target LPAR (see the module docstring).
+
+    ``scale`` multiplies every measured busy-CP value (points, line, band): the LSPR projection
+    factor of the estimate (times its payload factor, if it scaled the cost to a payload).
+    """
+    scale = _line_scale(model, outputs, tps, factor)
+    target = {"tps": tps, "busy_cps": _finite((outputs.get("busy_cps") or {}).get("total"))}
+    chart: dict[str, Any] = {
+        "component": model.primary,
+        "component_label": _COMPONENT_LABELS.get(model.primary or "", model.primary),
+        "factor": factor,
+        "scale": scale,
+        "level": DEFAULT_LEVEL,
+        "target": target,
+        "capacity": capacity,
+        "points": [],
+        "line": None,
+        "bounds": [],
+    }
+    if model.has_cpu_model:
+        fit = model.primary_fit()
+        bands = [fit.prediction_interval(float(x), DEFAULT_LEVEL) for x in grid]
+        chart["line"] = {
+            "etr": _series(grid),
+            "busy_cps": _series(fit.predict(grid) * scale),
+            "low": _series([b.low * scale for b in bands]),
+            "high": _series([b.high * scale for b in bands]),
+            "interval_basis": fit.interval_basis,
+            "slope_ms": fit.slope_ms * scale,
+            "intercept_cps": fit.intercept * scale,
+            "r2": fit.r2,
+            "n": fit.n,
+            "etr_min": fit.etr_min,
+            "etr_max": fit.etr_max,
+        }
+        for point in cfg.points:
+            if model.primary not in point.busy_cps:
+                continue
+            busy = point.busy_cps[model.primary]
+            chart["points"].append(
+                {
+                    **_point_hover(rows, point.id),
+                    "busy_cps_published": busy,
+                    "busy_cps": busy * scale,
+                    "fitted_busy_cps": fit.predict(point.etr) * scale,
+                }
+            )
+    else:
+        # Bounds-only paths: the estimate's cost per transaction through the origin, and the
+        # published throughput observations (sustained: an upper limit on the cost; exhausted:
+        # a lower one) projected like the cost.
+        per_tran = outputs.get("cpu_per_tran_ms") or {}
+        total, low, high = (_finite(per_tran.get(k)) for k in ("total", "low", "high"))
+        if total is not None:
+            chart["line"] = {
+                "etr": _series(grid),
+                "busy_cps": _series(grid * total / 1000.0),
+                "low": None if low is None else _series(grid * low / 1000.0),
+                "high": None if high is None else _series(grid * high / 1000.0),
+                "interval_basis": "published bounds",
+            }
+        chart["bounds"] = [
+            {
+                "statement": b.statement_id,
+                "reference": b.reference,
+                "outcome": b.outcome,
+                "tps": b.tps,
+                "engines": b.engines,
+                "busy_cps": b.engines * scale,
+            }
+            for b in cfg.bounds
+        ]
+    return chart
+
+
+def _response_model(
+    cfg: ConfigurationData, model: ConfigurationModel, outputs: dict[str, Any], tps: float
+) -> tuple[ResponseModel, float] | None:
+    """The response model and the cost factor the estimate evaluated it with.
+
+    As ``models_lib.sizing``: fitted on the measured machine, then evaluated with CP costs times
+    (LSPR factor x payload factor x share of the work left on GCPs); that product is the target's
+    busy GCPs over the measured busy CPs at ``tps``.  Bounds-only paths have no measured line:
+    the model is built on the target's GCP cost per transaction directly (factor 1).
+    """
+    busy_gcp = _finite((outputs.get("busy_cps") or {}).get("gcp"))
+    if cfg.lpar_cps is None or not busy_gcp:
+        return None
+    try:
+        if model.has_cpu_model:
+            measured = max(0.0, model.primary_fit().predict(tps))
+            if measured <= 0:
+                return None
+            return fit_response(cfg, model), busy_gcp / measured
+        gcp_ms = _finite((outputs.get("cpu_per_tran_ms") or {}).get("gcp"))
+        if not gcp_ms:
+            return None
+        return fit_response(cfg, cp_seconds=gcp_ms / 1000.0), 1.0
+    except ValueError:
+        return None
+
+
+def response_chart(
+    *,
+    cfg: ConfigurationData,
+    model: ConfigurationModel,
+    outputs: dict[str, Any],
+    inputs: dict[str, Any],
+    tps: float,
+    capacity: dict[str, Any],
+    grid: np.ndarray,
+    rows: dict[int, BenchmarkPoint],
+) -> dict[str, Any]:
+    """Response time against TPS on the target LPAR, with knee, saturation, target and goal."""
+    rt = outputs.get("response_time_ms") or {}
+    knee = _finite(outputs.get("knee_tps"))
+    chart: dict[str, Any] = {
+        "has_response_data": False,
+        "curve": None,
+        "lower_bound": None,
+        "knee_tps": knee,
+        "knee_response_ms": None,
+        "saturation_tps": _finite(outputs.get("saturation_tps")),
+        "target": {
+            "tps": tps,
+            "response_time_ms": _finite(rt.get("value")),
+            "low": _finite(rt.get("low")),
+            "high": _finite(rt.get("high")),
+        },
+        "goal_ms": _finite(inputs.get("response_time_sla_ms")),
+        "published": [],
+        "native": {"machine": cfg.machine, "cps": cfg.lpar_cps},
+        "fixed_ms": None,
+        "software": None,
+        "cost_factor": None,
+    }
+    chart["published"] = [
+        {**_point_hover(rows, p.id), "tps": p.etr}
+        for p in cfg.points
+        if p.response_time_ms is not None and p.id in rows
+    ]
+    found = _response_model(cfg, model, outputs, tps)
+    cps = capacity.get("cps")
+    if found is None or not cps:
+        return chart
+    rm, cost_factor = found
+    n = int(cps)
+    curve = rm.curve(grid, cps=n, cost_factor=cost_factor)
+    chart["has_response_data"] = rm.has_response_data
+    chart["cost_factor"] = cost_factor
+    if curve.response_ms is not None:
+        chart["curve"] = {"tps": _series(curve.tps), "response_ms": _series(curve.response_ms)}
+    chart["lower_bound"] = {
+        "tps": _series(curve.tps),
+        "response_ms": _series(curve.cp_residence_ms + curve.software_wait_ms),
+    }
+    if knee is not None and rm.has_response_data:
+        chart["knee_response_ms"] = _finite(rm.response_time_ms(knee, cps=n, cost_factor=cost_factor))
+    chart["fixed_ms"] = rm.fixed_ms
+    if rm.software is not None:
+        chart["software"] = {"servers": rm.software.servers, "service_ms": rm.software.service_s * 1000.0}
+    return chart
+
+
+def demand_chart(*, outputs: dict[str, Any], capacity: dict[str, Any]) -> dict[str, Any]:
+    """Busy engines on GCPs and zIIPs from the estimate; zIIP-eligible work on GCPs kept apart."""
+    busy = outputs.get("busy_cps") or {}
+    gcp = _finite(busy.get("gcp")) or 0.0
+    spill = _finite(busy.get("ziip_on_gcp")) or 0.0
+    return {
+        "gcp_work": max(gcp - spill, 0.0),
+        "ziip_on_gcp": spill,
+        "ziip": _finite(busy.get("ziip")) or 0.0,
+        "total": _finite(busy.get("total")),
+        "cps": capacity.get("cps"),
+        "ziips": capacity.get("ziips"),
+        "max_utilization": capacity.get("max_utilization"),
+        "breakdown": {k: _finite(v) for k, v in (outputs.get("breakdown") or {}).items()},
+    }
+
+
+def chart_data(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The estimate (as GET /api/v1/estimate answers it) and the data of its three charts."""
+    config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
+    cfg = configuration_data(configuration=config_row)
+    model = fit_configuration(cfg)
+    projection = (outputs.get("basis") or {}).get("projection")
+    factor = _finite((projection or {}).get("factor")) or 1.0
+    tps = float(inputs["tps"])
+    capacity = _capacity(outputs)
+    etr_max = model.primary_fit().etr_max if model.has_cpu_model else max((b.tps for b in cfg.bounds), default=tps)
+    grid = _etr_grid(tps=tps, etr_max=etr_max, saturation=_finite(outputs.get("saturation_tps")))
+    native = config_row.path.native_machine
+    rows = _point_rows(cfg)  # provenance of the points, for the hover texts
+    return {
+        "estimate": {
+            "inputs": normalised_inputs(inputs, config_row, machine_row),
+            "model_version": models_lib.__version__,
+            **outputs,
+        },
+        "target": {
+            "machine": machine_row.slug,
+            "machine_name": machine_row.name,
+            "machine_type": machine_row.machine_type,
+            "generation": machine_row.generation or machine_row.name,
+        },
+        "native": {
+            "machine": cfg.machine,
+            "machine_type": cfg.machine_type,
+            "generation": native.generation or native.name,
+            "lpar_cps": cfg.lpar_cps,
+        },
+        "cpu": cpu_chart(
+            cfg=cfg, model=model, outputs=outputs, tps=tps, capacity=capacity, factor=factor, grid=grid, rows=rows
+        ),
+        "response": response_chart(
+            cfg=cfg, model=model, outputs=outputs, inputs=inputs, tps=tps, capacity=capacity, grid=grid, rows=rows
+        ),
+        "demand": demand_chart(outputs=outputs, capacity=capacity),
+    }
+
+
+# -- reference data browser --------------------------------------------------------------------
+
+
+def source_points_chart(*, points: list[BenchmarkPoint]) -> dict[str, Any]:
+    """Busy engines (converted with models_lib.units) and response times against ETR, one series
+    per configuration and CPU component, for a source document's points."""
+    cpu: dict[tuple[str, str], dict[str, Any]] = {}
+    response: dict[str, dict[str, Any]] = {}
+    for p in points:
+        label = p.configuration.slug
+        for m in p.metrics.all():
+            if m.unit not in units.BUSY_UNITS or not m.name.endswith("_cpu"):
+                continue
+            component = m.name.removesuffix("_cpu")
+            series = cpu.setdefault(
+                (label, component),
+                {
+                    "configuration": label,
+                    "component": _COMPONENT_LABELS.get(component, component),
+                    "etr": [],
+                    "busy": [],
+                    "text": [],
+                },
+            )
+            series["etr"].append(p.etr)
+            series["busy"].append(units.busy_cps(m.value, m.unit, m.engines))
+            series["text"].append(
+                f"{p.reference_text}<br>{_METRIC_LABELS.get(m.name, m.name)}: {m.value:g} {_UNIT_LABELS.get(m.unit, m.unit)}"
+            )
+        if p.response_time_ms is not None:
+            series = response.setdefault(label, {"configuration": label, "etr": [], "response_ms": [], "text": []})
+            series["etr"].append(p.etr)
+            series["response_ms"].append(p.response_time_ms)
+            series["text"].append(p.reference_text)
+    return {"cpu": list(cpu.values()), "response": list(response.values())}
+
+
+# -- saved estimates ---------------------------------------------------------------------------
+
+_COMPARE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    ("CPs required", "cps_required", (), "int"),
+    ("zIIPs required", "ziips_required", (), "int"),
+    ("MIPS", "mips", (), "num0"),
+    ("MSU", "msu", (), "num0"),
+    ("GCP utilisation", "gcp_utilization", (), "pct"),
+    ("zIIP utilisation", "ziip_utilization", (), "pct"),
+    ("CPU per transaction, ms", "cpu_per_tran_ms", ("total",), "num3"),
+    ("Busy engines", "busy_cps", ("total",), "num2"),
+    ("zIIP-eligible work on CPs", "busy_cps", ("ziip_on_gcp",), "num2"),
+    ("Response time, ms", "response_time_ms", ("value",), "num1"),
+    ("Saturation, TPS", "saturation_tps", (), "num0"),
+)
+
+
+def _format(value: Any, kind: str) -> str:
+    v = _finite(value) if not isinstance(value, bool) and isinstance(value, (int, float)) else None
+    if v is None:
+        return "—"
+    if kind == "int":
+        return f"{int(v):,}"
+    if kind == "pct":
+        return f"{v * 100:.0f}%"
+    digits = int(kind[-1])
+    return f"{v:,.{digits}f}"
+
+
+def comparison_rows(*, estimates: list[Estimate]) -> list[dict[str, Any]]:
+    """Rows of the side-by-side comparison: label, one formatted cell per estimate, and whether
+    the estimates differ on it."""
+    rows = []
+    for label, key, sub, kind in _COMPARE_ROWS:
+        raw = []
+        for e in estimates:
+            value: Any = e.outputs.get(key)
+            for part in sub:
+                value = value.get(part) if isinstance(value, dict) else None
+            raw.append(value)
+        cells = [_format(v, kind) for v in raw]
+        rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
+    codes = [", ".join(w.get("code", "") for w in e.outputs.get("warnings", [])) or "none" for e in estimates]
+    rows.append({"label": "Warnings", "cells": codes, "differs": len(set(codes)) > 1, "wide": True})
+    return rows

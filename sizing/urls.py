@@ -1,0 +1,21 @@
+"""Browser pages (the sizing workbench)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from sizing import views
+
+urlpatterns = [
+    path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", views.home, name="home"),
+    path("size/", views.workbench, name="workbench"),
+    path("ui/chart-data", views.chart_data, name="chart-data"),
+    path("reference/", views.reference_list, name="reference"),
+    path("reference/<slug:slug>/", views.reference_detail, name="reference-detail"),
+    path("estimates/", views.estimate_index, name="estimates"),
+    path("estimates/compare/", views.estimate_compare, name="estimate-compare"),
+    path("estimates/<int:pk>/", views.estimate_detail, name="estimate-page"),
+    path("estimates/<int:pk>/delete/", views.estimate_remove, name="estimate-remove"),
+    path("vendor/plotly-<str:version>.min.js", views.plotly_js, name="plotly-js"),
+]
