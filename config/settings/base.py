@@ -147,6 +147,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "JobKindEnum": "sizing.models.JobKind",
+        "StatementKindEnum": "sizing.models.StatementKind",
+    },
 }
 
 # Celery: namespace CELERY_, JSON only.  No broker configured -> tasks run in-process.

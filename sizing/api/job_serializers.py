@@ -1,0 +1,334 @@
+"""Job request and response shapes.
+
+A job is ``{"kind": ..., "params": {...}}``.  The parameters reuse the estimate's field names,
+fields and limits (``EstimateInputSerializer``) plus each kind's own, and are checked in full at
+submission, path, configuration and machine included, so a bad job answers 400 and stores
+nothing.  Errors of the parameters are nested under ``params``:
+``{"params": {"cps_list": ["..."]}}``; a list's entries by position:
+``{"params": {"workloads": [{}, {"path": ["..."]}]}}``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.urls import reverse
+from rest_framework import serializers
+
+from models_lib.capacity import MAX_CPS
+from sizing.api.estimate_serializers import EstimateInputSerializer
+from sizing.api.fields import FiniteFloatField, StrictIntegerField
+from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
+from sizing.models import Job, JobKind, Machine
+from sizing.services.estimates import resolve_target
+
+#: Limits sized for a 2-core worker (see docs/jobs.md).
+MAX_CLIENTS = 50_000
+MAX_CLIENT_COUNTS = 200
+MAX_SAMPLES = 100_000
+MIN_SAMPLES = 100
+MAX_CURVE_CPS = MAX_CPS  # the LSPR table covers 1..40 CPs
+MAX_BATCH_ROWS = 5_000
+MAX_BATCH_BYTES = 2 * 1024 * 1024
+MAX_WORKLOADS = 20
+MAX_ZIIPS = 2 * MAX_CPS
+
+
+def estimate_field(name: str, **overrides: Any) -> serializers.Field:
+    """A fresh copy of one of the estimate's fields (same type, limits and help), with overrides."""
+    field = EstimateInputSerializer._declared_fields[name]
+    return type(field)(*field._args, **{**field._kwargs, **overrides})
+
+
+class ParamsSerializer(serializers.Serializer):
+    """Parameters of one kind: unknown keys are errors (a typo must not be silently ignored),
+    and optional parameters left out or null are not stored."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                allowed = ", ".join(self.fields)
+                raise serializers.ValidationError(
+                    {key: [f"Unknown parameter for this job kind. Allowed: {allowed}."] for key in unknown}
+                )
+        return super().to_internal_value(data)
+
+    # The estimate's own checks, for the fields that are shared.
+    validate_tps = EstimateInputSerializer.validate_tps
+    validate_max_utilization = EstimateInputSerializer.validate_max_utilization
+    validate_response_time_sla_ms = EstimateInputSerializer.validate_response_time_sla_ms
+
+    def resolve(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Check path, configuration and machine against what the owner may see; store their slugs."""
+        try:
+            config_row, machine_row = resolve_target(
+                user=self.context["user"],
+                path=attrs["path"],
+                configuration=attrs["configuration"],
+                machine=attrs["machine"],
+            )
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
+        attrs.update(path=config_row.path.slug, configuration=config_row.slug, machine=machine_row.slug)
+        return attrs
+
+
+class TargetParams(ParamsSerializer):
+    path = estimate_field("path")
+    configuration = estimate_field("configuration")
+    machine = estimate_field("machine")
+    max_utilization = estimate_field("max_utilization")
+    payload_bytes = estimate_field("payload_bytes")
+    response_time_sla_ms = estimate_field("response_time_sla_ms")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        return self.resolve(attrs)
+
+
+class CurveParams(TargetParams):
+    """Utilisation and response time against TPS for each CP count of ``cps_list``."""
+
+    cps_list = serializers.ListField(
+        child=StrictIntegerField(min_value=1, max_value=MAX_CURVE_CPS),
+        min_length=1,
+        max_length=MAX_CURVE_CPS,
+        required=False,
+        help_text="CP counts to draw, 1..40 (the LSPR table), at most 40 of them",
+    )
+    cps = estimate_field("cps", max_value=MAX_CURVE_CPS, help_text="One CP count (instead of cps_list)")
+    ziips = estimate_field("ziips", max_value=MAX_ZIIPS, help_text="zIIPs (default: sized to the load at each rate)")
+    tps = estimate_field("tps", required=False, help_text="A rate to mark on each curve, TPS")
+    points = StrictIntegerField(required=False, min_value=10, max_value=200, help_text="Rates per curve (default 50)")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("cps_list"):
+            if attrs.get("cps") is None:
+                raise serializers.ValidationError({"cps_list": ["Give cps_list (CP counts 1..40) or cps."]})
+            attrs["cps_list"] = [attrs.pop("cps")]
+        elif attrs.get("cps") is not None:
+            raise serializers.ValidationError({"cps": ["Give either cps or cps_list, not both."]})
+        attrs["cps_list"] = sorted(set(attrs["cps_list"]))
+        return super().validate(attrs)
+
+
+class ClosedParams(TargetParams):
+    """A closed network: ``clients`` with ``think_time_s`` on ``cps`` CPs (and ``ziips`` zIIPs)."""
+
+    cps = estimate_field("cps", required=True, allow_null=False, max_value=MAX_CPS, help_text="GCPs in the LPAR")
+    ziips = estimate_field("ziips", max_value=MAX_ZIIPS, help_text="zIIPs in the LPAR (default 0)")
+    clients = serializers.ListField(
+        child=StrictIntegerField(min_value=1, max_value=MAX_CLIENTS),
+        min_length=1,
+        max_length=MAX_CLIENT_COUNTS,
+        help_text="Client counts, each 1..50,000, at most 200 of them",
+    )
+    think_time_s = estimate_field("think_time_s", required=True, allow_null=False)
+
+
+class MonteCarloParams(TargetParams):
+    """Uncertainty of the sizing at ``tps``."""
+
+    tps = estimate_field("tps")
+    cps = estimate_field("cps", max_value=MAX_CPS, help_text="CPs to judge (default: the central sizing's)")
+    ziips = estimate_field("ziips", max_value=MAX_ZIIPS)
+    samples = StrictIntegerField(
+        required=False, min_value=MIN_SAMPLES, max_value=MAX_SAMPLES, help_text="Samples, 100..100,000 (default 10,000)"
+    )
+    seed = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=2**32 - 1,
+        help_text="Random seed (default: drawn, and reported)",
+    )
+
+
+class CostsSerializer(ParamsSerializer):
+    gcp = FiniteFloatField(min_value=0, help_text="Cost of one general-purpose CP")
+    ziip = FiniteFloatField(min_value=0, help_text="Cost of one zIIP")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["gcp"] <= 0:
+            raise serializers.ValidationError({"gcp": ["Must be greater than zero: a CP is never free."]})
+        return attrs
+
+
+class OptimizeParams(TargetParams):
+    """The cheapest CP and zIIP counts for ``tps``."""
+
+    tps = estimate_field("tps")
+    costs = CostsSerializer(help_text='Cost weights, e.g. {"gcp": 1.0, "ziip": 0.3}')
+    max_cps = StrictIntegerField(
+        required=False, min_value=1, max_value=MAX_CPS, help_text="Largest CP count to consider"
+    )
+    max_ziips = StrictIntegerField(required=False, min_value=0, max_value=MAX_ZIIPS, help_text="Most zIIPs to consider")
+
+
+class WorkloadParams(ParamsSerializer):
+    path = estimate_field("path")
+    configuration = estimate_field("configuration")
+    tps = estimate_field("tps")
+    payload_bytes = estimate_field("payload_bytes")
+    response_time_sla_ms = estimate_field("response_time_sla_ms")
+
+
+class MixParams(ParamsSerializer):
+    """Several workloads on one LPAR of ``machine``."""
+
+    machine = estimate_field("machine")
+    cps = estimate_field("cps", max_value=MAX_CPS, help_text="GCPs in the LPAR (default: sized)")
+    ziips = estimate_field("ziips", max_value=MAX_ZIIPS, help_text="zIIPs (default: sized)")
+    max_utilization = estimate_field("max_utilization")
+    workloads = WorkloadParams(many=True, min_length=1, max_length=MAX_WORKLOADS, allow_empty=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        errors: list[dict[str, Any]] = []
+        for entry in attrs["workloads"]:
+            try:
+                resolved = self.resolve({**entry, "machine": attrs["machine"]})
+            except serializers.ValidationError as exc:
+                errors.append(exc.detail)  # type: ignore[arg-type]
+                continue
+            errors.append({})
+            entry.update(path=resolved["path"], configuration=resolved["configuration"])
+        if any(errors):
+            raise serializers.ValidationError({"workloads": errors})
+        attrs["workloads"] = [{k: v for k, v in e.items() if v is not None} for e in attrs["workloads"]]
+        return attrs
+
+    def validate_machine(self, value: str) -> str:
+        row = Machine.objects.filter(slug__iexact=value).first()
+        if row is None:
+            known = ", ".join(Machine.objects.order_by("slug").values_list("slug", flat=True))
+            raise serializers.ValidationError(f"Unknown machine {value!r}. Known machines: {known}.")
+        return row.slug
+
+
+class BatchParams(ParamsSerializer):
+    """Scenarios as CSV text: a header row of estimate field names, one scenario per row."""
+
+    csv = serializers.CharField(
+        trim_whitespace=False,
+        max_length=MAX_BATCH_BYTES,
+        help_text="CSV with a header row: path, configuration, machine, tps and any optional estimate field",
+    )
+
+    def validate_csv(self, value: str) -> str:
+        try:
+            reader = csv.reader(io.StringIO(value.lstrip("\ufeff")))
+            header = [h.strip().lower() for h in next(reader, [])]
+            rows = sum(1 for row in reader if any(cell.strip() for cell in row))
+        except csv.Error as exc:
+            raise serializers.ValidationError(f"Not readable as CSV: {exc}.") from None
+        if not any(header):
+            raise serializers.ValidationError("The first row must be a header naming estimate fields.")
+        missing = [c for c in REQUIRED_COLUMNS if c not in header]
+        unknown = [c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+        repeated = sorted({c for c in header if header.count(c) > 1})
+        problems = []
+        if missing:
+            problems.append(f"the header lacks {', '.join(missing)}")
+        if unknown:
+            problems.append(
+                f"unknown column(s) {', '.join(repr(c) for c in unknown)} "
+                f"(allowed: {', '.join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)})"
+            )
+        if repeated:
+            problems.append(f"repeated column(s) {', '.join(repeated)}")
+        if problems:
+            raise serializers.ValidationError("; ".join(problems).capitalize() + ".")
+        if rows == 0:
+            raise serializers.ValidationError("There are no scenario rows after the header.")
+        if rows > MAX_BATCH_ROWS:
+            raise serializers.ValidationError(f"At most {MAX_BATCH_ROWS} rows per batch; this one has {rows}.")
+        return value
+
+
+PARAMS_SERIALIZERS: dict[str, type[ParamsSerializer]] = {
+    JobKind.CURVE: CurveParams,
+    JobKind.CLOSED: ClosedParams,
+    JobKind.MONTECARLO: MonteCarloParams,
+    JobKind.OPTIMIZE: OptimizeParams,
+    JobKind.MIX: MixParams,
+    JobKind.BATCH: BatchParams,
+}
+
+
+class JobSubmitSerializer(serializers.Serializer):
+    """``{"kind": ..., "params": {...}}``; ``params`` are checked by the kind's serializer."""
+
+    kind = serializers.ChoiceField(choices=JobKind.choices)
+    params = serializers.DictField(help_text="Parameters of the kind (see the kind's schema)")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        params = PARAMS_SERIALIZERS[attrs["kind"]](data=attrs["params"], context=self.context)
+        if not params.is_valid():
+            raise serializers.ValidationError({"params": params.errors})
+        attrs["params"] = _stored(params.validated_data)
+        return attrs
+
+
+def _stored(value: Any) -> Any:
+    """Validated parameters as stored: plain JSON, optional parameters left out when null."""
+    if isinstance(value, Mapping):
+        return {k: _stored(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_stored(v) for v in value]
+    return value
+
+
+class JobSerializer(serializers.ModelSerializer):
+    """A job as the API shows it (without its result: see :class:`JobDetailSerializer`)."""
+
+    url = serializers.HyperlinkedIdentityField(view_name="job-detail")
+    result_csv_url = serializers.SerializerMethodField(help_text="CSV of the result table, once succeeded")
+
+    class Meta:
+        model = Job
+        fields = [
+            "id", "url", "kind", "status", "progress", "params", "error", "worker_host", "attempts",
+            "model_version", "created_at", "started_at", "finished_at", "result_csv_url",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_result_csv_url(self, job: Job) -> str | None:
+        if job.status != "succeeded":
+            return None
+        request = self.context.get("request")
+        path = reverse("job-result-csv", kwargs={"pk": job.pk})
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class JobDetailSerializer(JobSerializer):
+    result = serializers.JSONField(
+        read_only=True,
+        allow_null=True,
+        help_text="The kind's answer once succeeded (shapes in docs/jobs.md); always has a table "
+        "{columns, rows} that result.csv serves",
+    )
+
+    class Meta(JobSerializer.Meta):
+        fields = [*JobSerializer.Meta.fields, "result"]
+        read_only_fields = fields
+
+
+def submit_doc_serializers() -> dict[str, type[serializers.Serializer]]:
+    """One request schema per kind (for the OpenAPI document): ``kind`` fixed, ``params`` typed."""
+    out = {}
+    for kind, params in PARAMS_SERIALIZERS.items():
+        name = f"{kind.capitalize()}JobRequest"
+        out[str(kind)] = type(
+            name,
+            (serializers.Serializer,),
+            {
+                "kind": serializers.CharField(help_text=f'"{kind}"'),
+                "params": params(),
+                "__doc__": f"Submit a {kind} job: {(params.__doc__ or '').strip()}",
+            },
+        )
+    return out

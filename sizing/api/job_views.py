@@ -1,0 +1,195 @@
+"""Job endpoints: submit (202), poll, list own, cancel, and the result table as CSV."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
+from rest_framework import mixins, status, viewsets
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+
+from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.job_serializers import (
+    JobDetailSerializer,
+    JobSerializer,
+    JobSubmitSerializer,
+    submit_doc_serializers,
+)
+from sizing.api.renderers import CSVRenderer
+from sizing.models import Job, JobStatus
+from sizing.selectors.jobs import job_list
+from sizing.services.jobs import JobNotCancellable, job_cancel, job_submit
+
+ERRORS = {
+    401: OpenApiResponse(ErrorSerializer, description="Not authenticated"),
+}
+NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such job among yours")}
+THROTTLED = {429: OpenApiResponse(ErrorSerializer, description="Throttled (scope 'jobs')")}
+FORMAT_PARAM = OpenApiParameter(
+    "format", str, enum=["json", "csv"], description="csv: the result table of a succeeded job (as result.csv)"
+)
+
+SUBMIT_REQUEST = PolymorphicProxySerializer(
+    component_name="JobRequest",
+    serializers=submit_doc_serializers(),
+    resource_type_field_name="kind",
+)
+
+
+def _csv_rows(job: Job) -> list[dict[str, Any]]:
+    table = (job.result or {}).get("table") or {"columns": [], "rows": []}
+    return [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
+
+
+class JobViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Heavy solves run by a worker: submit, poll, list your own, cancel, download the table."""
+
+    throttle_scope = "jobs"
+
+    def get_queryset(self) -> Any:
+        return job_list(user=self.request.user, with_result=self.action in ("retrieve", "result_csv"))
+
+    def get_serializer_class(self) -> Any:
+        return JobDetailSerializer if self.action in ("retrieve", "create") else JobSerializer
+
+    def get_renderers(self) -> list[BaseRenderer]:
+        if self.action == "result_csv":
+            return [CSVRenderer()]
+        if self.action == "retrieve":
+            return [JSONRenderer(), BrowsableAPIRenderer(), CSVRenderer()]
+        return [JSONRenderer(), BrowsableAPIRenderer()]
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        # Submitting and cancelling are throttled; polling (the progress bar asks every second
+        # or so) and reading results are not.
+        return [ScopedRateThrottle()] if self.action in ("create", "destroy") else []
+
+    @extend_schema(
+        request=SUBMIT_REQUEST,
+        responses={
+            202: OpenApiResponse(JobDetailSerializer, description="Queued; poll its url"),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="Bad kind or parameters: {'kind': [...]} or {'params': {field: [...]}}; nothing stored",
+            ),
+            **ERRORS,
+            **THROTTLED,
+        },
+        examples=[
+            OpenApiExample(
+                "curve",
+                request_only=True,
+                value={
+                    "kind": "curve",
+                    "params": {
+                        "path": "fiteq-authenticator",
+                        "configuration": "multi-region",
+                        "machine": "z13",
+                        "cps_list": [4, 6, 8],
+                    },
+                },
+            ),
+            OpenApiExample(
+                "closed",
+                request_only=True,
+                value={
+                    "kind": "closed",
+                    "params": {
+                        "path": "zosconnect-cics",
+                        "configuration": "channel",
+                        "machine": "z13",
+                        "cps": 6,
+                        "clients": [100, 200, 300, 400, 500],
+                        "think_time_s": 0.5,
+                    },
+                },  # fmt: skip
+            ),
+        ],
+        summary="Submit a job (answers 202 at once; a worker computes it)",
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = JobSubmitSerializer(data=request.data, context={"user": request.user})
+        data.is_valid(raise_exception=True)
+        job = job_submit(user=request.user, kind=data.validated_data["kind"], params=data.validated_data["params"])
+        body = JobDetailSerializer(job, context={"request": request}).data
+        location = str(body["url"])  # a plain str: wsgiref (runserver, live_server) rejects str subclasses
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
+
+    @extend_schema(responses={200: JobSerializer(many=True), **ERRORS}, summary="Your jobs, newest first (no results)")
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(
+        parameters=[FORMAT_PARAM],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                JobDetailSerializer, description="The job, its progress and result"
+            ),
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="format=csv: the result table"),
+            409: OpenApiResponse(ErrorSerializer, description="format=csv before the job succeeded"),
+            **NOT_FOUND,
+            **ERRORS,
+        },
+        summary="Poll a job (format=csv: its result table)",
+    )
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        job = self.get_object()
+        if getattr(request.accepted_renderer, "format", None) == "csv":
+            return self._csv(job)
+        return Response(JobDetailSerializer(job, context={"request": request}).data)
+
+    @extend_schema(
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The result table with a header row"),
+            409: OpenApiResponse(ErrorSerializer, description="The job has not succeeded (yet)"),
+            **NOT_FOUND,
+            **ERRORS,
+        },
+        summary="Download the result table of a succeeded job as CSV",
+    )
+    def result_csv(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._csv(self.get_object())
+
+    def _csv(self, job: Job) -> Response:
+        if job.status != JobStatus.SUCCEEDED:
+            return Response(
+                {"detail": f"Job {job.pk} has no result table: it is {job.status}."}, status=status.HTTP_409_CONFLICT
+            )
+        filename = f"zsizer-job-{job.pk}-{job.kind}.csv"
+        return Response(_csv_rows(job), headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    @extend_schema(
+        responses={
+            204: OpenApiResponse(description="Cancelled (or already cancelled)"),
+            409: OpenApiResponse(ErrorSerializer, description="Already succeeded or failed: nothing to cancel"),
+            **NOT_FOUND,
+            **ERRORS,
+            **THROTTLED,
+        },
+        summary="Cancel a queued or running job (its task is revoked)",
+    )
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            job_cancel(user=request.user, job=self.get_object())
+        except JobNotCancellable as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        except PermissionError:
+            raise Http404 from None
+        return Response(status=status.HTTP_204_NO_CONTENT)

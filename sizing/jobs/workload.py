@@ -1,0 +1,372 @@
+"""One configuration on a target machine, evaluated as the sizing engine evaluates it, at any
+CP count, zIIP count and rate, cheaply enough to sweep.
+
+``models_lib.sizing.size`` answers one (rate, CPs) question per call and always evaluates every
+CP count of the machine; a curve, an optimisation or a Monte Carlo run asks thousands of them.
+:func:`load_workload` calls ``size()`` once for the basis it chose (points or bounds, payload
+scaling, LSPR projection, response model) and keeps the pieces; :class:`WorkloadModel` then
+evaluates with the same public functions ``size()`` uses (``projection_factor``,
+``split_demand``, ``ziips_required``, ``ResponseModel.breakdown``, ``erlang_c``), so that a point
+of a curve equals the estimate with the same inputs (``tests/sizing/test_jobs_kinds.py`` checks
+this against ``size()``).
+
+Units: rates in transactions/s, CPU in busy engines or engine-seconds per transaction, times in
+ms unless the name says otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from models_lib.capacity import projection_factor
+from models_lib.costmodel import LinearFit, fit_configuration
+from models_lib.inputs import CapacityTable, ConfigurationData
+from models_lib.queueing import erlang_c
+from models_lib.response import ResponseModel, fit_response
+from models_lib.sizing import DEFAULT_MAX_UTILIZATION, size
+from models_lib.ziip import split_demand, ziips_required
+from sizing.selectors.configuration_data import capacity_table, configuration_data
+from sizing.services.estimates import resolve_target
+
+#: Floor of the GCP share in the response model's cost factor (as in the engine).
+_MIN_SHARE = 1e-12
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The workload at ``tps`` on ``cps`` CPs and ``ziips`` zIIPs (busy engines, ms)."""
+
+    tps: float
+    cps: int
+    ziips: int
+    total: float
+    gcp: float
+    ziip: float
+    ziip_on_gcp: float
+    gcp_utilization: float
+    ziip_utilization: float | None
+    stable: bool
+    response_time_ms: float | None  # None without published response times; inf when saturated
+    lower_bound_ms: float  # CP service + queueing + software wait + zIIP residence (no fixed part)
+
+
+@dataclass(frozen=True)
+class WorkloadModel:
+    """A configuration on a target machine; the CP count, zIIP count and rate are free.
+
+    Parameters
+    ----------
+    path, configuration, machine, machine_type : str
+        What and where.
+    intercept, slope : float
+        Busy engines on the measured LPAR = ``max(0, intercept + slope * tps)`` (payload scaled):
+        fixed busy engines and engine-seconds per transaction.
+    factors : Mapping[int, float]
+        LSPR projection factor from the measured LPAR to ``cps`` CPs of the target, per rated CP
+        count.
+    eligible, eligible_low, eligible_high : float
+        zIIP-eligible share (central, published range); 0 where none is published.
+    ziip_ceiling : float
+        Utilisation ceiling of the zIIPs (= ``max_utilization``, as in the engine).
+    response : ResponseModel or None
+        The engine's response model (CP costs in its own basis, see ``response_scale``).
+    response_scale : float
+        Factor from the response model's CP cost to ``slope`` (the payload factor for a fitted
+        model; 1 for a bounds-only one, whose model is built on ``slope``).
+    fit : LinearFit or None
+        The primary cost fit (``None`` for a bounds-only configuration).
+    cost_range_s : (float, float)
+        Range of the native per-transaction cost, engine-seconds (bounds-only: the published
+        bounds, payload scaled; fitted: the 95 % prediction interval at the reference rate).
+    reference : dict
+        ``size()`` at the reference rate (``SizingResult.to_dict()``): basis, warnings.
+    published_throughput, published_think_time_s
+        The source's throughput against clients (clients, transactions/s) and its think time, s.
+    """
+
+    path: str
+    configuration: str
+    machine: str
+    machine_type: str
+    intercept: float
+    slope: float
+    factors: Mapping[int, float]
+    eligible: float
+    eligible_low: float
+    eligible_high: float
+    ziip_ceiling: float
+    response: ResponseModel | None
+    response_scale: float
+    fit: LinearFit | None
+    cost_range_s: tuple[float, float]
+    reference: dict[str, Any] = field(repr=False)
+    published_throughput: tuple[tuple[int, float], ...] = ()
+    published_think_time_s: float | None = None
+    config: ConfigurationData | None = field(default=None, repr=False)
+    capacity: CapacityTable | None = field(default=None, repr=False)
+    payload_bytes: int | None = None
+
+    # -- basics ---------------------------------------------------------------------------
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """CP counts rated for the target machine (LSPR)."""
+        return tuple(sorted(self.factors))
+
+    @property
+    def has_response_data(self) -> bool:
+        return self.response is not None and self.response.has_response_data
+
+    def factor(self, cps: int) -> float:
+        try:
+            return self.factors[cps]
+        except KeyError:
+            raise ValueError(
+                f"cps={cps} is not rated for machine {self.machine} (LSPR covers {self.counts[0]}..{self.counts[-1]})"
+            ) from None
+
+    def native_busy(self, tps: float) -> float:
+        return max(0.0, self.intercept + self.slope * tps)
+
+    def ziips_for(self, tps: float, cps: int) -> int:
+        """zIIPs the engine sizes for ``tps``: all eligible work within the zIIP ceiling."""
+        return ziips_required(self.native_busy(tps) * self.factor(cps) * self.eligible, self.ziip_ceiling)
+
+    def estimate(
+        self, *, tps: float, cps: int | None = None, ziips: int | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """The engine's full answer (``size().to_dict()``), as the estimate API gives it."""
+        assert self.config is not None and self.capacity is not None
+        return size(
+            self.config,
+            target_machine=self.machine,
+            target_machine_type=self.machine_type,
+            capacity=self.capacity,
+            tps=tps,
+            cps=cps,
+            ziips=ziips,
+            max_utilization=self.ziip_ceiling,
+            payload_bytes=self.payload_bytes,
+            **kwargs,
+        ).to_dict()
+
+    # -- one point --------------------------------------------------------------------------
+    def evaluate(self, tps: float, cps: int, ziips: int | None = None) -> Evaluation:
+        """Busy engines, utilisation and response time at ``tps`` (``ziips=None``: sized)."""
+        total = self.native_busy(tps) * self.factor(cps)
+        z = ziips if ziips is not None else ziips_required(total * self.eligible, self.ziip_ceiling)
+        split = split_demand(total, self.eligible, z, self.ziip_ceiling)
+        stable = tps < self.saturation_tps(cps, z)
+        value: float | None = None
+        lower = math.inf
+        if self.response is not None and stable:
+            # No load at all (a rate of 0, or a negative intercept): the share's limit.
+            share = split.gcp / total if total > 0.0 else (1.0 if ziips == 0 else 1.0 - self.eligible)
+            bd = self.response.breakdown(tps, cps=cps, cost_factor=self.cp_cost_factor(cps, share))
+            ziip_ms = ziip_residence_ms(split.ziip, z, tps)
+            lower = bd.lower_bound_ms + ziip_ms
+            if bd.total_ms is not None:
+                value = bd.total_ms + ziip_ms
+        elif self.has_response_data:  # saturated
+            value = math.inf
+        return Evaluation(
+            tps=tps,
+            cps=cps,
+            ziips=z,
+            total=total,
+            gcp=split.gcp,
+            ziip=split.ziip,
+            ziip_on_gcp=split.ziip_on_gcp,
+            gcp_utilization=split.gcp / cps,
+            ziip_utilization=split.ziip / z if z else None,
+            stable=stable,
+            response_time_ms=value,
+            lower_bound_ms=lower,
+        )
+
+    def cp_cost_factor(self, cps: int, gcp_share: float) -> float:
+        """Response model CP cost -> target GCP cost per transaction (LSPR x payload x GCP share)."""
+        return self.factor(cps) * self.response_scale * max(gcp_share, _MIN_SHARE)
+
+    def saturation_tps(self, cps: int, ziips: int | None = None) -> float:
+        """Rate at which the CPs (with the zIIPs' help) or the software station saturate.
+
+        As the engine: the CPs run the ineligible work and whatever eligible work the zIIPs
+        cannot, so ``min(cps / (1 - eligible), cps + ziips)`` engines carry the load (``ziips
+        = None``: zIIPs sized to the load, so only the first term).
+        """
+        f = self.eligible
+        if ziips is None:
+            engines = math.inf if f >= 1.0 else cps / (1.0 - f)
+        else:
+            engines = cps + ziips if f >= 1.0 else min(cps / (1.0 - f), cps + ziips)
+        native = engines / self.factor(cps)
+        sat = (native - max(self.intercept, 0.0)) / self.slope if self.slope > 0 else math.inf
+        if self.response is not None and self.response.software is not None:
+            sat = min(sat, self.response.software.saturation_tps())
+        return sat
+
+    def knee_tps(self, cps: int, ziips: int | None = None) -> tuple[float | None, str]:
+        """Rate at which the response time doubles its low-load value, and what it is the knee of.
+
+        ``"response_time"`` with published response times; otherwise ``"lower_bound"``, the
+        knee of CP service + queueing (+ software wait, zIIP residence), the part that queues.
+        """
+        basis = "response_time" if self.has_response_data else "lower_bound"
+
+        def r(t: float) -> float:
+            ev = self.evaluate(t, cps, ziips)
+            v = ev.response_time_ms if basis == "response_time" else ev.lower_bound_ms
+            return math.inf if v is None else v
+
+        sat = self.saturation_tps(cps, ziips)
+        if not math.isfinite(sat) or sat <= 0.0 or self.response is None:
+            return None, basis
+        r0 = r(sat * 1e-9)
+        if not (r0 > 0.0 and math.isfinite(r0)):
+            return None, basis
+        lo, hi = sat * 1e-9, sat * (1.0 - 1e-9)
+        if r(hi) <= 2.0 * r0:
+            return None, basis
+        for _ in range(100):  # bisection: R is increasing in tps; 1e-9 relative is plenty
+            mid = 0.5 * (lo + hi)
+            if r(mid) > 2.0 * r0:
+                hi = mid
+            else:
+                lo = mid
+            if hi - lo <= 1e-9 * sat:
+                break
+        return 0.5 * (lo + hi), basis
+
+
+def ziip_residence_ms(ziip_busy: float, ziips: int, tps: float) -> float:
+    """M/M/z residence of the eligible work on the zIIPs, ms (0 without zIIP work), as the engine."""
+    if ziips == 0 or ziip_busy <= 0.0 or tps <= 0.0:
+        return 0.0
+    if ziip_busy >= ziips:
+        return math.inf
+    service = ziip_busy / tps
+    return (service + erlang_c(ziips, ziip_busy) * service / (ziips - ziip_busy)) * 1000.0
+
+
+def reference_rate(cfg: ConfigurationData) -> float:
+    """A rate inside what was measured: the mean published ETR, else the first bound's rate."""
+    if cfg.points:
+        return sum(p.etr for p in cfg.points) / len(cfg.points)
+    if cfg.bounds:
+        return cfg.bounds[0].tps
+    return 1.0
+
+
+def load_workload(
+    *,
+    owner: AbstractBaseUser,
+    path: str,
+    configuration: str,
+    machine: str,
+    payload_bytes: int | None = None,
+    max_utilization: float | None = None,
+    tps: float | None = None,
+    capacity: CapacityTable | None = None,
+) -> WorkloadModel:
+    """Read the configuration and fit it as the engine does (``ValueError`` if it cannot be sized)."""
+    config_row, machine_row = resolve_target(user=owner, path=path, configuration=configuration, machine=machine)
+    cfg = configuration_data(configuration=config_row)
+    return workload_model(
+        cfg,
+        machine=machine_row.slug,
+        machine_type=machine_row.machine_type,
+        capacity=capacity if capacity is not None else capacity_table(),
+        payload_bytes=payload_bytes,
+        max_utilization=max_utilization,
+        tps=tps,
+    )
+
+
+def workload_model(
+    cfg: ConfigurationData,
+    *,
+    machine: str,
+    machine_type: str,
+    capacity: CapacityTable,
+    payload_bytes: int | None = None,
+    max_utilization: float | None = None,
+    tps: float | None = None,
+) -> WorkloadModel:
+    """Build a :class:`WorkloadModel` from one ``size()`` call (no database access)."""
+    umax = DEFAULT_MAX_UTILIZATION if max_utilization is None else max_utilization
+    t_ref = tps if tps is not None else reference_rate(cfg)
+    fitted = fit_configuration(cfg)
+    result = size(
+        cfg,
+        target_machine=machine,
+        target_machine_type=machine_type,
+        capacity=capacity,
+        tps=t_ref,
+        max_utilization=umax,
+        payload_bytes=payload_bytes,
+        model=fitted,
+    )
+    ref = result.to_dict()
+    if result.cps is None or ref["basis"]["projection"] is None:
+        codes = {w.code: w.message for w in result.warnings}
+        raise ValueError(codes.get("no-cpu-data") or f"{cfg.path}/{cfg.configuration} cannot be sized: no CPU data.")
+    projection = ref["basis"]["projection"]
+    from_cps = int(projection["from_cps"])
+    factor_ref = float(projection["factor"])
+    busy_ref = float(ref["busy_cps"]["total"])
+    per_tran = ref["cpu_per_tran_ms"]
+    if fitted.has_cpu_model:
+        fit = fitted.primary_fit()
+        native = max(0.0, fit.predict(t_ref))
+        # The engine scales the native cost by the payload factor, then projects it.
+        payload_factor = busy_ref / (native * factor_ref) if native > 0.0 else 1.0
+        intercept, slope = fit.intercept * payload_factor, fit.slope * payload_factor
+        try:
+            response: ResponseModel | None = fit_response(cfg, fitted)
+        except ValueError:
+            response = None
+        response_scale = payload_factor
+    else:
+        fit = None
+        # Bounds-only: cost per transaction is a constant (no intercept); the engine fits its
+        # response model on the unscaled bound, which only matters for a configuration with
+        # both bounds and published response times (none has).
+        intercept, slope = 0.0, busy_ref / factor_ref / t_ref
+        try:
+            response = fit_response(cfg, None, cp_seconds=slope)
+        except ValueError:
+            response = None
+        response_scale = 1.0
+    low = float(per_tran["low"] or 0.0) / 1000.0 / factor_ref
+    high = float(per_tran["high"] or 0.0) / 1000.0 / factor_ref
+    counts = sorted(n for mt, n in capacity.ratings if mt == machine_type)
+    factors = {n: projection_factor(capacity, cfg.machine_type, from_cps, machine_type, n).factor for n in counts}
+    elig = cfg.eligibility
+    return WorkloadModel(
+        path=cfg.path,
+        configuration=cfg.configuration,
+        machine=machine,
+        machine_type=machine_type,
+        intercept=intercept,
+        slope=slope,
+        factors=factors,
+        eligible=elig.fraction if elig else 0.0,
+        eligible_low=elig.low if elig else 0.0,
+        eligible_high=elig.high if elig else 0.0,
+        ziip_ceiling=umax,
+        response=response,
+        response_scale=response_scale,
+        fit=fit,
+        cost_range_s=(low, high),
+        reference=ref,
+        published_throughput=tuple(cfg.throughput_rows),
+        published_think_time_s=cfg.think_time_s,
+        config=cfg,
+        capacity=capacity,
+        payload_bytes=payload_bytes,
+    )

@@ -1,0 +1,17 @@
+"""Reads of jobs: an engineer only ever sees their own."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+
+from sizing.models import Job
+
+
+def job_list(*, user: AbstractBaseUser, with_result: bool = False) -> QuerySet[Job]:
+    """The jobs of ``user``, newest first; an engineer never sees another's.
+
+    The result JSON (up to megabytes for a batch) is deferred unless asked for.
+    """
+    qs = Job.objects.filter(owner_id=user.pk)
+    return qs if with_result else qs.defer("result")

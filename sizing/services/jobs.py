@@ -1,0 +1,377 @@
+"""Jobs: heavy solves run by a Celery worker, or in a thread of this process without a broker.
+
+A job moves ``queued -> running -> succeeded | failed``, or to ``cancelled`` from either of the
+first two.  Every transition is a conditional UPDATE on the state it leaves (and, while running,
+on the attempt number that owns it), and its row count says whether it happened, so a task that
+is delivered twice does no harm and a cancelled job is never overwritten.
+
+Redelivery.  Tasks are acknowledged late, so a worker that dies mid-job leaves its message
+unacknowledged and the broker delivers it again (Redis: after the visibility timeout).  That
+delivery finds the job ``running``.  To tell a dead worker from a live one, the worker running a
+job renews a lease, ``Job.heartbeat_at``, every quarter of ``ZSIZER_JOB_LEASE_SECONDS`` from a
+background thread.  A delivery that finds a running job with a live lease (a duplicate while its
+worker is still at it) retries later and changes nothing; once the lease has run out it takes the
+job over with a compare-and-swap on (status, attempts, heartbeat_at), so only one delivery wins,
+and the old owner's late writes (all conditional on its attempt number) change nothing.  A job
+whose workers die ``MAX_ATTEMPTS`` times fails instead of looping.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, InterfaceError, OperationalError, connections, transaction
+from django.db.models import F
+from django.utils import timezone
+
+import models_lib
+from sizing.jobs import RUNNERS, JobStopped
+from sizing.models import Job, JobStatus
+
+logger = logging.getLogger(__name__)
+
+#: A job is given up after its worker has been lost this many times.
+MAX_ATTEMPTS = 3
+#: Progress is written at most this often (seconds); each write also renews the lease and
+#: notices a cancellation.
+PROGRESS_INTERVAL_S = 0.5
+#: Errors worth retrying: the database or the broker was briefly unreachable.
+TRANSIENT_DB_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
+
+ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
+TERMINAL = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)
+
+
+class JobNotCancellable(Exception):
+    """The job has already finished (succeeded or failed): there is nothing to cancel."""
+
+
+# -- submit and cancel (the web process) ---------------------------------------------------
+
+
+def job_submit(*, user: AbstractBaseUser, kind: str, params: dict[str, Any]) -> Job:
+    """Store a queued job owned by ``user`` and send it to a worker once the row is committed.
+
+    ``params`` must already be validated (``sizing.api.job_serializers``).  Without a broker
+    (``CELERY_TASK_ALWAYS_EAGER``) the job runs in a background thread of this process, through
+    the same task and the same states, so the request still answers at once.
+    """
+    if kind not in RUNNERS:
+        raise ValidationError({"kind": [f"Unknown job kind {kind!r}."]})
+    with transaction.atomic():
+        job = Job.objects.create(
+            owner=user,
+            kind=kind,
+            params=params,
+            task_id=str(uuid.uuid4()),
+            model_version=models_lib.__version__,
+        )
+        job_id, task_id = job.pk, job.task_id
+        transaction.on_commit(partial(_dispatch, job_id=job_id, task_id=task_id))
+    return job
+
+
+def _dispatch(*, job_id: int, task_id: str) -> None:
+    from sizing.tasks import run_job  # sizing.tasks imports this module
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        thread = threading.Thread(
+            target=_run_in_thread,
+            kwargs={"job_id": job_id, "task_id": task_id},
+            name=f"zsizer-job-{job_id}",
+            daemon=True,
+        )
+        thread.start()
+        return
+    try:
+        run_job.apply_async(
+            args=[job_id],
+            task_id=task_id,
+            queue=settings.ZSIZER_TASK_QUEUE,
+            # The limits travel with the message; read them now, not when the task was imported.
+            soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+            time_limit=settings.CELERY_TASK_TIME_LIMIT,
+            retry=True,
+            retry_policy={"max_retries": 3, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 2.0},
+        )
+    except Exception as exc:  # the broker is down: say so on the job instead of leaving it queued forever
+        logger.exception("job %s: could not be sent to the broker", job_id)
+        Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
+            status=JobStatus.FAILED,
+            error=f"The job could not be queued: the task broker is unreachable ({type(exc).__name__}). Submit it again later.",
+            finished_at=timezone.now(),
+        )
+
+
+def _run_in_thread(*, job_id: int, task_id: str) -> None:
+    from sizing.tasks import run_job  # sizing.tasks imports this module
+
+    try:
+        run_job.apply(args=[job_id], task_id=task_id)
+    finally:
+        connections.close_all()  # this thread's own connections
+
+
+def job_cancel(*, user: AbstractBaseUser, job: Job) -> Job:
+    """Cancel a queued or running job of ``user``; its task is revoked (terminated if running).
+
+    Cancelling a cancelled job changes nothing; a finished job raises :class:`JobNotCancellable`.
+    The running task also stops by itself at its next progress step (it finds the job no longer
+    ``running``), which is what stops a job run in-process without a broker.
+    """
+    if job.owner_id != user.pk:
+        raise PermissionError("Only the owner can cancel a job.")
+    for _ in range(3):  # the status may move on between the read and the conditional update
+        current = Job.objects.filter(pk=job.pk).values_list("status", flat=True).first()
+        if current is None or current == JobStatus.CANCELLED:
+            break
+        if current in (JobStatus.SUCCEEDED, JobStatus.FAILED):
+            raise JobNotCancellable(f"Job {job.pk} has already {current}; there is nothing to cancel.")
+        changed = Job.objects.filter(pk=job.pk, status=current).update(
+            status=JobStatus.CANCELLED, finished_at=timezone.now(), error="Cancelled by its owner."
+        )
+        if changed:
+            transaction.on_commit(partial(_revoke, task_id=job.task_id, terminate=current == JobStatus.RUNNING))
+            break
+    job.refresh_from_db()
+    return job
+
+
+def _revoke(*, task_id: str, terminate: bool) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER or not task_id:
+        return
+    from config.celery import app
+
+    try:
+        app.control.revoke(task_id, terminate=terminate, signal="SIGTERM")
+    except Exception:  # the status is what counts: a task that starts later finds the job cancelled
+        logger.warning("could not broadcast the revocation of task %s", task_id, exc_info=True)
+
+
+# -- run (the worker) --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What :func:`job_run` did: ``state`` is the job's state afterwards as far as this delivery
+    knows; ``retry_in_s`` is set when another worker holds a live lease on the job."""
+
+    state: str
+    retry_in_s: float | None = None
+
+
+def _lease() -> timedelta:
+    return timedelta(seconds=settings.ZSIZER_JOB_LEASE_SECONDS)
+
+
+def job_run(
+    *,
+    job_id: int,
+    task_id: str = "",
+    hostname: str = "",
+    redelivered: bool = False,
+    soft_time_limit_s: float | None = None,
+) -> RunOutcome:
+    """Claim the job, compute it and store the result (or the error); safe to call twice.
+
+    ``soft_time_limit_s`` is the limit the task runs under (for the error message; Celery
+    enforces it).
+
+    Raises only the transient database errors of :data:`TRANSIENT_DB_ERRORS`, after putting the
+    job back to ``queued`` where it can, so that the caller retries it.
+    """
+    hostname = hostname or socket.gethostname()
+    now = timezone.now()
+    claimed = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
+        status=JobStatus.RUNNING,
+        started_at=now,
+        heartbeat_at=now,
+        worker_host=hostname,
+        attempts=F("attempts") + 1,
+        progress=0,
+        error="",
+    )
+    if not claimed:
+        outcome = _take_over_if_abandoned(job_id=job_id, hostname=hostname, redelivered=redelivered)
+        if outcome is not None:
+            return outcome
+    job = Job.objects.select_related("owner").get(pk=job_id)
+    attempt = job.attempts
+    logger.info("job %s (%s): attempt %s on %s, task %s", job_id, job.kind, attempt, hostname, task_id)
+    return _compute(job=job, attempt=attempt, soft_time_limit_s=soft_time_limit_s)
+
+
+def _take_over_if_abandoned(*, job_id: int, hostname: str, redelivered: bool) -> RunOutcome | None:
+    """``None`` when this delivery now owns a job that a dead worker left running."""
+    now = timezone.now()
+    row = Job.objects.filter(pk=job_id).values("status", "attempts", "heartbeat_at").first()
+    if row is None:
+        logger.info("job %s: deleted before it ran", job_id)
+        return RunOutcome("deleted")
+    if row["status"] != JobStatus.RUNNING:
+        # Already finished or cancelled: a duplicate delivery, or a revoked task that got through.
+        return RunOutcome(row["status"])
+    beat = row["heartbeat_at"]
+    if beat is not None and beat > now - _lease():
+        wait = (beat + _lease() - now).total_seconds()
+        logger.info("job %s: running elsewhere with a live lease; checking again in %.1f s", job_id, wait)
+        return RunOutcome(JobStatus.RUNNING, retry_in_s=max(wait, 0.1))
+    same = Job.objects.filter(pk=job_id, status=JobStatus.RUNNING, attempts=row["attempts"], heartbeat_at=beat)
+    if row["attempts"] >= MAX_ATTEMPTS:
+        same.update(
+            status=JobStatus.FAILED,
+            finished_at=now,
+            error=(
+                f"Gave up after {row['attempts']} attempts: the worker running the job was lost each time "
+                "(killed, out of memory, or over the hard time limit)."
+            ),
+        )
+        return RunOutcome(JobStatus.FAILED)
+    if not same.update(heartbeat_at=now, worker_host=hostname, attempts=F("attempts") + 1, progress=0):
+        return RunOutcome(JobStatus.RUNNING, retry_in_s=1.0)  # another delivery took it over first
+    logger.warning(
+        "job %s: taking over from a lost worker (lease expired at %s, redelivered=%s)",
+        job_id,
+        beat + _lease() if beat else None,
+        redelivered,
+    )
+    return None
+
+
+class _Lease:
+    """Renews ``heartbeat_at`` from a background thread while the job computes; notices when the
+    job stops being ours (cancelled, or taken over after we were presumed dead)."""
+
+    def __init__(self, *, job_id: int, attempt: int) -> None:
+        self.job_id = job_id
+        self.attempt = attempt
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name=f"zsizer-lease-{job_id}", daemon=True)
+
+    def mine(self) -> Any:
+        return Job.objects.filter(pk=self.job_id, status=JobStatus.RUNNING, attempts=self.attempt)
+
+    def __enter__(self) -> _Lease:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _beat(self) -> None:
+        interval = settings.ZSIZER_JOB_LEASE_SECONDS / 4
+        try:
+            while not self._stop.wait(interval):
+                try:
+                    if not self.mine().update(heartbeat_at=timezone.now()):
+                        self.lost.set()
+                        return
+                except DatabaseError:
+                    logger.warning("job %s: could not renew the lease", self.job_id, exc_info=True)
+        finally:
+            connections.close_all()
+
+
+class _Progress:
+    """The callback handed to a kind: ``progress(done, total)``; raises JobStopped when the job
+    was cancelled or taken over, so the computation stops at its next step."""
+
+    def __init__(self, lease: _Lease) -> None:
+        self.lease = lease
+        self.percent = 0
+        self.written_at = time.monotonic()
+
+    def __call__(self, done: float, total: float) -> None:
+        if self.lease.lost.is_set():
+            raise JobStopped
+        percent = int(min(max(done / total if total else 0.0, 0.0), 1.0) * 99)  # 100 is "stored"
+        self.percent = max(self.percent, percent)
+        if time.monotonic() - self.written_at < PROGRESS_INTERVAL_S:
+            return
+        self.written_at = time.monotonic()
+        if not self.lease.mine().update(progress=self.percent, heartbeat_at=timezone.now()):
+            self.lease.lost.set()
+            raise JobStopped
+
+
+def _compute(*, job: Job, attempt: int, soft_time_limit_s: float | None) -> RunOutcome:
+    runner = RUNNERS[job.kind]
+    with _Lease(job_id=job.pk, attempt=attempt) as lease:
+        try:
+            result = runner(params=job.params, owner=job.owner, progress=_Progress(lease))
+        except JobStopped:
+            logger.info("job %s: stopped (cancelled or taken over)", job.pk)
+            return RunOutcome("stopped")
+        except SoftTimeLimitExceeded:
+            limit = soft_time_limit_s or settings.CELERY_TASK_SOFT_TIME_LIMIT
+            return _finish(
+                lease,
+                status=JobStatus.FAILED,
+                error=(
+                    f"Stopped after the soft time limit of {limit:g} s. Ask for less work "
+                    "(fewer CP counts, clients, samples or rows) or split the job."
+                ),
+            )
+        except ValidationError as exc:
+            return _finish(lease, status=JobStatus.FAILED, error=_validation_message(exc))
+        except ValueError as exc:
+            return _finish(lease, status=JobStatus.FAILED, error=str(exc) or type(exc).__name__)
+        except TRANSIENT_DB_ERRORS:
+            _requeue(lease)
+            raise
+        except Exception as exc:
+            logger.exception("job %s (%s) failed unexpectedly", job.pk, job.kind)
+            return _finish(
+                lease, status=JobStatus.FAILED, error=f"Internal error while computing the job ({type(exc).__name__})."
+            )
+        return _finish(lease, status=JobStatus.SUCCEEDED, result=result)
+
+
+def _finish(lease: _Lease, *, status: str, result: Any = None, error: str = "") -> RunOutcome:
+    fields: dict[str, Any] = {"status": status, "finished_at": timezone.now(), "error": error}
+    if status == JobStatus.SUCCEEDED:
+        fields.update(result=result, progress=100)
+    if lease.mine().update(**fields):
+        return RunOutcome(status)
+    # Cancelled (or taken over) while we computed: theirs is the last word.
+    return RunOutcome("stopped")
+
+
+def _requeue(lease: _Lease) -> None:
+    try:
+        lease.mine().update(status=JobStatus.QUEUED, heartbeat_at=None)
+    except DatabaseError:
+        pass  # the database is still away; the lease runs out and a retry takes the job over
+
+
+def _validation_message(exc: ValidationError) -> str:
+    if hasattr(exc, "error_dict"):
+        return "; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())
+    return " ".join(exc.messages)
+
+
+def job_fail(*, job_id: int, error: str) -> bool:
+    """Mark a job that has not finished as failed (the task gave up: retries exhausted, hard time
+    limit, an unexpected error outside the computation); ``True`` if it changed."""
+    return bool(
+        Job.objects.filter(pk=job_id, status__in=ACTIVE).update(
+            status=JobStatus.FAILED, error=error, finished_at=timezone.now()
+        )
+    )
+
+
+# -- reads -------------------------------------------------------------------------------------

@@ -1,0 +1,65 @@
+"""Celery tasks: thin wrappers that take a job id, re-fetch it and call one service."""
+
+from __future__ import annotations
+
+import random
+import socket
+from typing import Any
+
+from celery import Task, shared_task
+from django.conf import settings
+from kombu.exceptions import OperationalError as BrokerOperationalError
+
+from sizing.services.jobs import TRANSIENT_DB_ERRORS, job_fail, job_run
+
+#: Database or broker briefly unreachable: retried with exponential backoff.
+TRANSIENT_ERRORS = (*TRANSIENT_DB_ERRORS, BrokerOperationalError, ConnectionError)
+MAX_TRANSIENT_RETRIES = 5
+#: Waiting for another worker's lease to run out is not an error; allow for a long job.
+MAX_LEASE_WAITS = 100
+
+
+def _backoff(retries: int) -> float:
+    """1, 2, 4, 8, 16 s (capped at 60), with up to 50 % jitter so retries do not stampede."""
+    base = min(60.0, 2.0**retries)
+    return base * (1.0 + 0.5 * random.random())
+
+
+class JobTask(Task):  # type: ignore[misc]
+    def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
+        # Whatever escaped job_run (retries exhausted, the hard time limit, a bug outside the
+        # computation) must not leave the job queued or running for ever.
+        job_id = args[0] if args else kwargs.get("job_id")
+        if job_id is not None:
+            job_fail(job_id=job_id, error=f"The worker gave up on the job ({type(exc).__name__}: {exc}).")
+
+
+@shared_task(
+    bind=True,
+    base=JobTask,
+    name="sizing.run_job",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    max_retries=MAX_TRANSIENT_RETRIES,
+    ignore_result=True,
+)
+def run_job(self: Task, job_id: int) -> str:
+    """Run job ``job_id``: claim it, compute, store the result; a duplicate delivery is a no-op."""
+    request = self.request
+    try:
+        outcome = job_run(
+            job_id=job_id,
+            task_id=request.id or "",
+            hostname=request.hostname or socket.gethostname(),
+            redelivered=bool((request.delivery_info or {}).get("redelivered")),
+            soft_time_limit_s=(request.timelimit or (None, None))[1] or self.soft_time_limit,
+        )
+    except TRANSIENT_ERRORS as exc:
+        raise self.retry(exc=exc, countdown=_backoff(request.retries)) from exc
+    if outcome.retry_in_s is not None and not request.is_eager:
+        # Another worker holds a live lease: look again when it would have run out (in-process,
+        # without a broker, there is no other worker and nothing to wait for).
+        raise self.retry(countdown=outcome.retry_in_s, max_retries=MAX_LEASE_WAITS)
+    return outcome.state
