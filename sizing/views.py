@@ -59,6 +59,7 @@ class ChartDataView(APIView):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "estimates"
+    schema = None  # a page's private endpoint, not part of the public API
 
     def get(self, request: Request) -> Response:
         data = EstimateInputSerializer(data=request.query_params.dict())

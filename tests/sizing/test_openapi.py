@@ -56,3 +56,11 @@ def test_interactive_docs_load_nothing_from_the_internet(api: Any) -> None:
     external = re.findall(r"""(?:src|href)=["'](https?://[^"']+)""", html)
     assert external == []
     assert "swagger-ui" in html
+
+
+def test_schema_generates_without_warnings(tmp_path: Any) -> None:
+    from django.core.management import call_command
+
+    target = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
+    assert target.read_text().startswith("openapi: 3.")

@@ -1,0 +1,169 @@
+"""End to end in headless Chromium: log in, size FiTeq multi-region on zEC12 at 8,000 TPS, see the
+charts, compare the CPs with the API, run a curve job on a real worker, and never leave the machine.
+
+Debian's chromium (``/usr/bin/chromium``, installed by ``make browser``) driven by Playwright's sync
+API against pytest-django's ``live_server``.  A 1280x800 screenshot of the sizing page is written
+to ``test-artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.core.management import call_command
+from django.db import connections
+
+from tests.celery_worker import (  # noqa: F401 (pytest finds the worker's fixtures by name here)
+    Worker,
+    fixture_jobs_worker,
+    fixture_reload_benchmarks,
+    fixture_session_worker,
+)
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (make browser)"),
+]
+
+
+@pytest.fixture
+def page(jobs_worker: Worker, live_server: Any) -> Iterator[Any]:
+    """A logged-in 1280x800 page; every request it makes is recorded in ``page.requests``.
+
+    It needs the worker (and its reload of the benchmarks) set up first: see below."""
+    from django.contrib.auth import get_user_model
+    from playwright.sync_api import sync_playwright
+
+    # All database work of this process happens before Playwright starts: its sync API runs an
+    # event loop in this thread, under which Django would refuse the ORM ("async unsafe"), and a
+    # connection opened there would live in another context (never closed, so the test database
+    # could not be dropped).  The live server answers the browser from its own threads.
+    call_command("load_benchmarks", verbosity=0)  # TransactionTestCase flushed the session's data
+    get_user_model().objects.create_user(username="presales", password="sizing-pass-9")
+    connections.close_all()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        pg = context.new_page()
+        pg.requests = []  # type: ignore[attr-defined]
+        pg.errors = []  # type: ignore[attr-defined]
+        pg.on("request", lambda r: pg.requests.append(r.url))
+        pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+        pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+        pg.set_default_timeout(20_000)
+        pg.goto(f"{live_server.url}/login/")
+        pg.get_by_label("User name").fill("presales")
+        pg.get_by_label("Password").fill("sizing-pass-9")
+        pg.get_by_role("button", name="Log in").click()
+        pg.wait_for_url(f"{live_server.url}/")
+        try:
+            yield pg
+        finally:
+            context.close()
+            browser.close()
+
+
+def _non_local(urls: list[str]) -> list[str]:
+    return [u for u in urls if not u.startswith(("data:", "blob:")) and urlsplit(u).hostname not in LOCAL_HOSTS]
+
+
+def test_size_fiteq_multi_region_on_zec12_and_run_a_curve_job(jobs_worker: Worker, live_server: Any, page: Any) -> None:
+    started = time.monotonic()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Size").click()
+    page.get_by_label("Workload path").select_option("fiteq-authenticator")
+    page.get_by_label("Configuration").select_option("multi-region")
+    page.get_by_label("Target machine").select_option("zec12")
+    page.get_by_label("Target rate").fill("8000")
+    page.get_by_role("button", name="Size", exact=True).click()
+
+    # The charts are drawn: Plotly SVGs with their traces (band, line, points, target).
+    page.wait_for_selector("#chart-cpu .main-svg")
+    page.wait_for_function("document.querySelectorAll('#chart-cpu .scatterlayer .trace').length >= 4")
+    assert page.locator("#chart-cpu .scatterlayer .trace .point").count() >= 4 + 1  # Table 11-1 + target
+    assert page.locator("#chart-response .scatterlayer .trace").count() >= 3
+    assert page.locator("#chart-demand .barlayer .trace").count() == 3
+
+    # The CPs shown are the API's for the same inputs.
+    shown = page.locator('[data-kpi="cps_required"]').inner_text()
+    api = page.request.get(
+        f"{live_server.url}/api/v1/estimate",
+        params={"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": "8000"},
+    )
+    assert api.ok, api.text()
+    assert int(shown) == api.json()["cps_required"]
+    assert page.url.endswith("?path=fiteq-authenticator&configuration=multi-region&machine=zec12&tps=8000")
+
+    # Save it (POST /api/v1/estimates/ with the session and the CSRF token).
+    page.get_by_label("Estimate name").fill("Bank A peak")
+    page.get_by_role("button", name="Save estimate").click()
+    saved = page.get_by_role("link", name="Saved as estimate")
+    saved.wait_for()
+    stored = page.request.get(f"{live_server.url}/api/v1/estimates/").json()["results"]
+    assert [(e["name"], e["cps_required"]) for e in stored] == [("Bank A peak", int(shown))]
+    assert saved.get_attribute("href") == f"/estimates/{stored[0]['id']}/"
+
+    # A bad input is the API's sentence next to the field, and the field is marked invalid.
+    page.get_by_label("Target rate").fill("-5")
+    page.get_by_role("button", name="Size", exact=True).click()
+    page.wait_for_selector("#err-tps:not([hidden])")
+    assert page.locator("#f-tps").get_attribute("aria-invalid") == "true"
+    page.get_by_label("Target rate").fill("8000")
+    page.get_by_role("button", name="Size", exact=True).click()
+    page.wait_for_selector("#err-tps", state="hidden")
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "sizing-page.png"
+    page.wait_for_timeout(300)  # let Plotly finish its transitions
+    page.screenshot(path=str(shot))
+    print(f"\nscreenshot of the sizing page: {shot}")
+
+    # A curve job on the real worker: progress bar, then its charts and its CSV.
+    jobs = page.locator("#jobs")
+    jobs.get_by_label("Curve").check()
+    jobs.get_by_label("CP counts").fill("8, 10")
+    jobs.get_by_role("button", name="Start").click()
+    page.wait_for_selector("#job-progress:not([hidden])")
+    page.wait_for_function("document.getElementById('job-state').dataset.status === 'succeeded'", timeout=90_000)
+    assert page.locator("#job-progress").get_attribute("aria-valuenow") == "100"
+    page.wait_for_selector("#job-chart-a .main-svg")
+    assert page.locator("#job-chart-a .scatterlayer .trace").count() >= 2  # one line per CP count
+    assert page.locator("#job-chart-b .scatterlayer .trace").count() == 2
+    csv_href = page.locator("#job-csv").get_attribute("href")
+    csv = page.request.get(f"{live_server.url}{csv_href}")
+    assert csv.ok and csv.text().startswith("cps,tps,"), csv.text()[:200]
+    assert (
+        jobs_worker.hostname
+        in page.request.get(page.evaluate("document.getElementById('job-state').dataset.jobUrl")).json()["worker_host"]
+    )
+
+    page.evaluate("window.scrollTo(0, 0)")
+    full = ARTIFACTS / "sizing-page-full.png"
+    page.screenshot(path=str(full), full_page=True)
+    print(f"full page with the job's result: {full}")
+
+    # The one 400 is the bad input above; anything else logged as an error is a bug.
+    unexpected = [e for e in page.errors if "status of 400" not in e]
+    assert unexpected == [], unexpected
+    assert _non_local(page.requests) == []
+    print(f"browser test took {time.monotonic() - started:.1f} s")
