@@ -38,7 +38,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from models_lib.queueing import MVAResult, Station, mva
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
-from sizing.jobs.workload import WorkloadModel, load_workload
+from sizing.jobs.workload import WorkloadModel, load_workload_for
 
 #: Points of the plotted curve (the requested populations are always included).
 CURVE_POINTS = 200
@@ -97,14 +97,7 @@ def run_closed(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Pro
     think = float(params["think_time_s"])
     cps = params["cps"]
     ziips = params.get("ziips") or 0
-    wm = load_workload(
-        owner=owner,
-        path=params["path"],
-        configuration=params["configuration"],
-        machine=params["machine"],
-        payload_bytes=params.get("payload_bytes"),
-        max_utilization=params.get("max_utilization"),
-    )
+    wm = load_workload_for(owner=owner, params=params)
     population = clients[-1]
     central = Network(wm, cps=cps, ziips=ziips)
     result = central.solve(population, think)

@@ -21,7 +21,7 @@ import numpy as np
 from django.contrib.auth.models import AbstractBaseUser
 
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
-from sizing.jobs.workload import WorkloadModel, load_workload
+from sizing.jobs.workload import WorkloadModel, load_workload_for
 
 DEFAULT_POINTS = 50
 COLUMNS = (
@@ -115,15 +115,7 @@ def curve_series(
 
 def run_curve(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
     cps_list: list[int] = params.get("cps_list") or [params["cps"]]
-    wm = load_workload(
-        owner=owner,
-        path=params["path"],
-        configuration=params["configuration"],
-        machine=params["machine"],
-        payload_bytes=params.get("payload_bytes"),
-        max_utilization=params.get("max_utilization"),
-        tps=params.get("tps"),
-    )
+    wm = load_workload_for(owner=owner, params=params, tps=params.get("tps"))
     umax = wm.ziip_ceiling
     series = []
     for i, cps in enumerate(cps_list):

@@ -41,7 +41,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from models_lib.response import erlang_c_array
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
-from sizing.jobs.workload import WorkloadModel, load_workload
+from sizing.jobs.workload import WorkloadModel, load_workload_for
 
 DEFAULT_SAMPLES = 10_000
 CHUNK = 10_000
@@ -90,15 +90,7 @@ def run_montecarlo(*, params: dict[str, Any], owner: AbstractBaseUser, progress:
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     ziips = params.get("ziips")
-    wm = load_workload(
-        owner=owner,
-        path=params["path"],
-        configuration=params["configuration"],
-        machine=params["machine"],
-        payload_bytes=params.get("payload_bytes"),
-        max_utilization=params.get("max_utilization"),
-        tps=tps,
-    )
+    wm = load_workload_for(owner=owner, params=params, tps=tps)
     umax = wm.ziip_ceiling
     counts = np.array(wm.counts)
     factors = np.array([wm.factors[c] for c in wm.counts])

@@ -25,7 +25,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
-from sizing.jobs.workload import Evaluation, WorkloadModel, load_workload
+from sizing.jobs.workload import Evaluation, WorkloadModel, load_workload_for
 
 #: zIIPs allowed per general-purpose CP, by IBM machine type (see the module docstring).
 ZIIPS_PER_CP = {"2097": 1, "2827": 2, "2964": 2}
@@ -104,15 +104,7 @@ def run_optimize(*, params: dict[str, Any], owner: AbstractBaseUser, progress: P
     tps = float(params["tps"])
     costs = {"gcp": float(params["costs"]["gcp"]), "ziip": float(params["costs"]["ziip"])}
     sla = params.get("response_time_sla_ms")
-    wm = load_workload(
-        owner=owner,
-        path=params["path"],
-        configuration=params["configuration"],
-        machine=params["machine"],
-        payload_bytes=params.get("payload_bytes"),
-        max_utilization=params.get("max_utilization"),
-        tps=tps,
-    )
+    wm = load_workload_for(owner=owner, params=params, tps=tps)
     found, tried = feasible_mixes(
         wm,
         tps=tps,

@@ -287,6 +287,19 @@ def load_workload(
     )
 
 
+def load_workload_for(*, owner: AbstractBaseUser, params: dict[str, Any], tps: float | None = None) -> WorkloadModel:
+    """:func:`load_workload` for a job's validated ``params`` (the estimate's field names)."""
+    return load_workload(
+        owner=owner,
+        path=params["path"],
+        configuration=params["configuration"],
+        machine=params["machine"],
+        payload_bytes=params.get("payload_bytes"),
+        max_utilization=params.get("max_utilization"),
+        tps=tps,
+    )
+
+
 def workload_model(
     cfg: ConfigurationData,
     *,
