@@ -149,6 +149,7 @@ def assemble_configuration(
     payload: PayloadScaling | None = None
     rows: tuple[tuple[int, float], ...] = ()
     think: float | None = None
+    throughput_id: int | None = None
     floor: ResponseFloor | None = None
     for s in applicable:
         d = s.data
@@ -205,6 +206,7 @@ def assemble_configuration(
         elif s.kind == "throughput":
             rows = tuple((int(r["clients"]), float(r["tps"])) for r in d["rows"])
             think = None if d.get("think_time_s") is None else float(d["think_time_s"])
+            throughput_id = s.id
         elif s.kind == "packet_trace" and s.configuration == configuration:
             # The whole exchange of one request on a new connection (SYN to the last packet):
             # what a client waits at no load.
@@ -231,4 +233,5 @@ def assemble_configuration(
         throughput_rows=rows,
         think_time_s=think,
         response_floor=floor,
+        throughput_statement_id=throughput_id,
     )

@@ -179,6 +179,8 @@ class ConfigurationData:
         Think time of the published throughput rows, s.
     response_floor : ResponseFloor or None
         Published lower bound on the response time (packet trace), where there is one.
+    throughput_statement_id : int or None
+        Id of the statement that published ``throughput_rows``.
     """
 
     path: str
@@ -194,6 +196,7 @@ class ConfigurationData:
     throughput_rows: tuple[tuple[int, float], ...] = ()
     think_time_s: float | None = None
     response_floor: ResponseFloor | None = None
+    throughput_statement_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -133,13 +133,18 @@ def test_loo_closed_form_equals_refit_on_random_data(
     a: float, b: float, etr: list[float], noise: list[float], relative: bool
 ) -> None:
     x = np.array(etr)
-    assume(np.ptp(x) > 1e-3 * x.max())
+    # Both sides are exact in real arithmetic; in floating point the leave-one-out prediction
+    # at x[i] amplifies rounding by the leverage of x[i] over the remaining points, which grows
+    # without bound as they bunch together.  Published ETRs span at least 80 % of their maximum
+    # (FiTeq 497..3494, CICS TS 35,207..174,624), so the check is held to data spread over at
+    # least 5 % of the maximum, where 1e-7 is comfortably above the rounding.
+    assume(np.ptp(x) > 0.05 * x.max())
     y = np.maximum(a + b * x, 0.0) * (1.0 + np.array(noise[: x.size])) + 1e-6
     weighting = "relative" if relative else "none"
     fit = fit_linear(x, y, weighting=weighting)  # type: ignore[arg-type]
     for i, loo in enumerate(fit.leave_one_out()):
         keep = np.arange(x.size) != i
-        assume(np.ptp(x[keep]) > 1e-3 * x.max())
+        assume(np.ptp(x[keep]) > 0.05 * x.max())
         ref = fit_linear(x[keep], y[keep], weighting=weighting)  # type: ignore[arg-type]
         assert loo.loo_predicted is not None
         assert_allclose(loo.loo_predicted, ref.predict(float(x[i])), rtol=1e-7, atol=1e-9)

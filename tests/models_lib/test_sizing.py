@@ -12,8 +12,16 @@ from numpy.testing import assert_allclose
 
 from models_lib.costmodel import fit_configuration
 from models_lib.inputs import CapacityTable, ConfigurationData
+from models_lib.queueing import Station, mva
 from models_lib.response import fit_response
-from models_lib.sizing import DEFAULT_MAX_UTILIZATION, WARNING_CODES, SizingResult, size
+from models_lib.sizing import (
+    DEFAULT_MAX_UTILIZATION,
+    THROUGHPUT_TABLE_TOLERANCE,
+    WARNING_CODES,
+    SizingResult,
+    cost_from_throughput_rows,
+    size,
+)
 from tests.models_lib import published as P
 
 ZEC12, Z13, Z10 = "2827", "2964", "2097"
@@ -143,21 +151,85 @@ def test_closed_network_obeys_the_response_time_law(table: CapacityTable) -> Non
     assert x <= n / z
 
 
+# z/OS Connect EE V3.0 performance summary, sec. 7.1 (statement s7-1-tps-table): 100..500 clients
+# at 0.5 s think time "maintained" 200..1000 TPS for 1K-128K responses on a z13 LPAR with 6 GCPs
+# and no zIIPs.  The largest CPU per transaction with which the closed network (one 6-server CP
+# queue of demand D, think time 0.5 s, no other station) reaches >= 99 % of every row
+# (THROUGHPUT_TABLE_TOLERANCE = 1 %), and its throughput per row, computed independently of
+# models_lib with Buzen's normalising constant G(n) = sum_j Z^(n-j)/(n-j)! * D^j / prod_{i<=j}
+# min(i, 6), X(N) = G(N-1)/G(N), in exact rational arithmetic (fractions.Fraction), D bisected
+# to 6e-13 s:
+ZOSCONNECT_TABLE_COST_MS = 4.264931290294044
+ZOSCONNECT_TABLE_TPS = {  # clients: X(N) at D = 4.264931290294044 ms
+    100: 198.3083870682878,
+    200: 396.61089753638197,
+    300: 594.8555086399018,
+    400: 792.8487677665644,
+    500: 990.0000000000316,
+}
+# Same computation at D = 1.01 * 4.264931290294044 = 4.307580603196984 ms: 500 clients fall to
+# 989.8131408875398 TPS, below 0.99 * 1000.  And at the published bound D = 6 ms (6 CPs 100 %
+# busy at 1000 TPS): 197.6279, 395.2113, 592.3747, 787.1902, 961.0891011248744 TPS.
+ZOSCONNECT_TPS_AT_1_PERCENT_MORE = 989.8131408875398
+ZOSCONNECT_TPS_AT_THE_BOUND = 961.0891011248744
+
+
 def test_zosconnect_closed_model_reproduces_the_published_throughput_rows(table: CapacityTable) -> None:
-    # z/OS Connect EE V3.0 sec. 7.1: 100/200/300/400 clients at 0.5 s think time ran at
-    # 200/400/600/800 TPS on 6 GCPs, no zIIPs.  The closed network (6 CPs at the conservative
-    # upper-bound cost of 6 ms, no fixed delay known) gives N / (R + Z) within 2 % of them.
+    # All five rows through size() with the paper's LPAR (6 CPs, no zIIPs) and think time: the
+    # engine's closed network runs each within 2 % (by construction within 1 %) of the table,
+    # and equals the independent product-form values above.
     cfg = P.configuration("zosconnect-cics", "channel")
     assert cfg.think_time_s == 0.5
-    for clients, tps in cfg.throughput_rows[:4]:
+    assert cfg.throughput_rows == ((100, 200.0), (200, 400.0), (300, 600.0), (400, 800.0), (500, 1000.0))
+    for clients, tps in cfg.throughput_rows:
         r = _size("zosconnect-cics", "channel", table, tps=tps, cps=6, ziips=0, clients=clients, think_time_s=0.5)
         assert r.closed_throughput_tps is not None
         assert_allclose(r.closed_throughput_tps, tps, rtol=0.02)
-        assert "clients-limit-throughput" not in r.warning_codes()
-    # 500 clients / 1000 TPS is the bound itself: at the upper-bound cost the 6 CPs are 100 % busy
-    top = _size("zosconnect-cics", "channel", table, tps=1000.0, cps=6, ziips=0, clients=500, think_time_s=0.5)
-    assert_allclose(top.gcp_utilization, 1.0, rtol=1e-12)  # type: ignore[arg-type]
-    assert "beyond-saturation" in top.warning_codes()
+        assert r.closed_throughput_tps <= tps  # a closed loop never exceeds N / Z
+        # the exact MVA against exact rational arithmetic: agreement to ~1e-12 is the solver's
+        # documented accuracy; 1e-9 leaves room for the bisection's last step
+        assert_allclose(r.closed_throughput_tps, ZOSCONNECT_TABLE_TPS[clients], rtol=1e-9)
+        assert not {"clients-limit-throughput", "beyond-saturation"} & set(r.warning_codes())
+    # 500 clients: 1000 TPS x 4.2649 ms on 6 CPs = 71.1 % busy, not the 100 % of the bound
+    assert_allclose(r.gcp_utilization, 1000.0 * ZOSCONNECT_TABLE_COST_MS / 1000.0 / 6.0, rtol=1e-9)  # type: ignore[arg-type]
+
+
+def test_zosconnect_table_cost_is_the_largest_consistent_with_every_row() -> None:
+    rows = P.configuration("zosconnect-cics", "channel").throughput_rows
+    cost = cost_from_throughput_rows(rows, 0.5, 6, 0.006)
+    assert THROUGHPUT_TABLE_TOLERANCE == 0.01
+    # the exact-rational bisection above, to its 6e-13 s step
+    assert_allclose(cost * 1000.0, ZOSCONNECT_TABLE_COST_MS, rtol=1e-9)
+    network = [Station("cp", cost, servers=6)]
+    curve = mva(network, 500, think_time=0.5).throughput_curve
+    assert curve is not None
+    assert all(curve[n - 1] >= 0.99 * tps for n, tps in rows)
+    # 1 % more cost violates the 1 % tolerance on the 500-client row (989.81 < 990)
+    more = mva([Station("cp", 1.01 * cost, servers=6)], 500, think_time=0.5)
+    assert_allclose(more.throughput, ZOSCONNECT_TPS_AT_1_PERCENT_MORE, rtol=1e-9)
+    assert any(more.throughput_curve[n - 1] < 0.99 * tps for n, tps in rows)  # type: ignore[index]
+    # the published bound itself runs 3.9 % short at 500 clients
+    assert_allclose(
+        mva([Station("cp", 0.006, servers=6)], 500, think_time=0.5).throughput, ZOSCONNECT_TPS_AT_THE_BOUND, rtol=1e-9
+    )
+
+
+def test_cost_from_throughput_rows_limits() -> None:
+    # Rows the bound already reproduces are no constraint: the bound is returned.  One client at
+    # 1 s think time and 1 TPS: X = 1 / (1 + D) >= 0.99 for any D <= 1/99 s.
+    assert cost_from_throughput_rows([(1, 1.0)], 1.0, 1, 0.005) == 0.005
+    # Single client, one server: X = 1 / (Z + D) exactly, so D* = 1 / (0.99 x) - Z.
+    assert_allclose(cost_from_throughput_rows([(1, 1.0)], 1.0, 1, 1.0), 1.0 / 0.99 - 1.0, rtol=1e-9)
+    # A row above N / Z by more than the tolerance: no cost reproduces it.
+    assert math.isnan(cost_from_throughput_rows([(10, 30.0)], 0.5, 2, 0.01))
+    with pytest.raises(ValueError, match="rows must not be empty"):
+        cost_from_throughput_rows([], 0.5, 6, 0.006)
+    with pytest.raises(ValueError, match="clients must be an int >= 1"):
+        cost_from_throughput_rows([(0, 1.0)], 0.5, 6, 0.006)
+    with pytest.raises(ValueError, match="servers must be an int >= 1"):
+        cost_from_throughput_rows([(1, 1.0)], 0.5, 0, 0.006)
+    with pytest.raises(ValueError, match="tolerance must be in"):
+        cost_from_throughput_rows([(1, 1.0)], 0.5, 1, 0.006, tolerance=1.0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -165,16 +237,34 @@ def test_zosconnect_closed_model_reproduces_the_published_throughput_rows(table:
 # ---------------------------------------------------------------------------------------
 
 
-def test_zosconnect_bounds_only_central_value_is_the_upper_bound(table: CapacityTable) -> None:
+def test_zosconnect_central_value_is_the_bound_tightened_by_the_throughput_table(table: CapacityTable) -> None:
     # z/OS Connect EE V3.0 sec. 7.1: 1000 TPS sustained on 6 GCPs for 1K-128K responses:
     # CPU per transaction <= 6/1000 s = 6 ms (whole LPAR), no lower bound -> range 0..6 ms.
-    r = _size("zosconnect-cics", "channel", table, tps=1000.0, cps=6, ziips=0)
-    assert_allclose(
-        [r.cpu_per_tran_ms["total"], r.cpu_per_tran_ms["low"], r.cpu_per_tran_ms["high"]],  # type: ignore[list-item]
-        [6.0, 0.0, 6.0],
-        rtol=1e-12,
-    )
-    assert {"bounds-only", "eligibility-scope"} <= set(r.warning_codes())
+    # The sec. 7.1 table tightens the central value to 4.2649 ms (see above); the range stays
+    # the published 0..6 ms.
+    bound_id = P.stable_id("zosconnect-ee-v3-cics", "s7-1-bound-1000tps")
+    for payload in (None, 1024, 65536, 131072):
+        r = _size("zosconnect-cics", "channel", table, tps=1000.0, cps=6, ziips=0, payload_bytes=payload)
+        assert_allclose(
+            [r.cpu_per_tran_ms["total"], r.cpu_per_tran_ms["low"], r.cpu_per_tran_ms["high"]],  # type: ignore[list-item]
+            [ZOSCONNECT_TABLE_COST_MS, 0.0, 6.0],
+            rtol=1e-9,
+        )
+        assert {"bounds-only", "eligibility-scope"} <= set(r.warning_codes())
+        assert bound_id in r.basis["statements"]
+    message = next(w.message for w in r.warnings if w.code == "bounds-only")
+    assert "tightened with the published throughput table" in message and "range 0-6 ms" in message
+    assert any("taken as exact to within 1%" in a and "4.265 ms" in a for a in r.basis["assumptions"])
+    # saturation of 6 CPs at the central cost: 6 / 4.2649 ms = 1406.8 TPS
+    assert_allclose(r.saturation_tps, 6.0 / ZOSCONNECT_TABLE_COST_MS * 1000.0, rtol=1e-9)  # type: ignore[arg-type]
+    # Without the table (as for CICS TG, which publishes none) the central value is the bound.
+    bare = dataclasses.replace(P.configuration("zosconnect-cics", "channel"), throughput_rows=(), think_time_s=None)
+    plain = size(bare, target_machine="z13", target_machine_type=Z13, capacity=table, tps=1000.0, cps=6, ziips=0)
+    assert plain.cpu_per_tran_ms["total"] == 6.0
+    # Outside the table's payloads the published bounds stand.  512 bytes: the 1K-128K bound,
+    # held (payload-outside-range), not tightened.
+    small = _size("zosconnect-cics", "channel", table, tps=500.0, cps=6, ziips=0, payload_bytes=512)
+    assert small.cpu_per_tran_ms["total"] == 6.0 and "payload-outside-range" in small.warning_codes()
     # 256K (sec. 12): sustained 300 clients = 600 TPS, exhausted before 800 TPS on 6 GCPs:
     # 6/800 = 7.5 ms < CPU per transaction <= 6/600 = 10 ms.
     big = _size("zosconnect-cics", "channel", table, tps=500.0, cps=6, ziips=0, payload_bytes=262144)
@@ -190,14 +280,17 @@ def test_zosconnect_bounds_only_central_value_is_the_upper_bound(table: Capacity
         for k in ("s12-bound-256k-300-clients", "s12-bound-256k-400-clients-exhausted")
     }
     assert ids <= set(big.basis["statements"])
+    assert not any("throughput table" in a for a in big.basis["assumptions"])
 
 
 def test_zosconnect_ziips_take_the_eligible_share(table: CapacityTable) -> None:
-    # ">99% eligible" (sec. 11) -> 0.99 of the 6 busy engines at 1000 TPS on zIIPs.
+    # ">99% eligible" (sec. 11) -> 0.99 of the busy engines at 1000 TPS on zIIPs: 1000 TPS x
+    # 4.2649 ms (the sec. 7.1 table's cost, above) = 4.2649 busy engines on the native 6 CPs.
     r = _size("zosconnect-cics", "channel", table, tps=1000.0, cps=6)
-    assert_allclose(r.busy_cps["ziip"], 0.99 * 6.0, rtol=1e-12)  # type: ignore[arg-type]
+    busy = 1000.0 * ZOSCONNECT_TABLE_COST_MS / 1000.0
+    assert_allclose(r.busy_cps["ziip"], 0.99 * busy, rtol=1e-9)  # type: ignore[arg-type]
     assert_allclose(r.busy_cps["gcp"] + r.busy_cps["ziip"], r.busy_cps["total"], rtol=1e-12)  # type: ignore[operator]
-    assert r.ziips_required == math.ceil(0.99 * 6.0 / DEFAULT_MAX_UTILIZATION)
+    assert r.ziips_required == math.ceil(0.99 * busy / DEFAULT_MAX_UTILIZATION) == 5
 
 
 def test_cicstg_bound_4_engines_over_1780_tps(table: CapacityTable) -> None:

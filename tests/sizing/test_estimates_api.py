@@ -253,3 +253,22 @@ def test_models_endpoint_reports_fits_and_leave_one_out(api: Any) -> None:
     assert fiteq["fits"]["lpar"]["etr_min"] == pytest.approx(497.60)
     cicstg = by_key[("cicstg", "ipic-channel-31")]
     assert cicstg["has_cpu_model"] is False and cicstg["bounds"]  # bounds only, no CPU points
+
+
+def test_bounds_only_estimate_names_its_statements_and_range(api: Any) -> None:
+    """z/OS Connect publishes no CPU per transaction: the answer is the bound (<= 6 CP-ms for
+    1000 TPS on 6 GCPs, section 7.1) tightened by the throughput table, and says so."""
+    from sizing.models import Statement
+
+    body = api.get(
+        "/api/v1/estimate",
+        {"path": "zosconnect-cics", "configuration": "channel", "machine": "z13", "tps": 1000, "cps": 6, "ziips": 0},
+    ).json()
+    table = Statement.objects.get(path__slug="zosconnect-cics", kind="throughput")
+    bound = Statement.objects.get(path__slug="zosconnect-cics", kind="bound", data__tps=1000)
+    assert {table.id, bound.id} <= set(body["basis"]["statements"])
+    assert body["basis"]["points"] == [] and body["basis"]["model"] is None
+    assert "bounds-only" in {w["code"] for w in body["warnings"]}
+    cost = body["cpu_per_tran_ms"]
+    assert cost["low"] == 0.0 and cost["high"] == pytest.approx(6.0)  # 6 CPs / 1000 TPS
+    assert 0 < cost["total"] < cost["high"]
