@@ -43,7 +43,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.worker,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (make browser)"),
 ]
 
 
@@ -54,6 +53,9 @@ def page(jobs_worker: Worker, live_server: Any) -> Iterator[Any]:
     It needs the worker (and its reload of the benchmarks) set up first: see below."""
     from django.contrib.auth import get_user_model
     from playwright.sync_api import sync_playwright
+
+    # `make test` installs Debian's chromium (`make browser`); never a downloaded browser.
+    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)"
 
     # All database work of this process happens before Playwright starts: its sync API runs an
     # event loop in this thread, under which Django would refuse the ORM ("async unsafe"), and a
