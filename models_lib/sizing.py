@@ -187,7 +187,9 @@ class SizingResult:
     basis : Mapping[str, Any]
         ``points`` (ids), ``model`` (component, slope_ms, intercept_cps, r2, n, etr_min,
         etr_max), ``projection`` (from/to machine type and CPs, factor, source, rating ids),
-        ``statements`` (ids), ``assumptions`` (text).
+        ``statements`` (ids), ``assumptions`` (text), ``native`` (the demand on the measured
+        LPAR before projection: component, intercept_cps (busy CPs), slope_s (CP-seconds per
+        transaction), payload_factor, busy_cps at ``tps``; all payload-scaled).
     max_utilization : float
         Ceiling used.
     """
@@ -1229,6 +1231,13 @@ def size(
             },
             "statements": list(dict.fromkeys(basis.statements)),
             "assumptions": list(basis.assumptions),
+            "native": {
+                "component": basis.component,
+                "intercept_cps": basis.intercept,
+                "slope_s": basis.slope,
+                "payload_factor": basis.payload_factor,
+                "busy_cps": basis.total,
+            },
         },
         max_utilization=umax,
     )

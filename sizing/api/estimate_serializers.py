@@ -116,12 +116,21 @@ class BasisProjectionSerializer(serializers.Serializer):
     source = serializers.CharField()
 
 
+class BasisNativeSerializer(serializers.Serializer):
+    component = serializers.CharField(help_text="the CPU component that sizes the LPAR (lpar or cics)")
+    intercept_cps = serializers.FloatField(help_text="fixed busy CPs on the measured LPAR (payload-scaled)")
+    slope_s = serializers.FloatField(help_text="CP-seconds per transaction on the measured LPAR (payload-scaled)")
+    payload_factor = serializers.FloatField(help_text="payload scaling applied to the published cost (1 = none)")
+    busy_cps = serializers.FloatField(help_text="busy CPs at the target TPS on the measured LPAR, before projection")
+
+
 class BasisSerializer(serializers.Serializer):
     points = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the benchmark points used")
     model = BasisModelSerializer(allow_null=True)
     projection = BasisProjectionSerializer(allow_null=True)
     statements = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the statements used")
     assumptions = serializers.ListField(child=serializers.CharField())
+    native = BasisNativeSerializer(required=False, help_text="demand on the measured LPAR before projection")
 
 
 class EstimateResultSerializer(serializers.Serializer):

@@ -331,25 +331,22 @@ def workload_model(
     projection = ref["basis"]["projection"]
     from_cps = int(projection["from_cps"])
     factor_ref = float(projection["factor"])
-    busy_ref = float(ref["busy_cps"]["total"])
     per_tran = ref["cpu_per_tran_ms"]
+    # The engine's own native (measured-LPAR, payload-scaled) demand line, as it reports it.
+    native = ref["basis"]["native"]
+    intercept, slope = float(native["intercept_cps"]), float(native["slope_s"])
     if fitted.has_cpu_model:
         fit = fitted.primary_fit()
-        native = max(0.0, fit.predict(t_ref))
-        # The engine scales the native cost by the payload factor, then projects it.
-        payload_factor = busy_ref / (native * factor_ref) if native > 0.0 else 1.0
-        intercept, slope = fit.intercept * payload_factor, fit.slope * payload_factor
         try:
             response: ResponseModel | None = fit_response(cfg, fitted)
         except ValueError:
             response = None
-        response_scale = payload_factor
+        # The response model is fitted on the unscaled points: scale its CP cost by the payload.
+        response_scale = float(native["payload_factor"])
     else:
         fit = None
-        # Bounds-only: cost per transaction is a constant (no intercept); the engine fits its
-        # response model on the unscaled bound, which only matters for a configuration with
-        # both bounds and published response times (none has).
-        intercept, slope = 0.0, busy_ref / factor_ref / t_ref
+        # Bounds-only: the cost per transaction is a constant (no intercept) and the engine
+        # builds its response model on that cost, so no further scaling applies.
         try:
             response = fit_response(cfg, None, cp_seconds=slope)
         except ValueError:
