@@ -31,9 +31,6 @@ ERRORS = {
 }
 
 
-StoredEstimateSerializer = EstimateOutputSerializer
-
-
 class StoredEstimateDocSerializer(EstimateResultSerializer):
     """An estimate as returned by the API: who, what, when, and the whole answer (schema only)."""
 
@@ -67,7 +64,7 @@ class EstimateViewSet(
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "estimates"
-    serializer_class = StoredEstimateSerializer
+    serializer_class = EstimateOutputSerializer
 
     def get_queryset(self) -> Any:
         filters: dict[str, Any] = {}
@@ -86,7 +83,7 @@ class EstimateViewSet(
         data = EstimateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         estimate = estimate_create(user=request.user, inputs=data.validated_data)
-        body = StoredEstimateSerializer(estimate, context={"request": request}).data
+        body = EstimateOutputSerializer(estimate, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
 
     @extend_schema(

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from models_lib.costmodel import fit_configuration
+from models_lib.costmodel import fit_configuration, median_abs_loo_error
 from sizing.selectors.configuration_data import configuration_data
 from sizing.selectors.reference import visible_configurations
 
@@ -19,8 +19,7 @@ def fitted_models(*, user: AbstractBaseUser, path: str | None = None) -> list[di
     for config in configs:
         data = configuration_data(configuration=config)
         model = fit_configuration(data)
-        loo = [row.to_dict() for row in model.loo_table()]
-        errors = [abs(r["relative_error"]) for r in loo if r["relative_error"] is not None]
+        rows = model.loo_table()
         out.append(
             {
                 "path": config.path.slug,
@@ -31,8 +30,8 @@ def fitted_models(*, user: AbstractBaseUser, path: str | None = None) -> list[di
                 "primary": model.primary,
                 "points": list(model.point_ids),
                 "fits": {component: fit.summary() for component, fit in model.fits.items()},
-                "leave_one_out": loo,
-                "loo_median_abs_error": sorted(errors)[len(errors) // 2] if errors else None,
+                "leave_one_out": [row.to_dict() for row in rows],
+                "loo_median_abs_error": median_abs_loo_error(rows),
                 "has_cpu_model": model.has_cpu_model,
                 "bounds": [b.statement_id for b in data.bounds],
                 "eligibility": data.eligibility.statement_id if data.eligibility else None,

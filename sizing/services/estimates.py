@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -64,16 +63,6 @@ def _engine_error(exc: ValueError) -> ValidationError:
     return ValidationError({match.group(1) if match else "non_field_errors": [message]})
 
 
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def estimate_compute(
     *, user: AbstractBaseUser, inputs: dict[str, Any]
 ) -> tuple[Configuration, Machine, dict[str, Any]]:
@@ -93,7 +82,7 @@ def estimate_compute(
         )
     except ValueError as exc:
         raise _engine_error(exc) from None
-    return config_row, machine_row, _json_safe(result.to_dict())
+    return config_row, machine_row, result.to_dict()  # JSON-safe: non-finite numbers are None
 
 
 def normalised_inputs(inputs: dict[str, Any], config_row: Configuration, machine_row: Machine) -> dict[str, Any]:
