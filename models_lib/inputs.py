@@ -201,23 +201,112 @@ class ConfigurationData:
 
 @dataclass(frozen=True)
 class Rating:
-    """One LSPR rating: ``machine_type`` with ``cps`` CPs rates ``mips`` MIPS and ``msu`` MSU."""
+    """One LSPR rating: a model with ``cps`` CPs rates ``mips`` MIPS and ``msu`` MSU.
+
+    Parameters
+    ----------
+    machine_type : str
+        IBM machine type, e.g. ``"3931"`` (z16 A01).
+    cps : int
+        General-purpose CPs of the model.
+    mips, msu : float
+        Multi-image AVERAGE capacity, MIPS, and software capacity, MSU per hour.
+    rating_id : int or None
+        Id of the stored row (provenance).
+    model : str
+        Model capacity identifier, e.g. ``"3931-710"`` (empty where unknown).
+    capacity_setting : str
+        ``"700"`` (full speed), ``"400"``/``"500"``/``"600"`` (sub-capacity) or ``"A00"`` ..
+        ``"Z00"`` (midrange machines); empty where unknown (taken as full speed).
+    generation : str
+        e.g. ``"z16"``.
+    """
 
     machine_type: str
     cps: int
     mips: float
     msu: float
     rating_id: int | None = None
+    model: str = ""
+    capacity_setting: str = ""
+    generation: str = ""
 
 
 @dataclass(frozen=True)
 class CapacityTable:
     """LSPR ratings with their provenance.
 
-    ``ratings`` maps (machine_type, cps) to :class:`Rating`; ``source`` names the document
-    (e.g. "LSPR multi-image AVERAGE, zPCR export").
+    ``ratings`` maps (machine_type, cps) to the **full-speed** :class:`Rating` of that machine
+    type (the 7xx setting, or the fastest setting of a midrange machine); ``settings`` maps
+    (machine_type, capacity_setting, cps) to every model's rating, sub-capacity and midrange
+    settings included; ``full_speed_setting`` names each machine type's full-speed setting
+    (the one specialty engines run at); ``source`` names the document (e.g. "LSPR
+    multi-image AVERAGE, zPCR export").
     """
 
     ratings: Mapping[tuple[str, int], Rating]
     source: str
     source_id: int | None = None
+    settings: Mapping[tuple[str, str, int], Rating] = field(default_factory=dict)
+    full_speed_setting: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SpecialtyEngineRules:
+    """Specialty-engine rules of one machine generation, as IBM's technical guides state them.
+
+    Parameters
+    ----------
+    generation : str
+        e.g. ``"z10 EC"``, ``"zEC12"``, ``"z13"``, ``"z16"``.
+    machine_types : tuple of str
+        Machine types of the generation, e.g. ``("3931", "3932")``.
+    java_engine : {"zaap", "ziip"}
+        The engine that runs Java (zAAP-eligible) work: ``"zaap"`` where zAAPs are offered,
+        ``"ziip"`` where only zIIPs are (zAAP-eligible work runs on zIIPs).
+    ziips_per_cp : float
+        Most zIIPs that may be bought per CP (e.g. 1.0 on z10 and zEC12, 2.0 from z13).
+    zaaps_per_cp : float or None
+        Most zAAPs per CP; ``None`` where zAAPs are not offered.
+    min_cps_per_lpar : int
+        General-purpose CPs every z/OS LPAR needs (1).
+    specialty_full_speed : bool
+        Specialty engines run at full speed on sub-capacity and midrange models.
+    smt2_ziip : bool
+        SMT-2 (two threads per core) is available on zIIPs.
+    smt2_throughput_factor : float or None
+        Throughput of an SMT-2 zIIP relative to one without SMT (e.g. 1.25), where published.
+    statement_id : int or None
+        Id of the stored statement (provenance).
+    reference : str
+        The technical guide, section and page.
+    """
+
+    generation: str
+    machine_types: tuple[str, ...]
+    java_engine: Literal["zaap", "ziip"]
+    ziips_per_cp: float
+    zaaps_per_cp: float | None
+    min_cps_per_lpar: int = 1
+    specialty_full_speed: bool = True
+    smt2_ziip: bool = False
+    smt2_throughput_factor: float | None = None
+    statement_id: int | None = None
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class PublishedLimit:
+    """A software limit that a source states, e.g. the throughput of one QR TCB.
+
+    ``metric`` names what is limited (``"tps"``), ``value`` the limit, ``scope`` what it is per
+    (``"region"``, ``"qr-tcb"``, ``"lpar"``), ``configuration`` the slug it applies to (``None``:
+    every configuration of the path).
+    """
+
+    metric: str
+    value: float
+    scope: str
+    configuration: str | None
+    statement_id: int
+    reference: str = ""
