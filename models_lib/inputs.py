@@ -181,6 +181,8 @@ class ConfigurationData:
         Published lower bound on the response time (packet trace), where there is one.
     throughput_statement_id : int or None
         Id of the statement that published ``throughput_rows``.
+    limits : tuple of PublishedLimit
+        Software limits the sources state for this path (e.g. one QR TCB's throughput).
     """
 
     path: str
@@ -197,6 +199,7 @@ class ConfigurationData:
     think_time_s: float | None = None
     response_floor: ResponseFloor | None = None
     throughput_statement_id: int | None = None
+    limits: tuple[PublishedLimit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -241,7 +244,8 @@ class CapacityTable:
     (machine_type, capacity_setting, cps) to every model's rating, sub-capacity and midrange
     settings included; ``full_speed_setting`` names each machine type's full-speed setting
     (the one specialty engines run at); ``source`` names the document (e.g. "LSPR
-    multi-image AVERAGE, zPCR export").
+    multi-image AVERAGE, zPCR export"); ``engine_rules`` maps each machine type to the
+    :class:`SpecialtyEngineRules` of its generation (types without rules: none enforced).
     """
 
     ratings: Mapping[tuple[str, int], Rating]
@@ -249,6 +253,7 @@ class CapacityTable:
     source_id: int | None = None
     settings: Mapping[tuple[str, str, int], Rating] = field(default_factory=dict)
     full_speed_setting: Mapping[str, str] = field(default_factory=dict)
+    engine_rules: Mapping[str, SpecialtyEngineRules] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

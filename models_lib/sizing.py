@@ -40,17 +40,14 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from numbers import Integral, Real
 from typing import Any
 
 from models_lib.capacity import (
     Projection,
-    demand_mips,
-    demand_msu,
-    projection_factor,
     rating,
 )
 from models_lib.costmodel import (
@@ -61,10 +58,18 @@ from models_lib.costmodel import (
     fit_configuration,
     payload_model,
 )
+from models_lib.engine import (
+    EnginePolicy,
+    Saturation,
+    engine_policy,
+    projections,
+    saturation,
+    specialty_engines,
+    split_pools,
+)
 from models_lib.inputs import CapacityBound, CapacityTable, ConfigurationData
 from models_lib.queueing import Station, erlang_c, mva
 from models_lib.response import ResponseModel, fit_response
-from models_lib.ziip import split_demand, ziips_required
 
 __all__ = [
     "DEFAULT_MAX_UTILIZATION",
@@ -123,6 +128,9 @@ WARNING_CODES: Mapping[str, str] = {
     "clients-limit-throughput": "the closed network (clients, think time) falls > 2 % short of tps",
     "clients-exceed-throughput": "the closed network drives > 2 % more than tps: sized for less",
     "no-cpu-data": "no CPU data at all: CPs cannot be sized",
+    "engine-ratio": "the specialty-engine-to-CP ratio of the generation binds: eligible work runs on CPs",
+    "sla-unreachable": "no CP count meets the response-time goal: sized on CPU alone",
+    "published-limit": "the target rate passes a software limit that a source states",
 }
 
 _UTIL_EPS = 1e-9
@@ -192,6 +200,27 @@ class SizingResult:
         transaction), payload_factor, busy_cps at ``tps``; all payload-scaled).
     max_utilization : float
         Ceiling used.
+    specialty_engine : {"zIIP", "zAAP"}
+        The engine that runs the eligible work on the target generation (``ziips`` and
+        ``ziip_*`` fields count these engines).
+    specialty_engine_max : int or None
+        Most such engines the rules allow beside ``cps`` CPs (``None``: no rule stored).
+    binding_resource : Mapping or None
+        The busiest resource at ``tps``: ``resource`` ("cps", "specialty", "software",
+        "clients"), ``label``, ``utilization``.
+    saturation_binding : Mapping or None
+        The resource that saturates first: ``resource``, ``label``.
+    saturation_kind : {"value", "lower-bound"}
+        "lower-bound" where the cost is an upper bound (bounds-only): the true saturation rate
+        is at least ``saturation_tps``.
+    ranges : Mapping[str, list]
+        ``cps`` (CPs required), ``ziips``, ``saturation_tps``, ``response_time_ms``: [low,
+        high] from the cost range (prediction interval or published bounds), widened by the
+        projection band where given; ``None`` for an end that is unbounded or unknown.
+    capacity_detail : Mapping or None
+        Served as ``capacity``: the target model's MIPS and MSU installed and used for the CPs,
+        the specialty engines' MIPS (not priced), utilisation of each pool and the projection
+        basis (both models, ratings, factors, source).
     """
 
     path: str
@@ -218,6 +247,13 @@ class SizingResult:
     warnings: tuple[SizingWarning, ...]
     basis: Mapping[str, Any]
     max_utilization: float = DEFAULT_MAX_UTILIZATION
+    specialty_engine: str = "zIIP"
+    specialty_engine_max: int | None = None
+    binding_resource: Mapping[str, Any] | None = None
+    saturation_binding: Mapping[str, Any] | None = None
+    saturation_kind: str = "value"
+    ranges: Mapping[str, list[float | None]] = field(default_factory=dict)
+    capacity_detail: Mapping[str, Any] | None = None
 
     def warning_codes(self) -> tuple[str, ...]:
         """Codes of :attr:`warnings`, in order."""
@@ -250,6 +286,13 @@ class SizingResult:
             "warnings": [{"code": w.code, "message": w.message} for w in self.warnings],
             "basis": self.basis,
             "max_utilization": self.max_utilization,
+            "specialty_engine": self.specialty_engine,
+            "specialty_engine_max": self.specialty_engine_max,
+            "binding_resource": self.binding_resource,
+            "saturation_binding": self.saturation_binding,
+            "saturation_kind": self.saturation_kind,
+            "ranges": {k: list(v) for k, v in self.ranges.items()},
+            "capacity": self.capacity_detail,
         }
         safe: dict[str, Any] = _json_safe(out)
         return safe
@@ -320,6 +363,7 @@ class _Basis:
     model: dict[str, Any] | None = None
     assumptions: list[str] = field(default_factory=list)
     warnings: list[SizingWarning] = field(default_factory=list)
+    cost_is_upper_bound: bool = False
 
 
 def _bound_range(b: CapacityBound) -> tuple[float, float]:
@@ -613,6 +657,7 @@ def _basis_from_bounds(
         model=None,
         assumptions=assumptions,
         warnings=warnings,
+        cost_is_upper_bound=upper is not None,
     )
     return basis, (lo_b, hi_b), outside
 
@@ -724,7 +769,8 @@ def _payload_step(
 @dataclass
 class _Eval:
     n: int
-    proj: Projection
+    proj: Projection  # CP projection (the target setting's rating)
+    zproj: Projection  # specialty-engine projection (full-speed rating)
     total: float
     gcp: float
     ziip: float
@@ -733,26 +779,30 @@ class _Eval:
     util: float
     response: float | None  # absolute response time where modelled (inf when saturated)
     cp_residence: float = math.inf  # CP service + queueing, ms, where modelled
+    needed: int = 0  # specialty engines the eligible work needs (before the ratio cap)
 
 
-def _evaluate(
-    n: int,
-    *,
-    basis: _Basis,
-    table: CapacityTable,
-    native_type: str,
-    target_type: str,
-    fraction: float,
-    ziips: int | None,
-    ziip_ceiling: float,
-    rmodel: ResponseModel | None,
-    tps: float,
-) -> _Eval:
-    proj = projection_factor(table, native_type, basis.from_cps, target_type, n)
-    total = basis.total * proj.factor
-    z = ziips if ziips is not None else ziips_required(total * fraction, ziip_ceiling)
-    split = split_demand(total, fraction, z, ziip_ceiling)
-    ev = _Eval(n, proj, total, split.gcp, split.ziip, split.ziip_on_gcp, z, split.gcp / n, None)
+@dataclass(frozen=True)
+class _Target:
+    """Where the demand goes: machine type, capacity setting and specialty-engine rules."""
+
+    table: CapacityTable
+    native_type: str
+    target_type: str
+    setting: str | None
+    policy: EnginePolicy
+    fraction: float
+    ziips: int | None
+    ziip_ceiling: float
+
+
+def _evaluate(n: int, *, basis: _Basis, target: _Target, rmodel: ResponseModel | None, tps: float) -> _Eval:
+    proj, zproj = projections(target.table, target.native_type, basis.from_cps, target.target_type, n, target.setting)
+    eligible = basis.total * target.fraction * zproj.factor
+    z, needed = specialty_engines(target.policy, n, eligible, target.ziip_ceiling, target.ziips)
+    split = split_pools(basis.total, target.fraction, proj.factor, zproj.factor, z, needed, target.ziip_ceiling)
+    total = split.total
+    ev = _Eval(n, proj, zproj, total, split.gcp, split.special, split.on_gcp, z, split.gcp / n, None, needed=needed)
     if rmodel is not None and rmodel.has_response_data and total > 0:
         bd = rmodel.breakdown(tps, cps=n, cost_factor=_cp_cost_factor(basis, proj, split.gcp, total))
         assert bd.total_ms is not None
@@ -764,8 +814,219 @@ def _evaluate(
 def _cp_cost_factor(basis: _Basis, proj: Projection, gcp: float, total: float) -> float:
     """Factor from the response model's native CP cost to the target GCP cost per transaction:
     LSPR factor x payload factor x the share of the work left on GCPs."""
-    gcp_share = gcp / total if total > 0 else 1.0
+    # Share of the native work that runs on CPs (``gcp`` is in target-CP busy engines).
+    native_on_target = basis.total * proj.factor
+    gcp_share = gcp / native_on_target if native_on_target > 0 else 1.0
     return proj.factor * basis.payload_factor * max(gcp_share, 1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# Checks, saturation, ranges and the capacity block of the answer
+# ---------------------------------------------------------------------------------------
+
+
+def _rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
+    """CP counts rated for the target (its capacity setting's models where one is given)."""
+    if setting is None or setting == table.full_speed_setting.get(machine_type, setting):
+        return sorted(n for mt, n in table.ratings if mt == machine_type and n >= min_cps)
+    counts = sorted(n for mt, s, n in table.settings if mt == machine_type and s == setting and n >= min_cps)
+    if not counts and any(mt == machine_type for mt, _ in table.ratings):
+        known = sorted({s for mt, s, _ in table.settings if mt == machine_type})
+        raise ValueError(
+            f"capacity_setting {setting!r} is not rated for machine type {machine_type!r} (settings: {known})"
+        )
+    return counts
+
+
+def _engine_ratio_warning(policy: EnginePolicy, chosen: _Eval, given: int | None) -> SizingWarning | None:
+    """``engine-ratio`` when the rules cap the specialty engines below what the work needs."""
+    cap = policy.max_engines(chosen.n)
+    want = chosen.needed if given is None else given
+    if cap is None or want <= cap:
+        return None
+    assert policy.rules is not None
+    what = f"{given} {policy.name}s were given" if given is not None else f"the eligible work needs {chosen.needed}"
+    return SizingWarning(
+        "engine-ratio",
+        f"{what}, but {policy.rules.generation} allows at most {policy.per_cp:g} {policy.name} per CP: "
+        f"{cap} beside {chosen.n} CPs ({policy.rules.reference}). {chosen.on_gcp:.3g} busy engines "
+        f"of eligible work run on CPs, and the CP count is sized with that work on it",
+    )
+
+
+def _sla_unreachable(
+    sla: float, candidates: Sequence[_Eval], rmodel: ResponseModel | None, tps: float, n: int, basis: _Basis
+) -> SizingWarning:
+    """``sla-unreachable``: no CP count meets ``sla``; name what the time is spent on."""
+    best = min(candidates, key=lambda e: e.response if e.response is not None else math.inf)
+    part = "the CPs"
+    if rmodel is not None and best.response is not None and math.isfinite(best.response):
+        bd = rmodel.breakdown(tps, cps=best.n, cost_factor=_cp_cost_factor(basis, best.proj, best.gcp, best.total))
+        parts = {
+            "the load-independent part of the response time (network, I/O, other servers)": rmodel.fixed_ms or 0.0,
+            "the software station (fitted queue)": bd.software_wait_ms or 0.0,
+            "the CPs (service and queueing)": bd.cp_residence_ms,
+        }
+        part = max(parts, key=lambda k: parts[k])
+    shortest = "unknown" if best.response is None else f"{best.response:.3g} ms"
+    return SizingWarning(
+        "sla-unreachable",
+        f"no CP count meets the {sla:g} ms response-time goal at {tps:g} TPS (shortest {shortest} at "
+        f"{best.n} CPs); most of the time is spent in {part}, which CPs do not shorten. Sized on "
+        f"CPU alone: {n} CPs",
+    )
+
+
+def _saturation_at(
+    basis: _Basis, chosen: _Eval, fraction: float, rmodel: ResponseModel | None
+) -> Callable[[float], Saturation]:
+    """Saturation of the chosen configuration with the native cost scaled by a factor."""
+    software = None if rmodel is None or rmodel.software is None else rmodel.software.saturation_tps()
+
+    def at(scale: float) -> Saturation:
+        return saturation(
+            cps=chosen.n,
+            engines=chosen.ziips,
+            fraction=fraction,
+            cp_factor=chosen.proj.factor,
+            special_factor=chosen.zproj.factor,
+            intercept=basis.intercept * scale,
+            slope=basis.slope * scale,
+            software_tps=software,
+        )
+
+    return at
+
+
+def _ranges(
+    basis: _Basis,
+    target: _Target,
+    evals: Sequence[_Eval],
+    chosen: _Eval,
+    cps_given: int | None,
+    umax: float,
+    sat_of: Callable[[float], Saturation],
+    band: float,
+    rt: tuple[float | None, float | None],
+    sized: bool,
+) -> dict[str, list[float | None]]:
+    """[low, high] of CPs, specialty engines, saturation and response time from the cost range.
+
+    The ends come from the same evaluation as the centre, at the low and high end of the native
+    cost (prediction interval or published bounds) widened by ``band`` on each side.
+    """
+    total = basis.total
+    lo = (basis.low / total if total > 0 else 1.0) * (1.0 - band)
+    hi = (basis.high / total if total > 0 else 1.0) * (1.0 + band)
+
+    def at(scale: float) -> _Eval | None:
+        scaled = replace(basis, total=basis.total * scale)
+        if cps_given is not None:
+            return _evaluate(cps_given, basis=scaled, target=target, rmodel=None, tps=1.0)
+        for e in evals:
+            ev = _evaluate(e.n, basis=scaled, target=target, rmodel=None, tps=1.0)
+            if ev.util <= umax + _UTIL_EPS:
+                return ev
+        return None
+
+    e_lo, e_hi = at(lo), at(hi)
+    s_lo, s_hi = sat_of(hi).tps, sat_of(lo).tps
+    return {
+        "cps": [None if e is None or not sized else float(e.n) for e in (e_lo, e_hi)]
+        if cps_given is None
+        else [float(chosen.n), float(chosen.n)],
+        "ziips": [None if e is None else float(e.ziips) for e in (e_lo, e_hi)],
+        "saturation_tps": [_finite_or_none(s_lo), _finite_or_none(s_hi)],
+        "response_time_ms": [_finite_or_none(rt[0]), _finite_or_none(rt[1])],
+    }
+
+
+def _binding_at_target(
+    chosen: _Eval, policy: EnginePolicy, rmodel: ResponseModel | None, tps: float, closed_x: float | None
+) -> dict[str, Any]:
+    """The busiest resource at the target rate (utilisation as a fraction)."""
+    util = {"cps": (chosen.util, f"{chosen.n} CPs")}
+    if chosen.ziips:
+        util["specialty"] = (chosen.ziip / chosen.ziips, f"{chosen.ziips} {policy.name}s")
+    if rmodel is not None and rmodel.software is not None:
+        sw = rmodel.software
+        util["software"] = (tps * sw.service_s / sw.servers, f"software station ({sw.servers} servers)")
+    if closed_x is not None and closed_x < tps * (1.0 - _CLOSED_TOLERANCE):
+        util["clients"] = (tps / closed_x if closed_x > 0 else math.inf, "the client population")
+    key = max(util, key=lambda k: util[k][0])
+    return {"resource": key, "label": util[key][1], "utilization": _finite_or_none(util[key][0])}
+
+
+def _binding_label(sat: Saturation, policy: EnginePolicy, rmodel: ResponseModel | None) -> dict[str, Any] | None:
+    labels = {
+        "cps": "the CPs",
+        "specialty": f"the CPs and {policy.name}s together (too few {policy.name}s for the eligible work)",
+        "software": "the software station"
+        + ("" if rmodel is None or rmodel.software is None else f" ({rmodel.software.servers} servers)"),
+    }
+    if sat.binding == "none":
+        return None
+    return {"resource": sat.binding, "label": labels[sat.binding]}
+
+
+def _capacity_block(table: CapacityTable, chosen: _Eval, policy: EnginePolicy, setting: str | None) -> dict[str, Any]:
+    """MIPS and MSU of the target model, installed and used, per pool, with the basis."""
+    n, mt = chosen.n, chosen.proj.to_machine_type
+    full = rating(table, mt, n)
+    cp_rating = full if setting is None else table.settings.get((mt, setting, n), full)
+    full_per_cp = full.mips / n
+    src = rating(table, chosen.proj.from_machine_type, chosen.proj.from_cps)
+    return {
+        "model": cp_rating.model,
+        "machine_type": mt,
+        "capacity_setting": setting or table.full_speed_setting.get(mt, ""),
+        "cps": n,
+        "specialty_engines": chosen.ziips,
+        "cp": {
+            "mips_installed": cp_rating.mips,
+            "msu_installed": cp_rating.msu,
+            "mips_used": chosen.gcp * cp_rating.mips / n,
+            "msu_used": chosen.gcp * cp_rating.msu / n,
+            "utilization": chosen.util,
+        },
+        "specialty": {
+            "engine": policy.name,
+            "mips_installed": chosen.ziips * full_per_cp,
+            "mips_used": chosen.ziip * full_per_cp,
+            "utilization": (chosen.ziip / chosen.ziips) if chosen.ziips else None,
+            "priced": False,
+        },
+        "basis": {
+            "from_model": src.model,
+            "from_machine_type": src.machine_type,
+            "from_cps": src.cps,
+            "from_mips": src.mips,
+            "to_model": cp_rating.model,
+            "to_mips": cp_rating.mips,
+            "to_full_speed_mips": full.mips,
+            "cp_factor": chosen.proj.factor,
+            "specialty_factor": chosen.zproj.factor,
+            "source": table.source,
+        },
+    }
+
+
+def _limit_warnings(config: ConfigurationData, tps: float) -> list[SizingWarning]:
+    """``published-limit`` for each stated throughput limit the target rate passes."""
+    out = []
+    for lim in config.limits:
+        if lim.metric != "tps" or tps <= lim.value:
+            continue
+        if lim.configuration is not None and lim.configuration != config.configuration:
+            continue
+        per = "" if lim.scope == "lpar" else f"; at least {math.ceil(tps / lim.value)} of them are needed"
+        out.append(
+            SizingWarning(
+                "published-limit",
+                f"{tps:g} TPS passes the published limit of {lim.value:g} TPS per {lim.scope}{per} ({lim.reference})",
+            )
+        )
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -791,6 +1052,8 @@ def size(
     response_model: ResponseModel | None = None,
     ziip_max_utilization: float | None = None,
     level: float = DEFAULT_LEVEL,
+    capacity_setting: str | None = None,
+    projection_band: float | None = None,
 ) -> SizingResult:
     """Size a configuration for a transaction rate on a target machine.
 
@@ -836,6 +1099,15 @@ def size(
         zIIP utilisation ceiling; defaults to ``max_utilization``.
     level : float
         Coverage of the cost interval (default 0.95).
+    capacity_setting : str, optional
+        Capacity setting of the target model (``"5xx"`` as ``"500"``, ``"A00"`` ..): CP work
+        projects with that setting's rating, specialty-engine work with the full-speed rating
+        (specialty engines run at full speed).  Default: full speed.
+    projection_band : float, optional
+        Relative error band of the LSPR projection to another machine or CP count, in [0, 1)
+        (e.g. the spread between the LSPR LOW and HIGH workload categories the user picks);
+        widens every range when the projection is not the identity.  Default: none (the
+        ranges then carry no projection error, and the basis says so).
 
     Returns
     -------
@@ -871,12 +1143,18 @@ def size(
             f"clients and think_time_s must be given together, got clients={clients!r}, think_time_s={think_time_s!r}"
         )
     sla = None if response_time_sla_ms is None else _pos_float("response_time_sla_ms", response_time_sla_ms)
-    counts = sorted(n for mt, n in capacity.ratings if mt == target_machine_type)
+    band = 0.0 if projection_band is None else _pos_float("projection_band", projection_band, allow_zero=True)
+    if band >= 1.0:
+        raise ValueError(f"projection_band must be in [0, 1), got {projection_band!r}")
+    policy = engine_policy(capacity, target_machine_type)
+    counts = _rated_counts(capacity, target_machine_type, capacity_setting, policy.min_cps)
     if not counts:
         types = sorted({mt for mt, _ in capacity.ratings})
         raise ValueError(f"target_machine_type {target_machine_type!r} is not in the LSPR table (types: {types})")
     if cps_given is not None:
         rating(capacity, target_machine_type, cps_given)  # raises for an unrated count
+        if cps_given < policy.min_cps:
+            raise ValueError(f"cps must be >= {policy.min_cps} on machine type {target_machine_type}, got {cps!r}")
     if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
         raise ValueError(
             f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
@@ -966,21 +1244,10 @@ def size(
             )
 
     # ---- 3-4. CP count, projection, zIIP split -------------------------------------------
-    evals = [
-        _evaluate(
-            k,
-            basis=basis,
-            table=capacity,
-            native_type=config.machine_type,
-            target_type=target_machine_type,
-            fraction=fraction,
-            ziips=ziips_given,
-            ziip_ceiling=zmax,
-            rmodel=rmodel,
-            tps=t,
-        )
-        for k in counts
-    ]
+    target = _Target(
+        capacity, config.machine_type, target_machine_type, capacity_setting, policy, fraction, ziips_given, zmax
+    )
+    evals = [_evaluate(k, basis=basis, target=target, rmodel=rmodel, tps=t) for k in counts]
     util_ok = [e for e in evals if e.util <= umax + _UTIL_EPS]
     required: _Eval | None = util_ok[0] if util_ok else None
     sla_note: str | None = None
@@ -991,18 +1258,14 @@ def size(
         # shrinks): CPs cannot do better.  The first meeting count is never above that one, so
         # the rule keeps "more TPS never needs fewer CPs".
         meets = [e for e in util_ok if e.response is not None and e.response <= sla]
-        finite = [e for e in util_ok if math.isfinite(e.cp_residence)]
         if meets:
-            target, why = meets[0], f"to meet the {sla:g} ms response-time objective"
-        elif finite:
-            best = min(e.cp_residence for e in finite)
-            target = next(e for e in finite if e.cp_residence <= best * (1.0 + 1e-9))
-            why = f"where the CP residence time is shortest (the {sla:g} ms objective cannot be met by adding CPs)"
+            if meets[0].n > required.n:
+                sla_note = (
+                    f"CPs raised from {required.n} to {meets[0].n} to meet the {sla:g} ms response-time objective"
+                )
+                required = meets[0]
         else:
-            target, why = required, ""
-        if target.n > required.n:
-            sla_note = f"CPs raised from {required.n} to {target.n} {why}"
-            required = target
+            warnings.append(_sla_unreachable(sla, util_ok, rmodel, t, required.n, basis))
     if sla_note:
         basis.assumptions.append(sla_note)
     if cps_given is not None:
@@ -1051,19 +1314,18 @@ def size(
         )
 
     factor = proj.factor
-    eligible_total = chosen.total * fraction
-    z_required = ziips_required(eligible_total, zmax)
+    ratio_warning = _engine_ratio_warning(policy, chosen, ziips_given)
+    if ratio_warning is not None:
+        warnings.append(ratio_warning)
+    cap = policy.max_engines(n)
+    z_required = chosen.needed if cap is None else min(chosen.needed, cap)
 
     # ---- 5. saturation ------------------------------------------------------------------
-    engines_sat = (
-        chosen.n + chosen.ziips if fraction >= 1.0 else min(chosen.n / (1.0 - fraction), chosen.n + chosen.ziips)
-    )
-    native_sat = engines_sat / factor  # busy engines on the measured LPAR
-    sat = (native_sat - basis.intercept) / basis.slope if basis.slope > 0 else math.inf
+    sat_of = _saturation_at(basis, chosen, fraction, rmodel)
+    sat_result = sat_of(1.0)
+    sat = sat_result.tps
     cp_factor = _cp_cost_factor(basis, proj, chosen.gcp, chosen.total)
     knee: float | None = None
-    if rmodel is not None and rmodel.software is not None:
-        sat = min(sat, rmodel.software.saturation_tps())
     if rmodel is not None and rmodel.has_response_data:
         try:
             knee = rmodel.knee_tps(cps=n, cost_factor=cp_factor)
@@ -1074,7 +1336,7 @@ def size(
             SizingWarning(
                 "beyond-saturation",
                 f"{t:g} TPS is at or beyond the saturation rate {sat:.4g} TPS of {n} CPs"
-                + (f" + {chosen.ziips} zIIPs" if chosen.ziips else "")
+                + (f" + {chosen.ziips} {policy.name}s" if chosen.ziips else "")
                 + ": no steady state, response time unbounded",
             )
         )
@@ -1159,9 +1421,23 @@ def size(
             )
 
     # ---- 7. result ------------------------------------------------------------------------
-    gcp_mips = demand_mips(chosen.gcp, capacity, target_machine_type, n)
-    msu = demand_msu(chosen.gcp, capacity, target_machine_type, n)
-    ziip_mips = demand_mips(chosen.ziip, capacity, target_machine_type, n)
+    cap_block = _capacity_block(capacity, chosen, policy, capacity_setting)
+    gcp_mips = cap_block["cp"]["mips_used"]
+    msu = cap_block["cp"]["msu_used"]
+    ziip_mips = cap_block["specialty"]["mips_used"]
+    warnings.extend(_limit_warnings(config, t))
+    band_used = 0.0 if proj.is_identity() and chosen.zproj.is_identity() else band
+    ranges = _ranges(
+        basis, target, evals, chosen, cps_given, umax, sat_of, band_used, (rt_low, rt_high), required is not None
+    )
+    basis.assumptions.append(policy.describe())
+    if band_used == 0.0 and not proj.is_identity():
+        basis.assumptions.append(
+            "the ranges carry no error of the LSPR projection (no projection_band given): LSPR "
+            "ratings are for a workload category, and the measured workload's category is not published"
+        )
+    elif band_used > 0.0:
+        basis.assumptions.append(f"ranges widened by the projection band of ±{band_used:.0%} (given)")
     breakdown = {k: v * factor for k, v in basis.components.items()}
     per_ms = 1000.0 / t
     basis.assumptions.append(
@@ -1216,6 +1492,13 @@ def size(
         saturation_tps=_finite_or_none(sat),
         knee_tps=_finite_or_none(knee),
         closed_throughput_tps=_finite_or_none(closed_x),
+        specialty_engine=policy.name,
+        specialty_engine_max=cap,
+        binding_resource=_binding_at_target(chosen, policy, rmodel, t, closed_x),
+        saturation_binding=_binding_label(sat_result, policy, rmodel),
+        saturation_kind="lower-bound" if basis.cost_is_upper_bound else "value",
+        ranges=ranges,
+        capacity_detail=cap_block,
         warnings=tuple(warnings),
         basis={
             "points": list(basis.points),
@@ -1226,6 +1509,8 @@ def size(
                 "to_machine_type": proj.to_machine_type,
                 "to_cps": proj.to_cps,
                 "factor": proj.factor,
+                "specialty_factor": chosen.zproj.factor,
+                "capacity_setting": capacity_setting or capacity.full_speed_setting.get(target_machine_type, ""),
                 "source": proj.source,
                 "rating_ids": list(proj.rating_ids),
             },

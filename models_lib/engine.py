@@ -1,0 +1,277 @@
+"""Steps of the sizing engine that every caller shares: specialty-engine rules, the split of
+projected demand between CPs and specialty engines, and the saturation rate with the resource
+that binds it.
+
+:func:`models_lib.sizing.size` (the estimate) and :class:`models_lib.workload.WorkloadModel`
+(curves, the optimiser, Monte Carlo, the closed-network job) call these functions, so each
+rule lives once.
+
+Specialty-engine rules are reference data (:class:`~models_lib.inputs.SpecialtyEngineRules`,
+one per machine generation, loaded with their technical-guide reference); nothing here knows a
+generation by name.  Where a machine type has no rules stored, no ratio is enforced and the
+engine is called a zIIP; the answer's basis says so.
+
+Units: demand in busy engines (1.0 = one engine busy for the whole interval), rates in
+transactions/s.
+
+References
+----------
+.. [1] IBM, "IBM z13s Technical Guide", SG24-8294, section 3.5 (zIIPs: up to two per CP).
+.. [2] IBM, "IBM System z10 Enterprise Class Technical Guide", SG24-7516 (zAAPs and zIIPs, each
+   up to one per CP).
+.. [3] IBM, "Large Systems Performance Reference", SC28-1187 (LSPR).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from models_lib.capacity import Projection, projection_factor
+from models_lib.inputs import CapacityTable, SpecialtyEngineRules
+from models_lib.ziip import ziips_required
+
+__all__ = [
+    "EnginePolicy",
+    "PoolDemand",
+    "Saturation",
+    "engine_policy",
+    "projections",
+    "saturation",
+    "specialty_engines",
+    "split_pools",
+]
+
+# A ratio times a CP count such as 2.0 * 3 must not lose an engine to rounding.
+_RATIO_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class EnginePolicy:
+    """What a target machine allows for the offloadable (Java) work of the sources.
+
+    Parameters
+    ----------
+    name : {"zIIP", "zAAP"}
+        The engine that runs the eligible work: a zAAP where the generation offers zAAPs for
+        Java work (z10), else a zIIP (zAAP-eligible work runs on zIIPs).
+    per_cp : float or None
+        Most specialty engines of that kind per general-purpose CP (``None``: no rule stored).
+    min_cps : int
+        General-purpose CPs every LPAR needs (>= 1).
+    specialty_full_speed : bool
+        Specialty engines run at full speed on sub-capacity and midrange models.
+    smt2_throughput_factor : float or None
+        Published SMT-2 throughput factor of a zIIP (``None``: none published or no SMT-2).
+    rules : SpecialtyEngineRules or None
+        The stored rules (their ``reference`` is the source).
+    """
+
+    name: Literal["zIIP", "zAAP"]
+    per_cp: float | None
+    min_cps: int
+    specialty_full_speed: bool
+    smt2_throughput_factor: float | None
+    rules: SpecialtyEngineRules | None
+
+    def max_engines(self, cps: int) -> int | None:
+        """Most specialty engines that may be bought beside ``cps`` CPs (``None``: no limit)."""
+        if self.per_cp is None:
+            return None
+        return int(math.floor(self.per_cp * cps + _RATIO_TOLERANCE))
+
+    def describe(self) -> str:
+        """One sentence for the answer's basis."""
+        if self.rules is None:
+            return "no specialty-engine rules stored for this machine type: no engine ratio is enforced"
+        ratio = "no limit stated" if self.per_cp is None else f"at most {self.per_cp:g} per CP"
+        return (
+            f"{self.rules.generation}: eligible (Java) work runs on {self.name}s, {ratio}, at least "
+            f"{self.min_cps} CP per LPAR ({self.rules.reference})"
+        )
+
+
+def engine_policy(table: CapacityTable, machine_type: str) -> EnginePolicy:
+    """The specialty-engine policy of ``machine_type`` from the rules stored in ``table``.
+
+    Parameters
+    ----------
+    table : CapacityTable
+        LSPR ratings with ``engine_rules`` keyed by machine type.
+    machine_type : str
+        IBM machine type, e.g. ``"2097"``.
+
+    Returns
+    -------
+    EnginePolicy
+        Without rules for the type: a zIIP, no ratio, one CP minimum.
+    """
+    rules = table.engine_rules.get(machine_type)
+    if rules is None:
+        return EnginePolicy("zIIP", None, 1, True, None, None)
+    if rules.java_engine == "zaap":
+        name: Literal["zIIP", "zAAP"] = "zAAP"
+        per_cp = rules.zaaps_per_cp
+    else:
+        name, per_cp = "zIIP", rules.ziips_per_cp
+    if rules.min_cps_per_lpar < 1:
+        raise ValueError(
+            f"engine_rules[{machine_type!r}].min_cps_per_lpar must be >= 1, got {rules.min_cps_per_lpar!r}"
+        )
+    smt = rules.smt2_throughput_factor if rules.smt2_ziip else None
+    return EnginePolicy(name, per_cp, rules.min_cps_per_lpar, rules.specialty_full_speed, smt, rules)
+
+
+def specialty_engines(
+    policy: EnginePolicy, cps: int, eligible_busy: float, ceiling: float, given: int | None
+) -> tuple[int, int]:
+    """Specialty engines configured beside ``cps`` CPs, and how many the eligible work needs.
+
+    Parameters
+    ----------
+    policy : EnginePolicy
+        The target's rules.
+    cps : int
+        General-purpose CPs (>= 1).
+    eligible_busy : float
+        Eligible demand in specialty-engine busy engines (>= 0).
+    ceiling : float
+        Utilisation ceiling of a specialty engine, in (0, 1].
+    given : int or None
+        Engines the user gave (``None``: sized).
+
+    Returns
+    -------
+    (configured, needed) : (int, int)
+        ``needed`` runs all eligible work within the ceiling; ``configured`` is ``given`` or
+        ``needed``, never above :meth:`EnginePolicy.max_engines` (the rest of the eligible work
+        runs on CPs).
+    """
+    needed = ziips_required(eligible_busy, ceiling)
+    want = needed if given is None else given
+    cap = policy.max_engines(cps)
+    return (want if cap is None else min(want, cap)), needed
+
+
+@dataclass(frozen=True)
+class PoolDemand:
+    """Projected demand split between the pools, busy engines on the target.
+
+    ``gcp`` = ineligible work + ``on_gcp`` (eligible work the specialty engines cannot take),
+    in target-CP busy engines; ``special`` is eligible work on the specialty engines, in
+    specialty-engine busy engines (full speed).  ``total = gcp + special``.
+    """
+
+    gcp: float
+    special: float
+    on_gcp: float
+    engines: int
+    needed: int
+
+    @property
+    def total(self) -> float:
+        return self.gcp + self.special
+
+
+def projections(
+    table: CapacityTable, from_type: str, from_cps: int, to_type: str, to_cps: int, setting: str | None
+) -> tuple[Projection, Projection]:
+    """CP and specialty-engine projections from the measured LPAR to ``to_cps`` CPs.
+
+    The CP projection uses the rating of the target's capacity setting (a sub-capacity CP is
+    slower); the specialty-engine projection uses the full-speed rating of the same machine
+    type and CP count (specialty engines run at full speed on every model).  Both are equal
+    for a full-speed target.
+    """
+    full = projection_factor(table, from_type, from_cps, to_type, to_cps)
+    if setting is None or setting == table.full_speed_setting.get(to_type, setting):
+        return full, full
+    rated = table.settings.get((to_type, setting, to_cps))
+    if rated is None:
+        known = sorted({s for t, s, _ in table.settings if t == to_type})
+        raise ValueError(
+            f"capacity_setting {setting!r} with {to_cps} CPs is not rated for machine type {to_type!r} (settings: {known})"
+        )
+    per_cp = rated.mips / to_cps
+    cp = Projection(
+        from_machine_type=from_type,
+        from_cps=from_cps,
+        to_machine_type=to_type,
+        to_cps=to_cps,
+        factor=full.from_mips_per_cp / per_cp,
+        from_mips_per_cp=full.from_mips_per_cp,
+        to_mips_per_cp=per_cp,
+        source=table.source,
+        rating_ids=(full.rating_ids[0], rated.rating_id),
+    )
+    return cp, full
+
+
+def split_pools(
+    native_busy: float,
+    fraction: float,
+    cp_factor: float,
+    special_factor: float,
+    engines: int,
+    needed: int,
+    ceiling: float,
+) -> PoolDemand:
+    """Split native (measured-LPAR) demand into the target's CP and specialty pools.
+
+    Eligible work (``fraction`` of ``native_busy``) runs on the ``engines`` specialty engines
+    up to ``engines * ceiling`` busy engines at full speed (``special_factor``); the rest of it
+    and all ineligible work run on CPs (``cp_factor``), as RMF's IIPCP reports it.
+    """
+    eligible = native_busy * fraction
+    on_special_native = min(eligible, engines * ceiling / special_factor) if special_factor > 0 else eligible
+    overflow = eligible - on_special_native
+    on_gcp = overflow * cp_factor
+    gcp = (native_busy - eligible) * cp_factor + on_gcp
+    return PoolDemand(gcp, on_special_native * special_factor, on_gcp, engines, needed)
+
+
+@dataclass(frozen=True)
+class Saturation:
+    """Rate at which the first resource saturates, transactions/s, and that resource.
+
+    ``binding`` is ``"cps"``, ``"specialty"`` (CPs and specialty engines together: the engines
+    are too few for the eligible work), ``"software"`` (the fitted software station) or
+    ``"none"`` (no CPU cost per transaction).
+    """
+
+    tps: float
+    binding: Literal["cps", "specialty", "software", "none"]
+
+
+def saturation(
+    *,
+    cps: int,
+    engines: int | None,
+    fraction: float,
+    cp_factor: float,
+    special_factor: float,
+    intercept: float,
+    slope: float,
+    software_tps: float | None,
+) -> Saturation:
+    """Saturation rate of ``cps`` CPs (+ ``engines`` specialty engines) for a native demand line.
+
+    Native busy engines at rate ``x`` are ``intercept + slope * x``; the CPs run the ineligible
+    share and whatever eligible work the engines cannot.  CP capacity in native units is
+    ``cps / cp_factor``, specialty capacity ``engines / special_factor``; the pools saturate at
+    ``min(cpcap / (1 - f), cpcap + spcap)`` native busy engines (``engines=None``: sized to the
+    load, only the first term).  A software station saturates at ``software_tps`` whatever the
+    CPs, so adding CPs never lowers the result.
+    """
+    cpcap = cps / cp_factor
+    alone = math.inf if fraction >= 1.0 else cpcap / (1.0 - fraction)
+    helped = math.inf if engines is None else cpcap + engines / special_factor
+    native = min(alone, helped)
+    binding: Literal["cps", "specialty", "software", "none"] = "specialty" if helped < alone else "cps"
+    sat = (native - intercept) / slope if slope > 0 else math.inf
+    if not math.isfinite(sat):
+        binding = "none"
+    if software_tps is not None and software_tps < sat:
+        return Saturation(software_tps, "software")
+    return Saturation(sat, binding)

@@ -1,0 +1,266 @@
+"""Specialty-engine rules, capacity settings, the capacity block, ranges, binding resources and
+published limits (issue 10 items 2, 5-8; issue 11 items 2-3).
+
+Rules and settings come from ``tests/models_lib/engine_data.py`` (with their sources).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models_lib.engine import engine_policy, saturation
+from models_lib.inputs import PublishedLimit
+from models_lib.sizing import SizingResult, size
+from tests.models_lib import published as P
+from tests.models_lib.engine_data import Z10, Z13, Z17, table
+
+
+def _size(path: str, configuration: str, machine_type: str, **kw: Any) -> SizingResult:
+    cfg = P.configuration(path, configuration)
+    return size(cfg, target_machine=machine_type, target_machine_type=machine_type, capacity=table(), **kw)
+
+
+# ---------------------------------------------------------------------------------------
+# Specialty-engine rules
+# ---------------------------------------------------------------------------------------
+
+
+def test_cicstg_on_z10_names_the_zaap_and_keeps_one_per_cp() -> None:
+    # Issue 10: the seed measured "1 zAAP where specified" on the z10; the answer must say zAAP.
+    r = _size("cicstg", "ipic-commarea-64", Z10, tps=2000.0)
+    assert r.specialty_engine == "zAAP"
+    assert r.cps is not None and r.ziips is not None
+    assert r.ziips <= r.cps  # 1:1 (rules above)
+    assert r.specialty_engine_max == r.cps
+    assert r.to_dict()["capacity"]["specialty"]["engine"] == "zAAP"
+
+
+def test_zosconnect_2000_tps_on_z13_obeys_two_ziips_per_cp() -> None:
+    # Issue 10's first example: 32K channel, 2,000 TPS, z13 answered 1 CP + 11 zIIPs.  With the
+    # z13 rule (at most 2 zIIPs per CP) the eligible work beyond 2 zIIPs per CP runs on CPs, so
+    # the CP count grows until the CPs carry it within the ceiling.
+    before = size(
+        P.configuration("zosconnect-cics", "channel"),
+        target_machine="z13",
+        target_machine_type=Z13,
+        capacity=replace(table(), engine_rules={}),
+        tps=2000.0,
+        payload_bytes=32768,
+    )
+    r = _size("zosconnect-cics", "channel", Z13, tps=2000.0, payload_bytes=32768)
+    assert before.ziips is not None and before.cps is not None
+    assert before.ziips > 2 * before.cps  # the old answer broke the rule
+    assert r.cps is not None and r.ziips is not None
+    assert r.ziips <= 2 * r.cps
+    assert r.ziips_required == r.ziips  # one number per concept
+    assert r.cps > before.cps
+    assert "engine-ratio" in r.warning_codes()
+    assert r.gcp_utilization is not None and r.gcp_utilization <= r.max_utilization + 1e-9
+    # Total work is the same: what the zIIPs cannot take is on the CPs.
+    assert r.busy_cps["ziip_on_gcp"] is not None and r.busy_cps["ziip_on_gcp"] > 0.0
+
+
+def test_given_ziips_above_the_ratio_are_capped_with_a_warning() -> None:
+    r = _size("zosconnect-cics", "channel", Z13, tps=800.0, cps=2, ziips=9)
+    assert r.ziips == 4  # 2 CPs x 2 (z13s TG 3.5)
+    message = next(w.message for w in r.warnings if w.code == "engine-ratio")
+    assert "9 zIIPs were given" in message and "SG24-8294" in message
+
+
+def test_machine_without_rules_enforces_no_ratio_and_says_so() -> None:
+    r = _size("zosconnect-cics", "channel", Z17, tps=800.0)
+    assert r.specialty_engine == "zIIP" and r.specialty_engine_max is None
+    assert any("no specialty-engine rules stored" in a for a in r.basis["assumptions"])
+
+
+def test_smt2_factor_is_none_when_not_published() -> None:
+    assert engine_policy(table(), Z13).smt2_throughput_factor is None
+
+
+# ---------------------------------------------------------------------------------------
+# Capacity settings and the capacity block (issue 11 items 2 and 3)
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tps", [1500.0, 3000.0, 6000.0])
+def test_sub_capacity_needs_more_cps_than_full_speed_and_the_same_ziips(tps: float) -> None:
+    full = _size("cicstg", "ipic-commarea-64", Z13, tps=tps)
+    sub = _size("cicstg", "ipic-commarea-64", Z13, tps=tps, capacity_setting="400")
+    assert full.cps is not None and sub.cps is not None
+    assert sub.cps > full.cps
+    # zIIPs run at full speed: the eligible work in zIIP busy engines is the same at the same CP
+    # count; compare at the sub-capacity answer's CP count.
+    full_same = _size("cicstg", "ipic-commarea-64", Z13, tps=tps, cps=sub.cps)
+    assert sub.ziips == full_same.ziips
+    assert sub.busy_cps["ziip"] == pytest.approx(full_same.busy_cps["ziip"], rel=1e-12)
+
+
+def test_projection_to_the_measured_model_is_the_identity() -> None:
+    cfg = P.configuration("fiteq-authenticator", "multi-region")
+    assert cfg.lpar_cps is not None
+    r = size(
+        cfg,
+        target_machine=cfg.machine,
+        target_machine_type=cfg.machine_type,
+        capacity=table(),
+        tps=5000.0,
+        cps=cfg.lpar_cps,
+    )
+    assert r.basis["projection"]["factor"] == 1.0
+    assert r.basis["projection"]["specialty_factor"] == 1.0
+    assert r.busy_cps["total"] == pytest.approx(r.basis["native"]["busy_cps"], rel=1e-12)
+
+
+def test_msu_grows_with_work() -> None:
+    msus = [_size("cicstg", "ipic-commarea-64", Z13, tps=t, cps=8).msu for t in (200.0, 800.0, 1600.0)]
+    assert all(m is not None for m in msus)
+    assert msus[0] < msus[1] < msus[2]  # type: ignore[operator]
+
+
+def test_z17_answer_names_9175_and_the_seed_machine() -> None:
+    r = _size("zosconnect-cics", "channel", Z17, tps=800.0)
+    cap = r.to_dict()["capacity"]
+    assert cap["machine_type"] == Z17 and cap["model"].startswith("9175-7")
+    assert cap["basis"]["to_model"].startswith("9175-") and cap["basis"]["from_machine_type"] == "2964"
+    assert r.basis["projection"]["to_machine_type"] == Z17
+
+
+def test_capacity_block_prices_cps_apart_from_ziips() -> None:
+    # 2964-608 rates 7,132 MIPS and 874 MSU (zPCR export row, data/lspr_zpcr_subset.csv).
+    r = _size("cicstg", "ipic-commarea-64", Z13, tps=800.0, cps=8, capacity_setting="600")
+    cap = r.to_dict()["capacity"]
+    assert cap["model"] == "2964-608"
+    assert cap["cp"]["mips_installed"] == 7132.0 and cap["cp"]["msu_installed"] == 874.0
+    assert cap["cp"]["msu_used"] == pytest.approx(r.busy_cps["gcp"] * 874.0 / 8, rel=1e-12)
+    assert r.msu == cap["cp"]["msu_used"]
+    assert cap["specialty"]["priced"] is False and "msu_used" not in cap["specialty"]
+    assert cap["cp"]["utilization"] == r.gcp_utilization
+
+
+# ---------------------------------------------------------------------------------------
+# Ranges, saturation kind and binding resources (issue 10 items 5 and 8)
+# ---------------------------------------------------------------------------------------
+
+
+def test_bounds_only_saturation_is_a_lower_bound() -> None:
+    r = _size("zosconnect-cics", "channel", Z13, tps=800.0)
+    assert r.saturation_kind == "lower-bound"
+    fitted = _size("fiteq-authenticator", "multi-region", "2827", tps=5000.0)
+    assert fitted.saturation_kind == "value"
+
+
+def test_cicsts_saturation_lies_inside_its_own_range() -> None:
+    # Known trap (a): CICS TS v5.3 on z13 at 1000 TPS gave 10,034 TPS outside 1,915..2,946.
+    r = _size("cicsts-catalog", "v5.3", Z13, tps=1000.0)
+    lo, hi = r.ranges["saturation_tps"]
+    assert r.saturation_tps is not None and lo is not None and hi is not None
+    assert lo <= r.saturation_tps <= hi
+    clo, chi = r.ranges["cps"]
+    assert clo is not None and chi is not None and clo <= (r.cps_required or 0) <= chi
+
+
+def test_projection_band_widens_the_ranges() -> None:
+    plain = _size("cicsts-catalog", "v5.3", Z10, tps=1000.0)
+    wide = _size("cicsts-catalog", "v5.3", Z10, tps=1000.0, projection_band=0.1)
+    assert wide.ranges["saturation_tps"][0] < plain.ranges["saturation_tps"][0]  # type: ignore[operator]
+    assert wide.ranges["saturation_tps"][1] > plain.ranges["saturation_tps"][1]  # type: ignore[operator]
+    assert wide.saturation_tps == plain.saturation_tps
+
+
+def test_fiteq_software_station_binds_saturation_and_is_named() -> None:
+    # On 10 CPs (the measured LPAR) the fitted software station, not the CPs, saturates first.
+    r = _size("fiteq-authenticator", "single-region-log", "2827", tps=1000.0, cps=10)
+    assert r.saturation_binding is not None and r.saturation_binding["resource"] == "software"
+    one = _size("fiteq-authenticator", "single-region-log", "2827", tps=1000.0, cps=1)
+    assert one.saturation_binding is not None and one.saturation_binding["resource"] == "cps"
+    assert r.binding_resource is not None and r.binding_resource["resource"] in {"cps", "software"}
+
+
+def test_published_limit_warns_with_its_source() -> None:
+    # REDP-5320, performance class monitoring section: "the highest ETR achieved is reduced from
+    # 174 K to about 135 K TPS ... the increased use of the QR TCB becoming a constraint".
+    limit = PublishedLimit("tps", 174_000.0, "lpar", "v5.3", statement_id=1, reference="REDP-5320, Figure 13")
+    cfg = replace(P.configuration("cicsts-catalog", "v5.3"), limits=(limit,))
+    below = size(cfg, target_machine="z13", target_machine_type=Z13, capacity=table(), tps=170_000.0)
+    above = size(cfg, target_machine="z13", target_machine_type=Z13, capacity=table(), tps=180_000.0)
+    assert "published-limit" not in below.warning_codes()
+    message = next(w.message for w in above.warnings if w.code == "published-limit")
+    assert "174000" in message and "REDP-5320" in message
+
+
+# ---------------------------------------------------------------------------------------
+# Properties over paths, machines and a grid of TPS and CPs
+# ---------------------------------------------------------------------------------------
+
+CONFIGS = [
+    ("fiteq-authenticator", "multi-region"),
+    ("fiteq-authenticator", "single-region-log"),
+    ("cicsts-catalog", "v5.3"),
+    ("zosconnect-cics", "channel"),
+    ("cicstg", "ipic-commarea-64"),
+    ("cicstg", "exci-commarea-31"),
+]
+MACHINES = [Z10, "2827", Z13, Z17]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    cfg=st.sampled_from(CONFIGS),
+    machine=st.sampled_from(MACHINES),
+    tps=st.floats(min_value=50.0, max_value=6000.0),
+)
+def test_every_answer_obeys_the_rules_and_sums(cfg: tuple[str, str], machine: str, tps: float) -> None:
+    r = _size(*cfg, machine, tps=tps)
+    assert r.cps is not None and r.cps >= 1
+    policy = engine_policy(table(), machine)
+    assert r.specialty_engine == policy.name
+    cap = policy.max_engines(r.cps)
+    assert r.ziips is not None and (cap is None or r.ziips <= cap)
+    assert r.ziips_required is not None and r.ziips_required <= (cap if cap is not None else r.ziips_required)
+    b = r.busy_cps
+    assert b["gcp"] is not None and b["ziip"] is not None and b["total"] is not None
+    assert b["gcp"] + b["ziip"] == pytest.approx(b["total"], rel=1e-12)
+    # CPs never fall as TPS rises.
+    more = _size(*cfg, machine, tps=tps * 1.5)
+    if r.cps_required is not None and more.cps_required is not None:
+        assert more.cps_required >= r.cps_required
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    cfg=st.sampled_from(CONFIGS),
+    machine=st.sampled_from(MACHINES),
+    tps=st.floats(min_value=50.0, max_value=6000.0),
+    cps=st.integers(min_value=1, max_value=39),
+)
+def test_saturation_never_falls_as_cps_rise(cfg: tuple[str, str], machine: str, tps: float, cps: int) -> None:
+    a = _size(*cfg, machine, tps=tps, cps=cps, ziips=0)
+    b = _size(*cfg, machine, tps=tps, cps=cps + 1, ziips=0)
+    assert a.saturation_tps is not None and b.saturation_tps is not None
+    assert b.saturation_tps >= a.saturation_tps * (1.0 - 1e-12)
+
+
+def test_saturation_of_a_software_station_does_not_depend_on_cps() -> None:
+    # A station of 9,000 TPS binds above the CPs' rate and stays put as CPs are added.
+    s = [
+        saturation(
+            cps=n,
+            engines=0,
+            fraction=0.0,
+            cp_factor=1.0,
+            special_factor=1.0,
+            intercept=0.0,
+            slope=1e-3,
+            software_tps=9000.0,
+        )
+        for n in (4, 8, 40)
+    ]
+    assert [x.tps for x in s] == [4000.0, 8000.0, 9000.0]
+    assert [x.binding for x in s] == ["cps", "cps", "software"]
+    assert math.isfinite(s[-1].tps)
