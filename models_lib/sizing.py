@@ -1182,7 +1182,9 @@ def size(
     elif config.bounds:
         basis, measured, outside = _basis_from_bounds(config, t, payload)
     else:
-        return _no_cpu_result(config, target_machine, target_machine_type, t, sla, umax)
+        return replace(
+            _no_cpu_result(config, target_machine, target_machine_type, t, sla, umax), specialty_engine=policy.name
+        )
     # The response model works in native, measured-payload CP-seconds; payload, projection
     # and the zIIP split enter through its cost factor.
     rmodel = response_model
@@ -1629,6 +1631,12 @@ def _no_cpu_result(
         msu=None,
         ziip_mips=None,
         response_time_ms={"value": None, "low": floor.value_ms, "high": None},
+        ranges={
+            "cps": [None, None],
+            "ziips": [None, None],
+            "saturation_tps": [None, None],
+            "response_time_ms": [floor.value_ms, None],
+        },
         saturation_tps=None,
         knee_tps=None,
         closed_throughput_tps=None,

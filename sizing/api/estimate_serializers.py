@@ -48,6 +48,13 @@ class EstimateInputSerializer(serializers.Serializer):
     response_time_sla_ms = FiniteFloatField(
         required=False, allow_null=True, min_value=0, max_value=MAX_SLA_MS, help_text="Response-time goal, ms"
     )
+    projection_band = FiniteFloatField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="Relative error band of the LSPR projection in [0, 1), e.g. 0.1 for ±10 %, widens every range "
+        "when the target is not the measured machine and CP count (default: none, and the basis says so)",
+    )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
     def validate_tps(self, value: float) -> float:
@@ -58,6 +65,11 @@ class EstimateInputSerializer(serializers.Serializer):
     def validate_max_utilization(self, value: float | None) -> float | None:
         if value is not None and not 0 < value <= 1:
             raise serializers.ValidationError("Must be in (0, 1]: a share of capacity, e.g. 0.85.")
+        return value
+
+    def validate_projection_band(self, value: float | None) -> float | None:
+        if value is not None and not 0 <= value < 1:
+            raise serializers.ValidationError("Must be in [0, 1): a relative band, e.g. 0.1 for ±10 %.")
         return value
 
     def validate_response_time_sla_ms(self, value: float | None) -> float | None:
@@ -112,8 +124,85 @@ class BasisProjectionSerializer(serializers.Serializer):
     from_cps = serializers.IntegerField(allow_null=True)
     to_machine_type = serializers.CharField()
     to_cps = serializers.IntegerField(allow_null=True)
-    factor = serializers.FloatField(allow_null=True)
+    factor = serializers.FloatField(allow_null=True, help_text="CP-seconds on the target per CP-second measured")
+    specialty_factor = serializers.FloatField(
+        required=False, help_text="the same for specialty-engine work (full-speed rating of the target)"
+    )
+    capacity_setting = serializers.CharField(
+        required=False, allow_blank=True, help_text="capacity setting of the target's CPs (empty: full speed)"
+    )
     source = serializers.CharField()
+    rating_ids = serializers.ListField(child=serializers.IntegerField(allow_null=True), required=False)
+
+
+class BindingSerializer(serializers.Serializer):
+    resource = serializers.ChoiceField(
+        choices=["cps", "specialty", "software", "clients"],
+        help_text="what binds: CPs, CPs with specialty engines, the fitted software station, or the client population",
+    )
+    label = serializers.CharField(help_text="the resource in words")
+    utilization = serializers.FloatField(required=False, allow_null=True, help_text="its utilisation at the target TPS")
+
+
+class RangesSerializer(serializers.Serializer):
+    cps = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), min_length=2, max_length=2, help_text="CPs required [low, high]"
+    )
+    ziips = serializers.ListField(
+        child=serializers.FloatField(allow_null=True),
+        min_length=2,
+        max_length=2,
+        help_text="specialty engines [low, high]",
+    )
+    saturation_tps = serializers.ListField(
+        child=serializers.FloatField(allow_null=True),
+        min_length=2,
+        max_length=2,
+        help_text="[low, high]; null: unbounded",
+    )
+    response_time_ms = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), min_length=2, max_length=2, help_text="[low, high], ms"
+    )
+
+
+class CapacityCpSerializer(serializers.Serializer):
+    mips_installed = serializers.FloatField(help_text="LSPR MIPS of the target model (its CPs)")
+    msu_installed = serializers.FloatField(help_text="MSU of the target model: what software is priced on")
+    mips_used = serializers.FloatField(help_text="MIPS of the CP work")
+    msu_used = serializers.FloatField(help_text="MSU of the CP work")
+    utilization = serializers.FloatField(help_text="mean CP utilisation")
+
+
+class CapacitySpecialtySerializer(serializers.Serializer):
+    engine = serializers.CharField(help_text="zIIP or zAAP, as specialty_engine")
+    mips_installed = serializers.FloatField(help_text="specialty engines rated at the full-speed per-CP MIPS")
+    mips_used = serializers.FloatField(help_text="MIPS of the work on the specialty engines")
+    utilization = serializers.FloatField(allow_null=True)
+    priced = serializers.BooleanField(help_text="always false: specialty capacity carries no MSU charge")
+
+
+class CapacityBasisSerializer(serializers.Serializer):
+    from_model = serializers.CharField(allow_blank=True)
+    from_machine_type = serializers.CharField()
+    from_cps = serializers.IntegerField()
+    from_mips = serializers.FloatField()
+    to_model = serializers.CharField(allow_blank=True)
+    to_mips = serializers.FloatField()
+    to_full_speed_mips = serializers.FloatField()
+    cp_factor = serializers.FloatField()
+    specialty_factor = serializers.FloatField()
+    source = serializers.CharField()
+
+
+class CapacitySerializer(serializers.Serializer):
+    model = serializers.CharField(allow_blank=True, help_text="model capacity identifier, e.g. 3931-710")
+    machine_type = serializers.CharField()
+    capacity_setting = serializers.CharField(allow_blank=True)
+    cps = serializers.IntegerField()
+    specialty_engines = serializers.IntegerField()
+    cp = CapacityCpSerializer()
+    specialty = CapacitySpecialtySerializer()
+    basis = CapacityBasisSerializer()
 
 
 class BasisNativeSerializer(serializers.Serializer):
@@ -147,6 +236,19 @@ class EstimateResultSerializer(serializers.Serializer):
     msu = serializers.FloatField(allow_null=True)
     response_time_ms = IntervalSerializer()
     saturation_tps = serializers.FloatField(allow_null=True)
+    saturation_kind = serializers.ChoiceField(
+        choices=["value", "lower-bound"], help_text="lower-bound: the cost is an upper bound (bounds-only path)"
+    )
+    saturation_binding = BindingSerializer(allow_null=True, help_text="the resource that saturates first")
+    binding_resource = BindingSerializer(allow_null=True, help_text="the busiest resource at the target TPS")
+    specialty_engine = serializers.ChoiceField(
+        choices=["zIIP", "zAAP"], help_text="the offload engine of the target generation (ziips_* count these)"
+    )
+    specialty_engine_max = serializers.IntegerField(
+        allow_null=True, help_text="most specialty engines allowed beside these CPs (null: no rule stored)"
+    )
+    ranges = RangesSerializer(help_text="low..high of the headline numbers")
+    capacity = CapacitySerializer(allow_null=True, help_text="MIPS and MSU of the target model, per pool")
     warnings = WarningSerializer(many=True)
     basis = BasisSerializer()
 

@@ -24,6 +24,7 @@ ENGINE_ARGS = (
     "clients",
     "think_time_s",
     "response_time_sla_ms",
+    "projection_band",
 )
 
 

@@ -134,6 +134,26 @@ def test_query_endpoint_answers_without_storing(api: Any) -> None:
     assert body["cpu_per_tran_ms"] == stored["cpu_per_tran_ms"]
 
 
+def test_answer_names_engine_binding_ranges_and_capacity(api: Any) -> None:
+    # Issue 10 items 2, 5, 8 and issue 11 item 3 as served: every new field is there and typed.
+    body = _post(api, **{**FITEQ, "machine": "z13"}).json()
+    assert body["specialty_engine"] in ("zIIP", "zAAP")
+    assert body["saturation_kind"] == "value"  # fitted on published points
+    assert body["saturation_binding"]["resource"] in ("cps", "specialty", "software")
+    assert body["binding_resource"]["resource"] in ("cps", "specialty", "software", "clients")
+    assert set(body["ranges"]) == {"cps", "ziips", "saturation_tps", "response_time_ms"}
+    low, high = body["ranges"]["saturation_tps"]
+    assert low <= body["saturation_tps"] <= high
+    cap = body["capacity"]
+    assert cap["machine_type"] == "2964" and cap["cps"] == body["cps"]
+    assert cap["cp"]["msu_used"] == pytest.approx(body["msu"])
+    assert cap["specialty"]["priced"] is False
+    # A projection band widens the ranges of a projected answer (zEC12 -> z13).
+    wide = _post(api, **{**FITEQ, "machine": "z13", "projection_band": 0.2}).json()
+    assert wide["ranges"]["saturation_tps"][0] < low
+    assert wide["saturation_tps"] == body["saturation_tps"]
+
+
 def test_query_endpoint_csv_is_one_row_with_a_header(api: Any) -> None:
     response = api.get("/api/v1/estimate", {**FITEQ, "format": "csv"})
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
@@ -173,6 +193,8 @@ BAD_INPUTS = [
     ({"clients": 100}, "think_time_s", "think time"),
     ({"think_time_s": -1, "clients": 10}, "think_time_s", ""),
     ({"response_time_sla_ms": 0}, "response_time_sla_ms", "greater than zero"),
+    ({"projection_band": 1.0}, "projection_band", "[0, 1)"),
+    ({"projection_band": -0.1}, "projection_band", ""),
 ]
 
 
