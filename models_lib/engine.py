@@ -28,6 +28,9 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+import numpy.typing as npt
+
 from models_lib.capacity import Projection, projection_factor
 from models_lib.inputs import CapacityTable, SpecialtyEngineRules
 from models_lib.ziip import ziips_required
@@ -38,9 +41,11 @@ __all__ = [
     "Saturation",
     "engine_policy",
     "projections",
+    "rated_counts",
     "saturation",
     "specialty_engines",
     "split_pools",
+    "split_pools_array",
 ]
 
 # A ratio times a CP count such as 2.0 * 3 must not lose an engine to rounding.
@@ -121,6 +126,25 @@ def engine_policy(table: CapacityTable, machine_type: str) -> EnginePolicy:
         )
     smt = rules.smt2_throughput_factor if rules.smt2_ziip else None
     return EnginePolicy(name, per_cp, rules.min_cps_per_lpar, rules.specialty_full_speed, smt, rules)
+
+
+def rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
+    """CP counts rated for the target, at least ``min_cps`` (the setting's models where given).
+
+    Raises
+    ------
+    ValueError
+        Naming ``capacity_setting`` when the machine type is rated but not with that setting.
+    """
+    if setting is None or setting == table.full_speed_setting.get(machine_type, setting):
+        return sorted(n for mt, n in table.ratings if mt == machine_type and n >= min_cps)
+    counts = sorted(n for mt, s, n in table.settings if mt == machine_type and s == setting and n >= min_cps)
+    if not counts and any(mt == machine_type for mt, _ in table.ratings):
+        known = sorted({s for mt, s, _ in table.settings if mt == machine_type})
+        raise ValueError(
+            f"capacity_setting {setting!r} is not rated for machine type {machine_type!r} (settings: {known})"
+        )
+    return counts
 
 
 def specialty_engines(
@@ -229,6 +253,33 @@ def split_pools(
     on_gcp = overflow * cp_factor
     gcp = (native_busy - eligible) * cp_factor + on_gcp
     return PoolDemand(gcp, on_special_native * special_factor, on_gcp, engines, needed)
+
+
+def split_pools_array(
+    native_busy: npt.NDArray[np.float64],
+    fraction: npt.NDArray[np.float64],
+    cp_factor: npt.NDArray[np.float64],
+    special_factor: npt.NDArray[np.float64],
+    max_engines: npt.NDArray[np.float64],
+    ceiling: float,
+    given: int | None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """:func:`specialty_engines` and :func:`split_pools` over arrays (Monte Carlo samples x CP
+    counts), broadcast together; ``max_engines`` is ``inf`` where no rule is stored.
+
+    Returns
+    -------
+    (gcp, special, engines)
+        CP busy engines, specialty busy engines and specialty engines configured.
+    """
+    eligible = native_busy * fraction
+    need = eligible * special_factor
+    needed = np.where(need > 0.0, np.maximum(1.0, np.ceil(need / ceiling - 1e-9)), 0.0)
+    engines = np.minimum(needed if given is None else float(given), max_engines)
+    on_special_native = np.minimum(eligible, engines * ceiling / special_factor)
+    gcp = (native_busy - eligible) * cp_factor + (eligible - on_special_native) * cp_factor
+    special = on_special_native * special_factor
+    return gcp, special, np.broadcast_to(engines, special.shape).astype(np.float64)
 
 
 @dataclass(frozen=True)

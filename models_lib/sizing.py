@@ -63,6 +63,7 @@ from models_lib.engine import (
     Saturation,
     engine_policy,
     projections,
+    rated_counts,
     saturation,
     specialty_engines,
     split_pools,
@@ -825,19 +826,6 @@ def _cp_cost_factor(basis: _Basis, proj: Projection, gcp: float, total: float) -
 # ---------------------------------------------------------------------------------------
 
 
-def _rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
-    """CP counts rated for the target (its capacity setting's models where one is given)."""
-    if setting is None or setting == table.full_speed_setting.get(machine_type, setting):
-        return sorted(n for mt, n in table.ratings if mt == machine_type and n >= min_cps)
-    counts = sorted(n for mt, s, n in table.settings if mt == machine_type and s == setting and n >= min_cps)
-    if not counts and any(mt == machine_type for mt, _ in table.ratings):
-        known = sorted({s for mt, s, _ in table.settings if mt == machine_type})
-        raise ValueError(
-            f"capacity_setting {setting!r} is not rated for machine type {machine_type!r} (settings: {known})"
-        )
-    return counts
-
-
 def _engine_ratio_warning(policy: EnginePolicy, chosen: _Eval, given: int | None) -> SizingWarning | None:
     """``engine-ratio`` when the rules cap the specialty engines below what the work needs."""
     cap = policy.max_engines(chosen.n)
@@ -1147,7 +1135,7 @@ def size(
     if band >= 1.0:
         raise ValueError(f"projection_band must be in [0, 1), got {projection_band!r}")
     policy = engine_policy(capacity, target_machine_type)
-    counts = _rated_counts(capacity, target_machine_type, capacity_setting, policy.min_cps)
+    counts = rated_counts(capacity, target_machine_type, capacity_setting, policy.min_cps)
     if not counts:
         types = sorted({mt for mt, _ in capacity.ratings})
         raise ValueError(f"target_machine_type {target_machine_type!r} is not in the LSPR table (types: {types})")

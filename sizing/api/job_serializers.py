@@ -120,7 +120,11 @@ class ClosedParams(TargetParams):
     """A closed network: ``clients`` with ``think_time_s`` on ``cps`` CPs (and ``ziips`` zIIPs)."""
 
     cps = estimate_field("cps", required=True, allow_null=False, max_value=MAX_CPS, help_text="GCPs in the LPAR")
-    ziips = estimate_field("ziips", max_value=MAX_ZIIPS, help_text="zIIPs in the LPAR (default 0)")
+    ziips = estimate_field(
+        "ziips",
+        max_value=MAX_ZIIPS,
+        help_text="zIIPs in the LPAR (default: what the estimate sizes for N / Z, within the ratio)",
+    )
     clients = serializers.ListField(
         child=StrictIntegerField(min_value=1, max_value=MAX_CLIENTS),
         min_length=1,

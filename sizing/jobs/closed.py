@@ -9,7 +9,9 @@ The network, per transaction, on the target LPAR (``cps`` CPs, ``ziips`` zIIPs):
   [2]_.  Utilisations reported are the real ones, fixed load included.
 * ``ziip``: with ``ziips`` > 0, a ``ziips``-server queue with the zIIP-eligible share of the
   demand (eligible work waits for a zIIP; the short-term help of CPs, IIPCP, is not modelled).
-  With ``ziips`` = 0 (the default, as in the measured LPARs) all work is on the CPs.
+  With ``ziips`` = 0 all work is on the CPs.  By default ``ziips`` is what the estimate sizes:
+  the engines the eligible work needs at the most the clients can drive (N / Z), within the
+  generation's specialty-engine ratio (never above it, given or not).
 * ``software``: the response model's software station (m servers of s seconds), if it has one.
 * ``fixed``: a delay of the response model's load-independent part D, where the source
   publishes response times.  Without it the response time is unknown and the residence at the
@@ -58,13 +60,13 @@ class Network:
     """The stations of one LPAR for one cost scale (1 = the central cost)."""
 
     def __init__(self, wm: WorkloadModel, *, cps: int, ziips: int, scale: float = 1.0) -> None:
-        k = wm.factor(cps)
+        k, kz = wm.factor(cps), wm.special_factor(cps)  # specialty engines run at full speed
         f = wm.eligible if ziips > 0 else 0.0
-        fixed = max(wm.intercept, 0.0) * k * scale
-        per_tran = wm.slope * k * scale
+        fixed = max(wm.intercept, 0.0) * scale
+        per_tran = wm.slope * scale
         self.cps, self.ziips = cps, ziips
-        self.cp_fixed, self.cp_per_tran = fixed * (1.0 - f), per_tran * (1.0 - f)
-        self.ziip_fixed, self.ziip_per_tran = fixed * f, per_tran * f
+        self.cp_fixed, self.cp_per_tran = fixed * (1.0 - f) * k, per_tran * (1.0 - f) * k
+        self.ziip_fixed, self.ziip_per_tran = fixed * f * kz, per_tran * f * kz
         if self.cp_fixed >= cps or (ziips and self.ziip_fixed >= ziips):
             raise ValueError(
                 f"{wm.path}/{wm.configuration}: the fixed load of the cost model alone ({fixed:.3g} busy engines) "
@@ -96,8 +98,16 @@ def run_closed(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Pro
     clients = sorted(set(params["clients"]))
     think = float(params["think_time_s"])
     cps = params["cps"]
-    ziips = params.get("ziips") or 0
     wm = load_workload_for(owner=owner, params=params)
+    ziips = params.get("ziips")
+    if ziips is None:
+        # As the estimate: the specialty engines the eligible work needs at the most the clients
+        # can drive (N / Z), within the generation's ratio.
+        top = clients[-1] / think if think > 0 else float(wm.reference["tps"])
+        ziips = wm.ziips_for(top, cps)
+    allowed = wm.max_engines(cps)
+    if allowed is not None:
+        ziips = min(ziips, allowed)
     population = clients[-1]
     central = Network(wm, cps=cps, ziips=ziips)
     result = central.solve(population, think)

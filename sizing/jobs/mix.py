@@ -42,8 +42,8 @@ import numpy as np
 from django.contrib.auth.models import AbstractBaseUser
 
 from models_lib.capacity import demand_mips, demand_msu
+from models_lib.engine import specialty_engines
 from models_lib.queueing import erlang_c
-from models_lib.ziip import ziips_required
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload
 from sizing.selectors.configuration_data import capacity_table
@@ -92,18 +92,20 @@ class Shared:
 def share_lpar(
     models: Sequence[WorkloadModel], rates: Sequence[float], *, cps: int, ziips: int | None, ceiling: float
 ) -> Shared:
-    total = [wm.native_busy(t) * wm.factor(cps) for wm, t in zip(models, rates, strict=True)]
-    eligible = [tot * wm.eligible for wm, tot in zip(models, total, strict=True)]
+    """The workloads on one LPAR: the engine's split with the eligible work of all of them
+    pooled on the specialty engines (the generation's ratio and full-speed engines, as
+    :func:`models_lib.engine.specialty_engines`); a shortfall spills to CPs in proportion."""
+    native = [wm.native_busy(t) for wm, t in zip(models, rates, strict=True)]
+    eligible = [n * wm.eligible * wm.special_factor(cps) for wm, n in zip(models, native, strict=True)]
     all_eligible = sum(eligible)
-    if ziips is None:
-        z = ziips_required(all_eligible, ceiling)
-        on_ziip = eligible
-    else:
-        z = ziips
-        room = ziips * ceiling
-        keep = 1.0 if all_eligible <= room else room / all_eligible
-        on_ziip = [e * keep for e in eligible]
-    gcp = [tot - zi for tot, zi in zip(total, on_ziip, strict=True)]
+    z, _ = specialty_engines(models[0].policy, cps, all_eligible, ceiling, ziips)
+    keep = 1.0 if all_eligible <= z * ceiling else z * ceiling / all_eligible
+    on_ziip = [e * keep for e in eligible]
+    gcp = [
+        (n * (1.0 - wm.eligible) + n * wm.eligible * (1.0 - keep)) * wm.factor(cps)
+        for wm, n in zip(models, native, strict=True)
+    ]
+    total = [g + zi for g, zi in zip(gcp, on_ziip, strict=True)]
     return Shared(cps=cps, ziips=z, total=tuple(total), on_ziip=tuple(on_ziip), gcp=tuple(gcp))
 
 
@@ -130,9 +132,11 @@ def responses(
     at the shared CP pool, ms."""
     if not lpar.stable:
         return [(math.inf if wm.has_response_data else None, math.inf) for wm in models], math.inf
+    # The share of each workload's work on CPs, of all its work at the CPs' speed (as the engine).
+    on_cps = [wm.native_busy(t) * wm.factor(lpar.cps) for wm, t in zip(models, rates, strict=True)]
     cp_service = [
         wm.slope * wm.factor(lpar.cps) * max(g / tot if tot > 0.0 else 1.0, 1e-12)
-        for wm, g, tot in zip(models, lpar.gcp, lpar.total, strict=True)
+        for wm, g, tot in zip(models, lpar.gcp, on_cps, strict=True)
     ]
     cp_wait = fcfs_wait_s(lpar.cps, lpar.gcp_busy, rates, cp_service)
     ziip_service = [zi / t for zi, t in zip(lpar.on_ziip, rates, strict=True)]

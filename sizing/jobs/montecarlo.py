@@ -11,8 +11,10 @@ Sampling, per sample:
   This is the uncertainty of the fitted line (what a confidence interval describes), not the
   interval-to-interval noise of one RMF measurement, so the spread is narrower than the
   estimate's 95 % prediction interval.
-* Bounds-only configurations (no CPU points): CPU per transaction uniform over the published
-  range (lower bound, or 0, to upper bound).
+* Bounds-only configurations (no CPU points): CPU per transaction centred on the estimate's own
+  central cost c (its median): with probability 1/2 uniform on [lower bound (or 0), c], else
+  uniform on [c, upper bound].  For z/OS Connect the central cost is the one the published
+  throughput table gives (4.26 ms), not the middle of the published bounds.
 * The zIIP-eligible share uniform over its published range (low..high).
 
 Each sample is then sized exactly as the engine sizes (LSPR projection per CP count, zIIP split,
@@ -39,6 +41,7 @@ from typing import Any
 import numpy as np
 from django.contrib.auth.models import AbstractBaseUser
 
+from models_lib.engine import split_pools_array
 from models_lib.response import erlang_c_array
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload_for
@@ -46,8 +49,6 @@ from sizing.jobs.workload import WorkloadModel, load_workload_for
 DEFAULT_SAMPLES = 10_000
 CHUNK = 10_000
 QUANTILES = {"p5": 0.05, "p50": 0.5, "p95": 0.95}
-# As the engine: a busy-engine ratio a hair above an integer must not ask for another engine.
-_CEIL_TOLERANCE = 1e-9
 _UTIL_EPS = 1e-9
 
 
@@ -55,8 +56,13 @@ def sample_costs(wm: WorkloadModel, rng: np.random.Generator, n: int) -> tuple[n
     """(intercept busy engines, engine-seconds per transaction) on the measured LPAR, payload scaled."""
     fit = wm.fit
     if fit is None:
+        # Centred on the estimate's own cost (its median is ``wm.slope``): half the draws
+        # uniform between the low end and the central cost, half between it and the high end.
         low, high = wm.cost_range_s
-        return np.zeros(n), rng.uniform(low, high, n) if high > low else np.full(n, wm.slope)
+        centre = min(max(wm.slope, low), high)
+        upper = rng.random(n) < 0.5
+        draws = np.where(upper, rng.uniform(centre, high, n), rng.uniform(low, centre, n))
+        return np.zeros(n), draws if high > low else np.full(n, wm.slope)
     cov = np.asarray(fit.cov, dtype=np.float64)
     w, v = np.linalg.eigh(0.5 * (cov + cov.T))
     root = v * np.sqrt(np.clip(w, 0.0, None))  # cov = root @ root.T, also when cov is singular
@@ -94,6 +100,8 @@ def run_montecarlo(*, params: dict[str, Any], owner: AbstractBaseUser, progress:
     umax = wm.ziip_ceiling
     counts = np.array(wm.counts)
     factors = np.array([wm.factors[c] for c in wm.counts])
+    special = np.array([wm.special_factor(c) for c in wm.counts])
+    caps = np.array([math.inf if wm.max_engines(c) is None else float(wm.max_engines(c) or 0) for c in wm.counts])
     central_cps = params.get("cps") or wm.reference["cps_required"] or int(counts[-1])
     col = int(np.searchsorted(counts, central_cps))
     rng = np.random.default_rng(seed)
@@ -116,15 +124,12 @@ def run_montecarlo(*, params: dict[str, Any], owner: AbstractBaseUser, progress:
             if wm.eligible_high > wm.eligible_low
             else np.full(m, wm.eligible)
         )
-        total = np.maximum(a + b * tps, 0.0)[:, None] * factors[None, :]  # busy engines per CP count
-        eligible = total * f[:, None]
-        if ziips is None:
-            on_ziip = eligible
-            z = np.where(eligible > 0.0, np.maximum(1.0, np.ceil(eligible / umax - _CEIL_TOLERANCE)), 0.0)
-        else:
-            on_ziip = np.minimum(eligible, ziips * umax)
-            z = np.full(eligible.shape, float(ziips))
-        gcp = total - on_ziip
+        native = np.maximum(a + b * tps, 0.0)[:, None]
+        # The engine's split (rules' ratio, full-speed specialty engines), per sample and CP count.
+        gcp, on_ziip, z = split_pools_array(
+            native, f[:, None], factors[None, :], special[None, :], caps[None, :], umax, ziips
+        )
+        total = gcp + on_ziip
         ok = gcp / counts[None, :] <= umax + _UTIL_EPS
         required[start:stop] = np.where(ok.any(axis=1), counts[ok.argmax(axis=1)], np.inf)
         ziips_needed[start:stop] = z[np.arange(m), np.where(ok.any(axis=1), ok.argmax(axis=1), counts.size - 1)]
@@ -133,7 +138,8 @@ def run_montecarlo(*, params: dict[str, Any], owner: AbstractBaseUser, progress:
         per_tran_ms[start:stop] = t_all / tps * 1000.0
         within[start:stop] = ok[:, col]
         if model is not None:
-            share = np.where(t_all > 0.0, g / np.where(t_all > 0.0, t_all, 1.0), 1.0)
+            on_cps = native[:, 0] * factors[col]  # all work at the CPs' speed
+            share = np.where(on_cps > 0.0, g / np.where(on_cps > 0.0, on_cps, 1.0), 1.0)
             cp_service = np.maximum(b * factors[col] * np.maximum(share, 1e-12), 1e-300)
             cp = _residence(central_cps, g, cp_service) * 1000.0
             software = 0.0 if model.software is None else float(model.software.wait_ms(np.array([tps]))[0])
@@ -163,7 +169,7 @@ def run_montecarlo(*, params: dict[str, Any], owner: AbstractBaseUser, progress:
         "seed": seed,
         "max_utilization": umax,
         "sampling": {
-            "cost": "bounds-uniform" if wm.fit is None else ("t" if wm.fit.interval_basis == "residuals" else "normal"),
+            "cost": "bounds-centred" if wm.fit is None else ("t" if wm.fit.interval_basis == "residuals" else "normal"),
             "dof": None if wm.fit is None else wm.fit.dof,
             "cost_range_ms": [v * 1000.0 for v in wm.cost_range_s] if wm.fit is None else None,
             "eligible_range": [wm.eligible_low, wm.eligible_high],

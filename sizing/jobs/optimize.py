@@ -12,9 +12,9 @@ feasibility is then not proven; ``sla_verified`` says which).  Cost = ``costs.gc
 The frontier is the set of feasible mixes that no other feasible mix beats on both CPs and
 zIIPs (for each CP count, the fewest zIIPs that work), cheapest first.
 
-zIIP-to-CP limit: IBM allows up to one zIIP per general-purpose CP on a z10 and two on a zEC12
-or z13 (IBM Redbooks "IBM System z10 Enterprise Class Technical Guide", SG24-7516;
-"IBM zEnterprise EC12 Technical Guide", SG24-8049; "IBM z13 Technical Guide", SG24-8251).
+Specialty-engine limit: the target generation's stored rules (``WorkloadModel.max_engines``, the
+same rule the estimate obeys); where a machine type has no rules stored, the search goes up to the
+engines the eligible work needs at that CP count.
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
 from sizing.jobs.workload import Evaluation, WorkloadModel, load_workload_for
 
-#: zIIPs allowed per general-purpose CP, by IBM machine type (see the module docstring).
-ZIIPS_PER_CP = {"2097": 1, "2827": 2, "2964": 2}
 COLUMNS = (
     "cps",
     "ziips",
@@ -67,12 +65,13 @@ def feasible_mixes(
 ) -> tuple[list[tuple[tuple[float, int, float], dict[str, Any]]], int]:
     """All feasible mixes with their sort key (cost, engines, response), and how many were tried."""
     umax = wm.ziip_ceiling
-    per_cp = ZIIPS_PER_CP.get(wm.machine_type, 2)
     counts = [c for c in wm.counts if c <= max_cps]
     found = []
     tried = 0
     for i, c in enumerate(counts):
-        limit = per_cp * c if max_ziips is None else min(max_ziips, per_cp * c)
+        allowed = wm.max_engines(c)
+        top = wm.split(tps, c).needed if allowed is None else allowed
+        limit = top if max_ziips is None else min(max_ziips, top)
         for z in range(0, limit + 1):
             tried += 1
             ev = wm.evaluate(tps, c, z)
@@ -134,7 +133,8 @@ def run_optimize(*, params: dict[str, Any], owner: AbstractBaseUser, progress: P
             "max_utilization": wm.ziip_ceiling,
             "response_time_sla_ms": sla,
             "sla_verified": None if sla is None else wm.has_response_data,
-            "ziips_per_cp": ZIIPS_PER_CP.get(wm.machine_type, 2),
+            "ziips_per_cp": wm.policy.per_cp,
+            "specialty_engine": wm.policy.name,
             "evaluated": tried,
             "feasible": len(found),
             "best": best,
