@@ -12,7 +12,16 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q
 
-from sizing.models import BenchmarkPoint, CapacityRating, Machine, MetricName, Path, SourceDocument, Statement, StatementKind
+from sizing.models import (
+    BenchmarkPoint,
+    CapacityRating,
+    Machine,
+    MetricName,
+    Path,
+    SourceDocument,
+    Statement,
+    StatementKind,
+)
 from sizing.selectors.reference import visible_configurations
 
 _BUSY_SUFFIX = "_cpu"  # busy-CPU metrics (cics_cpu, lpar_cpu...); *_per_tran and shares are not
