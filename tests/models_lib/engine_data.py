@@ -10,7 +10,7 @@ feed ``CapacityTable.engine_rules``; each carries its source:
   (IBM z13s Technical Guide, SG24-8294, section 3.5, "2:1 zIIP to CP").
 
 LSPR ratings of sub-capacity settings are rows of the zPCR Configuration Summary export copied
-verbatim into ``tests/models_lib/data/lspr_zpcr_subset.csv`` (provenance in its first line).
+verbatim into ``tests/data/lspr_zpcr_subset.csv`` (provenance in tests/data/README.md).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 from models_lib.inputs import CapacityTable, Rating, SpecialtyEngineRules
 from tests.models_lib import published as P
 
-DATA = Path(__file__).resolve().parent / "data" / "lspr_zpcr_subset.csv"
+DATA = Path(__file__).resolve().parents[1] / "data" / "lspr_zpcr_subset.csv"
 Z10, Z13, Z17 = "2097", "2964", "9175"
 
 RULES = {
@@ -55,7 +55,7 @@ def table() -> CapacityTable:
     ratings = dict(base.ratings)
     settings_: dict[tuple[str, str, int], Rating] = {}
     with DATA.open(encoding="utf-8", newline="") as fh:
-        lines = [line for line in fh if not line.startswith("#")]
+        lines = list(fh)
     for i, row in enumerate(csv.DictReader(lines), start=1):
         n = int(row["cps"])
         if n > 40:

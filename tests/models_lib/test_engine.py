@@ -132,7 +132,7 @@ def test_z17_answer_names_9175_and_the_seed_machine() -> None:
 
 
 def test_capacity_block_prices_cps_apart_from_ziips() -> None:
-    # 2964-608 rates 7,132 MIPS and 874 MSU (zPCR export row, data/lspr_zpcr_subset.csv).
+    # 2964-608 rates 7,132 MIPS and 874 MSU (zPCR export row, tests/data/lspr_zpcr_subset.csv).
     r = _size("cicstg", "ipic-commarea-64", Z13, tps=800.0, cps=8, capacity_setting="600")
     cap = r.to_dict()["capacity"]
     assert cap["model"] == "2964-608"
