@@ -424,7 +424,7 @@ def _basis_from_points(cfg: ConfigurationData, model: ConfigurationModel, tps: f
         intercept=fit.intercept,
         slope=fit.slope,
         from_cps=cfg.lpar_cps,
-        components=model.predict_busy(tps),
+        components=_consistent_parts(model, tps, central),
         points=list(model.point_ids),
         model={"component": comp, **fit.summary()},
     )
@@ -454,6 +454,40 @@ def _basis_from_points(cfg: ConfigurationData, model: ConfigurationModel, tps: f
         f"points ({comp}); interval = {level:.0%} prediction interval"
     )
     return basis
+
+
+#: Components published as parts of a whole: the CICS address spaces are TOR + AOR + FOR
+#: (REDP-5320 prints "CICS" as their sum, e.g. 34.99 + 310.84 + 14.90 = 360.73 % of one CP).
+_PARTS = {"cics": ("tor", "aor", "for")}
+
+
+def _consistent_parts(model: ConfigurationModel, tps: float, total: float) -> dict[str, float]:
+    """Busy engines per component at ``tps`` whose parts add up to their whole.
+
+    Each component has its own linear fit; far from the measured rates the separate lines
+    disagree (a negative intercept clipped to 0, a part above its whole).  The primary
+    component's prediction is the total; a whole (``cics`` under an ``lpar`` total) is capped by
+    the total; its parts share the whole in proportion to their own predictions (to their
+    slopes, the marginal cost per transaction, where a part's prediction is clipped at 0).
+    """
+    predicted = model.predict_busy(tps)
+    out = dict(predicted)
+    primary = model.primary
+    if primary is not None:
+        out[primary] = total
+    for whole, names in _PARTS.items():
+        if whole not in out:
+            continue
+        value = out[whole] if whole == primary else min(out[whole], total)
+        out[whole] = value
+        parts = [n for n in names if n in model.fits]
+        weights = [predicted[n] for n in parts]
+        if min(weights, default=0.0) <= 0.0:  # a part's line clipped at 0: out of its range
+            weights = [max(model.fits[n].slope, 0.0) for n in parts]
+        scale = sum(weights)
+        for n, w in zip(parts, weights, strict=True):
+            out[n] = value * w / scale if scale > 0.0 else 0.0
+    return out
 
 
 def cost_from_throughput_rows(
@@ -948,7 +982,8 @@ def _binding_at_target(
 def _binding_label(sat: Saturation, policy: EnginePolicy, rmodel: ResponseModel | None) -> dict[str, Any] | None:
     labels = {
         "cps": "the CPs",
-        "specialty": f"the CPs and {policy.name}s together (too few {policy.name}s for the eligible work)",
+        "specialty": f"the CPs and {policy.name}s together (the {policy.name}s configured fill, then eligible work "
+        "spills onto the CPs)",
         "software": "the software station"
         + ("" if rmodel is None or rmodel.software is None else f" ({rmodel.software.servers} servers)"),
     }

@@ -234,6 +234,29 @@ def test_every_answer_obeys_the_rules_and_sums(cfg: tuple[str, str], machine: st
 
 @settings(max_examples=40, deadline=None)
 @given(
+    cfg=st.sampled_from(CONFIGS[:3]),
+    machine=st.sampled_from(MACHINES),
+    tps=st.floats(min_value=10.0, max_value=200_000.0),
+)
+def test_breakdown_parts_sum_to_their_whole_at_every_tps(cfg: tuple[str, str], machine: str, tps: float) -> None:
+    # Issue 10 item 9 (CICS TS at 1,000 TPS had AOR above the total and TOR 0): REDP-5320's
+    # "CICS" is TOR + AOR + FOR; the LPAR (FiTeq) contains the CICS regions.
+    b = _size(*cfg, machine, tps=tps).breakdown
+    if "cics" in b and "tor" in b:
+        assert b["tor"] + b["aor"] + b["for"] == pytest.approx(b["cics"], rel=1e-9, abs=1e-12)
+        assert all(b[k] > 0.0 for k in ("tor", "aor", "for"))
+    if "lpar" in b and "cics" in b:
+        assert b["cics"] <= b["lpar"] * (1 + 1e-12)
+
+
+def test_cicsts_breakdown_at_1000_tps_has_every_region_and_sums() -> None:
+    b = _size("cicsts-catalog", "v5.3", Z13, tps=1000.0).breakdown
+    assert 0.0 < b["aor"] < b["cics"] and b["tor"] > 0.0
+    assert b["tor"] + b["aor"] + b["for"] == pytest.approx(b["cics"], rel=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
     cfg=st.sampled_from(CONFIGS),
     machine=st.sampled_from(MACHINES),
     tps=st.floats(min_value=50.0, max_value=6000.0),
