@@ -132,6 +132,7 @@ WARNING_CODES: Mapping[str, str] = {
     "engine-ratio": "the specialty-engine-to-CP ratio of the generation binds: eligible work runs on CPs",
     "sla-unreachable": "no CP count meets the response-time goal: sized on CPU alone",
     "published-limit": "the target rate passes a software limit that a source states",
+    "cics-only": "CPU of the CICS regions only (no LPAR figure published; no lpar_overhead given)",
 }
 
 _UTIL_EPS = 1e-9
@@ -444,11 +445,6 @@ def _basis_from_points(cfg: ConfigurationData, model: ConfigurationModel, tps: f
                 f"{(fit.assumed_relative_sd or 0.0) * 100:.1f} % per measurement",
             )
         )
-    if comp != "lpar":
-        basis.assumptions.append(
-            f"CPU is that of the '{comp}' component only (no LPAR busy published): other "
-            "address spaces of the LPAR (TCP/IP, z/OS) are not included"
-        )
     basis.assumptions.append(
         f"busy CPs = intercept + slope x TPS fitted by least squares to {fit.n} published "
         f"points ({comp}); interval = {level:.0%} prediction interval"
@@ -488,6 +484,34 @@ def _consistent_parts(model: ConfigurationModel, tps: float, total: float) -> di
         for n, w in zip(parts, weights, strict=True):
             out[n] = value * w / scale if scale > 0.0 else 0.0
     return out
+
+
+def _lpar_step(basis: _Basis, cfg: ConfigurationData, overhead: float | None) -> None:
+    """From the CICS regions to the LPAR where only CICS CPU is published (in place)."""
+    if basis.component == "lpar":
+        return
+    if overhead is None:
+        basis.warnings.append(
+            SizingWarning(
+                "cics-only",
+                f"{cfg.path}/{cfg.configuration} publishes the CPU of the '{basis.component}' address "
+                "spaces only: the CPs sized carry those regions, not the rest of the LPAR (z/OS, "
+                "TCP/IP, monitors). Give lpar_overhead (the rest as a share of the CICS CPU) to size "
+                "the LPAR",
+            )
+        )
+        return
+    k = 1.0 + overhead
+    basis.total *= k
+    basis.low *= k
+    basis.high *= k
+    basis.intercept *= k
+    basis.slope *= k
+    basis.components["lpar"] = basis.total
+    basis.assumptions.append(
+        f"LPAR = {basis.component} CPU x {k:.4g}: the rest of the LPAR is {overhead:.1%} of the "
+        f"{basis.component} CPU (lpar_overhead, given; the source publishes no LPAR figure)"
+    )
 
 
 def cost_from_throughput_rows(
@@ -1077,6 +1101,7 @@ def size(
     level: float = DEFAULT_LEVEL,
     capacity_setting: str | None = None,
     projection_band: float | None = None,
+    lpar_overhead: float | None = None,
 ) -> SizingResult:
     """Size a configuration for a transaction rate on a target machine.
 
@@ -1131,6 +1156,11 @@ def size(
         (e.g. the spread between the LSPR LOW and HIGH workload categories the user picks);
         widens every range when the projection is not the identity.  Default: none (the
         ranges then carry no projection error, and the basis says so).
+    lpar_overhead : float, optional
+        Where a source publishes the CICS address spaces' CPU only (CICS TS): the rest of the
+        LPAR (z/OS, TCP/IP, monitors) as a share of the CICS CPU, >= 0; the LPAR is sized as
+        CICS x (1 + ``lpar_overhead``).  Default: none, and the ``cics-only`` warning says the
+        answer covers the CICS regions only (the source publishes no LPAR figure to derive it).
 
     Returns
     -------
@@ -1159,6 +1189,8 @@ def size(
     if zmax > 1.0:
         raise ValueError(f"ziip_max_utilization must be in (0, 1], got {ziip_max_utilization!r}")
     payload = _opt_int("payload_bytes", payload_bytes, 1)
+    if lpar_overhead is not None:
+        _pos_float("lpar_overhead", lpar_overhead, allow_zero=True)
     n_clients = _opt_int("clients", clients, 1)
     think = None if think_time_s is None else _pos_float("think_time_s", think_time_s, allow_zero=True)
     if (n_clients is None) != (think is None):
@@ -1221,6 +1253,7 @@ def size(
         except ValueError:
             rmodel = None
     basis.payload_factor = _payload_step(basis, measured, outside, payload, pm)
+    _lpar_step(basis, config, lpar_overhead)
     if config.ratios:
         texts = [
             f"{r.numerator}/{r.denominator} = {r.low:g}-{r.high:g}"

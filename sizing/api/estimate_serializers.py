@@ -55,6 +55,15 @@ class EstimateInputSerializer(serializers.Serializer):
         help_text="Relative error band of the LSPR projection in [0, 1), e.g. 0.1 for ±10 %, widens every range "
         "when the target is not the measured machine and CP count (default: none, and the basis says so)",
     )
+    lpar_overhead = FiniteFloatField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=10,
+        help_text="Where only the CICS regions' CPU is published (CICS TS): the rest of the LPAR as a share of "
+        "the CICS CPU, e.g. 0.2; the LPAR is sized as CICS x (1 + lpar_overhead) (default: CICS regions only, "
+        "with a cics-only warning)",
+    )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
     def validate_tps(self, value: float) -> float:

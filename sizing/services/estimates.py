@@ -26,6 +26,7 @@ ENGINE_ARGS = (
     "think_time_s",
     "response_time_sla_ms",
     "projection_band",
+    "lpar_overhead",
 )
 
 

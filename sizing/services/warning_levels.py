@@ -50,6 +50,7 @@ WARNING_LEVELS: Mapping[str, tuple[Level, str]] = {
     "no-eligibility-data": ("caveat", "No zIIP eligibility is published: none is assumed."),
     "no-response-time-data": ("caveat", "No response times are published: absolute response time is unknown."),
     "clients-exceed-throughput": ("caveat", "The clients would drive more than the target: sized for the target."),
+    "cics-only": ("caveat", "Sized for the CICS regions only: the rest of the LPAR is not published; add it."),
     # How the number was reached.
     "projection": ("note", "Projected from the measured machine with LSPR ratings."),
     "payload-scaled": ("note", "CPU per transaction scaled to the payload with a published relation."),

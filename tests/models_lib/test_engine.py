@@ -182,6 +182,25 @@ def test_fiteq_software_station_binds_saturation_and_is_named() -> None:
     assert r.binding_resource is not None and r.binding_resource["resource"] in {"cps", "software"}
 
 
+def test_cics_ts_answers_the_lpar_with_a_stated_overhead() -> None:
+    # Issue 10 item 4: REDP-5320 publishes the CICS address spaces' CPU only; without a stated
+    # overhead the answer says it covers the regions only (a warning, not a hidden note).
+    regions = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0)
+    assert "cics-only" in regions.warning_codes()
+    lpar = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0, lpar_overhead=0.25)
+    assert "cics-only" not in lpar.warning_codes()
+    assert lpar.basis["native"]["busy_cps"] == pytest.approx(1.25 * regions.basis["native"]["busy_cps"], rel=1e-12)
+    assert lpar.breakdown["lpar"] == pytest.approx(lpar.busy_cps["total"], rel=1e-12)
+    # On the same CPs, the CICS regions are unchanged and the LPAR is 1.25 times them.
+    a = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0, cps=20)
+    b = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0, cps=20, lpar_overhead=0.25)
+    assert b.breakdown["cics"] == pytest.approx(a.breakdown["cics"], rel=1e-12)
+    assert b.breakdown["lpar"] == pytest.approx(1.25 * a.breakdown["cics"], rel=1e-12)
+    assert (lpar.cps_required or 0) >= (regions.cps_required or 0)
+    with pytest.raises(ValueError, match="lpar_overhead"):
+        _size("cicsts-catalog", "v5.3", Z13, tps=1000.0, lpar_overhead=-0.1)
+
+
 def test_published_limit_warns_with_its_source() -> None:
     # REDP-5320, performance class monitoring section: "the highest ETR achieved is reduced from
     # 174 K to about 135 K TPS ... the increased use of the QR TCB becoming a constraint".
