@@ -30,12 +30,15 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
+from scipy import stats
 
 from models_lib.capacity import Projection, projection_factor
-from models_lib.inputs import CapacityTable, SpecialtyEngineRules
+from models_lib.costmodel import ConfigurationModel
+from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData, SpecialtyEngineRules
 from models_lib.ziip import ziips_required
 
 __all__ = [
+    "component_cost",
     "EnginePolicy",
     "PoolDemand",
     "Saturation",
@@ -95,6 +98,30 @@ class EnginePolicy:
             f"{self.rules.generation}: eligible (Java) work runs on {self.name}s, {ratio}, at least "
             f"{self.min_cps} CP per LPAR ({self.rules.reference})"
         )
+
+
+def component_cost(
+    cfg: ConfigurationData, model: ConfigurationModel, component: str, level: float = 0.95
+) -> ComponentCost | None:
+    """The published cost per transaction of ``component`` in ``cfg``: its fitted slope with a
+    ``level`` confidence interval (t with the fit's degrees of freedom), CP-seconds per
+    transaction on ``cfg``'s measured LPAR; ``None`` when the component is not fitted."""
+    fit = model.fits.get(component)
+    if fit is None or cfg.lpar_cps is None or fit.slope <= 0:
+        return None
+    half = float(stats.t.ppf(0.5 + level / 2.0, fit.dof)) * fit.slope_se if fit.dof >= 1 else 0.0
+    refs = sorted({p.reference for p in cfg.points if p.reference})
+    return ComponentCost(
+        component=component,
+        machine_type=cfg.machine_type,
+        cps=cfg.lpar_cps,
+        cost_s=fit.slope,
+        low_s=max(0.0, fit.slope - half),
+        high_s=fit.slope + half,
+        statement_ids=tuple(i for i in fit.point_ids if i is not None),
+        reference=f"{cfg.path}/{cfg.configuration} '{component}' slope, {level:.0%} interval"
+        + (f" ({refs[0]}...)" if refs else ""),
+    )
 
 
 def engine_policy(table: CapacityTable, machine_type: str) -> EnginePolicy:

@@ -203,6 +203,40 @@ class ConfigurationData:
 
 
 @dataclass(frozen=True)
+class ComponentCost:
+    """A published CPU cost per transaction of one component on a known LPAR.
+
+    Used to split an LPAR's cost where a source does not (e.g. the CICS part of a z/OS Connect
+    request, from the CICS TS V5.3 paper measured on the same machine type).
+
+    Parameters
+    ----------
+    component : str
+        e.g. ``"cics"``.
+    machine_type : str
+        Machine type it was measured on.
+    cps : int
+        CPs of the measured LPAR.
+    cost_s, low_s, high_s : float
+        CP-seconds per transaction: central value and range (e.g. the fit's slope and its 95 %
+        confidence interval).
+    statement_ids : tuple of int
+        Ids of the stored points or statements it comes from.
+    reference : str
+        Source.
+    """
+
+    component: str
+    machine_type: str
+    cps: int
+    cost_s: float
+    low_s: float
+    high_s: float
+    statement_ids: tuple[int, ...] = ()
+    reference: str = ""
+
+
+@dataclass(frozen=True)
 class Rating:
     """One LSPR rating: a model with ``cps`` CPs rates ``mips`` MIPS and ``msu`` MSU.
 

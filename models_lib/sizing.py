@@ -48,6 +48,7 @@ from typing import Any
 
 from models_lib.capacity import (
     Projection,
+    projection_factor,
     rating,
 )
 from models_lib.costmodel import (
@@ -68,7 +69,7 @@ from models_lib.engine import (
     specialty_engines,
     split_pools,
 )
-from models_lib.inputs import CapacityBound, CapacityTable, ConfigurationData
+from models_lib.inputs import CapacityBound, CapacityTable, ComponentCost, ConfigurationData
 from models_lib.queueing import Station, erlang_c, mva
 from models_lib.response import ResponseModel, fit_response
 
@@ -366,6 +367,7 @@ class _Basis:
     assumptions: list[str] = field(default_factory=list)
     warnings: list[SizingWarning] = field(default_factory=list)
     cost_is_upper_bound: bool = False
+    server_share: dict[str, Any] | None = None
 
 
 def _bound_range(b: CapacityBound) -> tuple[float, float]:
@@ -512,6 +514,98 @@ def _lpar_step(basis: _Basis, cfg: ConfigurationData, overhead: float | None) ->
         f"LPAR = {basis.component} CPU x {k:.4g}: the rest of the LPAR is {overhead:.1%} of the "
         f"{basis.component} CPU (lpar_overhead, given; the source publishes no LPAR figure)"
     )
+
+
+def _eligibility_step(
+    basis: _Basis,
+    cfg: ConfigurationData,
+    table: CapacityTable,
+    server_share: float | None,
+    other: ComponentCost | None,
+) -> tuple[float, tuple[float, float], SizingWarning | None]:
+    """Eligible share of the sized demand, its range, and a warning (in place: basis notes).
+
+    A published share applies to the component it was published for.  Where that is part of
+    the sized demand (the z/OS Connect server within the LPAR), the share is scaled by the
+    part's share of the demand: ``server_share`` when given, else 1 - (a published cost of the
+    other component on the same machine type, LSPR-projected to the measured CP count) / the
+    cost per transaction; without either, the share is applied to the whole demand and the
+    ``eligibility-scope`` warning says so.
+    """
+    elig = cfg.eligibility
+    if elig is None:
+        return (
+            0.0,
+            (0.0, 0.0),
+            SizingWarning(
+                "no-eligibility-data",
+                "no zIIP/zAAP eligibility is published for this configuration: 0 % eligible assumed "
+                "(all work on general-purpose CPs)",
+            ),
+        )
+    if elig.statement_id is not None:
+        basis.statements.append(elig.statement_id)
+    basis.assumptions.append(
+        f"eligible share {elig.fraction:.4g} of '{elig.applies_to}' (published range {elig.low:.4g}-"
+        f"{elig.high:.4g}, {elig.reference})"
+    )
+    scope = set(elig.applies_to.split("+"))
+    if elig.applies_to == "all" or basis.component in scope:
+        return elig.fraction, (elig.low, elig.high), None
+    share = _part_share(basis, cfg, table, server_share, other, scope)
+    if share is None:
+        return (
+            elig.fraction,
+            (elig.low, elig.high),
+            SizingWarning(
+                "eligibility-scope",
+                f"the eligible share {elig.fraction:.4g} was published for '{elig.applies_to}' but is applied "
+                f"to the whole '{basis.component}' demand (no split published, none derivable, no server_share "
+                f"given); work outside '{elig.applies_to}' is usually not eligible, so CP demand may be understated",
+            ),
+        )
+    s, s_lo, s_hi, text = share
+    basis.assumptions.append(text)
+    basis.server_share = {"value": s, "low": s_lo, "high": s_hi, "source": text}
+    return (
+        elig.fraction * s,
+        (elig.low * s_lo, elig.high * s_hi),
+        SizingWarning(
+            "eligibility-scope",
+            f"the eligible share {elig.fraction:.4g} was published for '{elig.applies_to}' only: it is applied "
+            f"to that part, {s:.1%} (range {s_lo:.1%}-{s_hi:.1%}) of the '{basis.component}' demand; {text}",
+        ),
+    )
+
+
+def _part_share(
+    basis: _Basis,
+    cfg: ConfigurationData,
+    table: CapacityTable,
+    given: float | None,
+    other: ComponentCost | None,
+    scope: set[str],
+) -> tuple[float, float, float, str] | None:
+    """(share, low, high, sentence) of the eligible part in the sized demand, or ``None``."""
+    if given is not None:
+        return given, given, given, f"server_share {given:.4g} given by the user"
+    if other is None or other.component in scope or other.machine_type != cfg.machine_type or basis.slope <= 0:
+        return None
+    k = projection_factor(table, other.machine_type, other.cps, cfg.machine_type, basis.from_cps).factor
+    cost = basis.slope / basis.payload_factor  # as measured (the other cost is at its own payload)
+
+    def share(c: float) -> float:
+        return min(1.0, max(0.0, 1.0 - c * k / cost))
+
+    text = (
+        f"the {other.component} part of each transaction is taken as the published {other.component} cost "
+        f"on the same machine type, {other.cost_s * 1000:.4g} ms (range {other.low_s * 1000:.4g}-"
+        f"{other.high_s * 1000:.4g}) at {other.cps} CPs x LSPR {k:.4g} to {basis.from_cps} CPs ({other.reference}), "
+        f"of {cost * 1000:.4g} ms per transaction; the rest is the server the share was published for. "
+        "Override with server_share"
+    )
+    basis.statements.extend(other.statement_ids)
+    return share(other.cost_s), share(other.high_s), share(other.low_s), text
 
 
 def cost_from_throughput_rows(
@@ -946,7 +1040,7 @@ def _saturation_at(
 
 def _ranges(
     basis: _Basis,
-    target: _Target,
+    ends: tuple[_Target, _Target],
     evals: Sequence[_Eval],
     chosen: _Eval,
     cps_given: int | None,
@@ -959,13 +1053,16 @@ def _ranges(
     """[low, high] of CPs, specialty engines, saturation and response time from the cost range.
 
     The ends come from the same evaluation as the centre, at the low and high end of the native
-    cost (prediction interval or published bounds) widened by ``band`` on each side.
+    cost (prediction interval or published bounds) widened by ``band`` on each side, and at the
+    ends of the eligible share (``ends``: targets with the low and the high share).  Fewest CPs:
+    low cost, high share; most CPs: high cost, low share.  Specialty engines: low cost and low
+    share, high cost and high share.
     """
     total = basis.total
     lo = (basis.low / total if total > 0 else 1.0) * (1.0 - band)
     hi = (basis.high / total if total > 0 else 1.0) * (1.0 + band)
 
-    def at(scale: float) -> _Eval | None:
+    def at(scale: float, target: _Target) -> _Eval | None:
         scaled = replace(basis, total=basis.total * scale)
         if cps_given is not None:
             return _evaluate(cps_given, basis=scaled, target=target, rmodel=None, tps=1.0)
@@ -975,13 +1072,14 @@ def _ranges(
                 return ev
         return None
 
-    e_lo, e_hi = at(lo), at(hi)
+    c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
+    z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])
     s_lo, s_hi = sat_of(hi).tps, sat_of(lo).tps
     return {
-        "cps": [None if e is None or not sized else float(e.n) for e in (e_lo, e_hi)]
+        "cps": [None if e is None or not sized else float(e.n) for e in (c_lo, c_hi)]
         if cps_given is None
         else [float(chosen.n), float(chosen.n)],
-        "ziips": [None if e is None else float(e.ziips) for e in (e_lo, e_hi)],
+        "ziips": [None if e is None else float(e.ziips) for e in (z_lo, z_hi)],
         "saturation_tps": [_finite_or_none(s_lo), _finite_or_none(s_hi)],
         "response_time_ms": [_finite_or_none(rt[0]), _finite_or_none(rt[1])],
     }
@@ -1102,6 +1200,8 @@ def size(
     capacity_setting: str | None = None,
     projection_band: float | None = None,
     lpar_overhead: float | None = None,
+    server_share: float | None = None,
+    other_cost: ComponentCost | None = None,
 ) -> SizingResult:
     """Size a configuration for a transaction rate on a target machine.
 
@@ -1161,6 +1261,12 @@ def size(
         LPAR (z/OS, TCP/IP, monitors) as a share of the CICS CPU, >= 0; the LPAR is sized as
         CICS x (1 + ``lpar_overhead``).  Default: none, and the ``cics-only`` warning says the
         answer covers the CICS regions only (the source publishes no LPAR figure to derive it).
+    server_share : float, optional
+        Where the eligible share was published for part of the demand (the z/OS Connect server,
+        not CICS): that part's share of the demand, in [0, 1] (user override).
+    other_cost : ComponentCost, optional
+        A published cost of the rest of the demand (CICS) on the same machine type, from which
+        the part's share is derived when ``server_share`` is not given.
 
     Returns
     -------
@@ -1191,6 +1297,8 @@ def size(
     payload = _opt_int("payload_bytes", payload_bytes, 1)
     if lpar_overhead is not None:
         _pos_float("lpar_overhead", lpar_overhead, allow_zero=True)
+    if server_share is not None and not 0.0 <= _pos_float("server_share", server_share, allow_zero=True) <= 1.0:
+        raise ValueError(f"server_share must be in [0, 1], got {server_share!r}")
     n_clients = _opt_int("clients", clients, 1)
     think = None if think_time_s is None else _pos_float("think_time_s", think_time_s, allow_zero=True)
     if (n_clients is None) != (think is None):
@@ -1273,38 +1381,15 @@ def size(
     warnings.extend(basis.warnings)
 
     # ---- 2. eligibility ------------------------------------------------------------------
-    elig = config.eligibility
-    if elig is None:
-        fraction = 0.0
-        warnings.append(
-            SizingWarning(
-                "no-eligibility-data",
-                "no zIIP/zAAP eligibility is published for this configuration: 0 % eligible "
-                "assumed (all work on general-purpose CPs)",
-            )
-        )
-    else:
-        fraction = elig.fraction
-        if elig.statement_id is not None:
-            basis.statements.append(elig.statement_id)
-        basis.assumptions.append(
-            f"zIIP-eligible share {fraction:.4g} (published range {elig.low:.4g}-{elig.high:.4g}, {elig.reference})"
-        )
-        if elig.applies_to not in ("all", basis.component):
-            warnings.append(
-                SizingWarning(
-                    "eligibility-scope",
-                    f"the eligible share {fraction:.4g} was published for '{elig.applies_to}' "
-                    f"but is applied to the whole '{basis.component}' demand; work outside "
-                    f"'{elig.applies_to}' is usually not eligible, so GCP demand may be "
-                    "understated",
-                )
-            )
+    fraction, frac_range, elig_warning = _eligibility_step(basis, config, capacity, server_share, other_cost)
+    if elig_warning is not None:
+        warnings.append(elig_warning)
 
     # ---- 3-4. CP count, projection, zIIP split -------------------------------------------
     target = _Target(
         capacity, config.machine_type, target_machine_type, capacity_setting, policy, fraction, ziips_given, zmax
     )
+    fraction_ends = (replace(target, fraction=frac_range[0]), replace(target, fraction=frac_range[1]))
     evals = [_evaluate(k, basis=basis, target=target, rmodel=rmodel, tps=t) for k in counts]
     util_ok = [e for e in evals if e.util <= umax + _UTIL_EPS]
     required: _Eval | None = util_ok[0] if util_ok else None
@@ -1486,7 +1571,7 @@ def size(
     warnings.extend(_limit_warnings(config, t))
     band_used = 0.0 if proj.is_identity() and chosen.zproj.is_identity() else band
     ranges = _ranges(
-        basis, target, evals, chosen, cps_given, umax, sat_of, band_used, (rt_low, rt_high), required is not None
+        basis, fraction_ends, evals, chosen, cps_given, umax, sat_of, band_used, (rt_low, rt_high), required is not None
     )
     basis.assumptions.append(policy.describe())
     if band_used == 0.0 and not proj.is_identity():
@@ -1574,6 +1659,8 @@ def size(
             },
             "statements": list(dict.fromkeys(basis.statements)),
             "assumptions": list(basis.assumptions),
+            "server_share": basis.server_share,
+            "eligible_share": {"value": fraction, "low": frac_range[0], "high": frac_range[1]},
             "native": {
                 "component": basis.component,
                 "intercept_cps": basis.intercept,

@@ -124,6 +124,7 @@ class WorkloadModel:
     special_factors: Mapping[int, float] = field(default_factory=dict)
     policy: EnginePolicy = field(default_factory=lambda: EnginePolicy("zIIP", None, 1, True, None, None))
     capacity_setting: str | None = None
+    engine_options: Mapping[str, Any] = field(default_factory=dict)
 
     # -- basics ---------------------------------------------------------------------------
     @property
@@ -183,7 +184,7 @@ class WorkloadModel:
             max_utilization=self.ziip_ceiling,
             payload_bytes=self.payload_bytes,
             capacity_setting=self.capacity_setting,
-            **kwargs,
+            **{**self.engine_options, **kwargs},
         ).to_dict()
 
     # -- one point --------------------------------------------------------------------------
@@ -307,8 +308,11 @@ def workload_model(
     max_utilization: float | None = None,
     tps: float | None = None,
     capacity_setting: str | None = None,
+    **engine: Any,
 ) -> WorkloadModel:
-    """Build a :class:`WorkloadModel` from one ``size()`` call (no database access)."""
+    """Build a :class:`WorkloadModel` from one ``size()`` call (no database access); ``engine``:
+    further ``size()`` options the model keeps for every evaluation (``server_share``,
+    ``other_cost``, ``lpar_overhead``, ``projection_band``)."""
     umax = DEFAULT_MAX_UTILIZATION if max_utilization is None else max_utilization
     t_ref = tps if tps is not None else reference_rate(cfg)
     fitted = fit_configuration(cfg)
@@ -322,6 +326,7 @@ def workload_model(
         payload_bytes=payload_bytes,
         model=fitted,
         capacity_setting=capacity_setting,
+        **engine,
     )
     ref = result.to_dict()
     if result.cps is None or ref["basis"]["projection"] is None:
@@ -358,7 +363,7 @@ def workload_model(
     pairs = {n: projections(capacity, cfg.machine_type, from_cps, machine_type, n, capacity_setting) for n in counts}
     factors = {n: cp.factor for n, (cp, _) in pairs.items()}
     special = {n: sp.factor for n, (_, sp) in pairs.items()}
-    elig = cfg.eligibility
+    share = ref["basis"]["eligible_share"]  # the engine's share, scoped to what was measured
     return WorkloadModel(
         path=cfg.path,
         configuration=cfg.configuration,
@@ -370,9 +375,10 @@ def workload_model(
         special_factors=special,
         policy=policy,
         capacity_setting=capacity_setting,
-        eligible=elig.fraction if elig else 0.0,
-        eligible_low=elig.low if elig else 0.0,
-        eligible_high=elig.high if elig else 0.0,
+        engine_options=dict(engine),
+        eligible=float(share["value"]),
+        eligible_low=float(share["low"]),
+        eligible_high=float(share["high"]),
         ziip_ceiling=umax,
         response=response,
         response_scale=response_scale,

@@ -64,6 +64,15 @@ class EstimateInputSerializer(serializers.Serializer):
         "the CICS CPU, e.g. 0.2; the LPAR is sized as CICS x (1 + lpar_overhead) (default: CICS regions only, "
         "with a cics-only warning)",
     )
+    server_share = FiniteFloatField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=1,
+        help_text="Where an eligible share was published for part of the demand (the z/OS Connect server, not "
+        "CICS): that part's share of the LPAR cost in [0, 1] (default: derived from a published CICS cost on the "
+        "same machine where there is one; the basis says how)",
+    )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
     def validate_tps(self, value: float) -> float:
@@ -228,6 +237,13 @@ class BasisNativeSerializer(serializers.Serializer):
     busy_cps = serializers.FloatField(help_text="busy CPs at the target TPS on the measured LPAR, before projection")
 
 
+class ShareSerializer(serializers.Serializer):
+    value = serializers.FloatField()
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+    source = serializers.CharField(required=False, help_text="how it was derived or who gave it")
+
+
 class BasisSerializer(serializers.Serializer):
     points = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the benchmark points used")
     model = BasisModelSerializer(allow_null=True)
@@ -235,6 +251,10 @@ class BasisSerializer(serializers.Serializer):
     statements = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the statements used")
     assumptions = serializers.ListField(child=serializers.CharField())
     native = BasisNativeSerializer(required=False, help_text="demand on the measured LPAR before projection")
+    server_share = ShareSerializer(
+        required=False, allow_null=True, help_text="share of the demand the eligible share applies to, where scoped"
+    )
+    eligible_share = ShareSerializer(required=False, help_text="eligible share of the sized demand, with its range")
 
 
 class EstimateResultSerializer(serializers.Serializer):

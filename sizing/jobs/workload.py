@@ -10,8 +10,11 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from models_lib.inputs import CapacityTable
 from models_lib.workload import Evaluation, WorkloadModel, reference_rate, workload_model, ziip_residence_ms
-from sizing.selectors.configuration_data import capacity_table, configuration_data
+from sizing.selectors.configuration_data import capacity_table, configuration_data, other_component_cost
 from sizing.services.estimates import resolve_target
+
+#: ``size()`` options a job's params may carry (same names as the estimate's).
+ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share")
 
 __all__ = [
     "Evaluation",
@@ -34,6 +37,7 @@ def load_workload(
     max_utilization: float | None = None,
     tps: float | None = None,
     capacity: CapacityTable | None = None,
+    **engine: Any,
 ) -> WorkloadModel:
     """Read the configuration and fit it as the engine does (``ValueError`` if it cannot be sized)."""
     config_row, machine_row = resolve_target(user=owner, path=path, configuration=configuration, machine=machine)
@@ -46,6 +50,8 @@ def load_workload(
         payload_bytes=payload_bytes,
         max_utilization=max_utilization,
         tps=tps,
+        other_cost=other_component_cost(configuration=config_row, data=cfg),
+        **engine,
     )
 
 
@@ -59,4 +65,5 @@ def load_workload_for(*, owner: AbstractBaseUser, params: dict[str, Any], tps: f
         payload_bytes=params.get("payload_bytes"),
         max_utilization=params.get("max_utilization"),
         tps=tps,
+        **{k: params[k] for k in ENGINE_OPTIONS if params.get(k) is not None},
     )

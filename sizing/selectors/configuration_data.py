@@ -8,7 +8,9 @@ so each answer can name its basis.
 from __future__ import annotations
 
 from models_lib.assemble import MetricRecord, PointRecord, StatementRecord, assemble_configuration
-from models_lib.inputs import CapacityTable, ConfigurationData, Rating
+from models_lib.costmodel import fit_configuration
+from models_lib.engine import component_cost
+from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData, Rating
 from sizing.models import BenchmarkPoint, CapacityRating, Configuration, Statement
 
 
@@ -56,6 +58,29 @@ def configuration_data(*, configuration: Configuration) -> ConfigurationData:
             for st in statements
         ],
     )
+
+
+def other_component_cost(*, configuration: Configuration, data: ConfigurationData) -> ComponentCost | None:
+    """A published CICS cost per transaction on the same machine type, for a configuration whose
+    eligible share was published for a part of its demand that excludes CICS (the z/OS Connect
+    server): the CICS slope of another path's configuration measured there (most points first,
+    then the latest configuration slug), or ``None``."""
+    elig = data.eligibility
+    if elig is None or elig.applies_to == "all" or "cics" in elig.applies_to.split("+"):
+        return None
+    candidates = (
+        Configuration.objects.filter(path__native_machine__machine_type=data.machine_type)
+        .exclude(path_id=configuration.path_id)
+        .select_related("path__native_machine")
+        .order_by("path__slug", "-slug")
+    )
+    found: list[tuple[int, ComponentCost]] = []
+    for row in candidates:
+        other = configuration_data(configuration=row)
+        cost = component_cost(other, fit_configuration(other), "cics")
+        if cost is not None:
+            found.append((len(other.points), cost))
+    return max(found, key=lambda f: f[0])[1] if found else None
 
 
 def capacity_table() -> CapacityTable:

@@ -12,7 +12,7 @@ from django.db import transaction
 import models_lib
 from models_lib.sizing import size
 from sizing.models import Configuration, Estimate, Machine, Path
-from sizing.selectors.configuration_data import capacity_table, configuration_data
+from sizing.selectors.configuration_data import capacity_table, configuration_data, other_component_cost
 from sizing.selectors.reference import visible_configurations
 from sizing.services.warning_levels import with_levels
 
@@ -27,6 +27,7 @@ ENGINE_ARGS = (
     "response_time_sla_ms",
     "projection_band",
     "lpar_overhead",
+    "server_share",
 )
 
 
@@ -74,9 +75,11 @@ def estimate_compute(
         user=user, path=inputs["path"], configuration=inputs["configuration"], machine=inputs["machine"]
     )
     kwargs = {name: inputs[name] for name in ENGINE_ARGS if inputs.get(name) is not None}
+    data = configuration_data(configuration=config_row)
     try:
         result = size(
-            configuration_data(configuration=config_row),
+            data,
+            other_cost=other_component_cost(configuration=config_row, data=data),
             target_machine=machine_row.slug,
             target_machine_type=machine_row.machine_type,
             capacity=capacity_table(),

@@ -14,7 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models_lib.engine import engine_policy, saturation
+from models_lib.capacity import projection_factor
+from models_lib.costmodel import fit_configuration
+from models_lib.engine import component_cost, engine_policy, saturation
 from models_lib.inputs import PublishedLimit
 from models_lib.sizing import SizingResult, size
 from tests.models_lib import published as P
@@ -180,6 +182,31 @@ def test_fiteq_software_station_binds_saturation_and_is_named() -> None:
     one = _size("fiteq-authenticator", "single-region-log", "2827", tps=1000.0, cps=1)
     assert one.saturation_binding is not None and one.saturation_binding["resource"] == "cps"
     assert r.binding_resource is not None and r.binding_resource["resource"] in {"cps", "software"}
+
+
+def test_zosconnect_share_applies_to_the_server_not_to_cics() -> None:
+    # Issue 10 item 3: the 99 % was published for the z/OS Connect server ("over 99% of the
+    # product", section 11).  The CICS part is taken from the CICS TS V5.3 paper on the same
+    # machine type (z13): its fitted 'cics' slope, LSPR-projected from 18 to 6 CPs.
+    cicsts = P.configuration("cicsts-catalog", "v5.3")
+    other = component_cost(cicsts, fit_configuration(cicsts), "cics")
+    assert other is not None and other.machine_type == Z13 and other.cps == 18
+    whole = _size("zosconnect-cics", "channel", Z13, tps=800.0)
+    scoped = _size("zosconnect-cics", "channel", Z13, tps=800.0, other_cost=other)
+    share = scoped.basis["server_share"]
+    k = projection_factor(table(), Z13, 18, Z13, 6).factor
+    cost = scoped.basis["native"]["slope_s"]
+    assert share["value"] == pytest.approx(1.0 - other.cost_s * k / cost, rel=1e-12)
+    assert share["low"] <= share["value"] <= share["high"] < 1.0
+    assert scoped.basis["eligible_share"]["value"] == pytest.approx(0.99 * share["value"], rel=1e-12)
+    assert scoped.busy_cps["gcp"] > whole.busy_cps["gcp"]  # CICS work stays on CPs
+    assert "REDP-5320" in next(w.message for w in scoped.warnings if w.code == "eligibility-scope")
+    # The user's override wins, and its range is the value itself.
+    given = _size("zosconnect-cics", "channel", Z13, tps=800.0, other_cost=other, server_share=0.5)
+    assert given.basis["eligible_share"]["value"] == pytest.approx(0.495, rel=1e-12)
+    # CICS TG's share was published for CICS + the Gateway daemon: no CICS cost is taken off.
+    ctg = _size("cicstg", "ipic-commarea-64", Z13, tps=800.0, other_cost=other)
+    assert ctg.basis["server_share"] is None
 
 
 def test_cics_ts_answers_the_lpar_with_a_stated_overhead() -> None:

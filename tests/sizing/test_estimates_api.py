@@ -154,6 +154,16 @@ def test_answer_names_engine_binding_ranges_and_capacity(api: Any) -> None:
     assert wide["saturation_tps"] == body["saturation_tps"]
 
 
+def test_zosconnect_answer_scopes_the_offload_to_the_server(api: Any) -> None:
+    body = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z13", "tps": 800}
+    answer = _post(api, **body).json()
+    share = answer["basis"]["server_share"]
+    assert 0.9 < share["value"] < 1.0 and "cicsts-catalog" in share["source"]
+    given = _post(api, **body, server_share=0.6).json()
+    assert given["basis"]["eligible_share"]["value"] == pytest.approx(0.99 * 0.6)
+    assert given["busy_cps"]["gcp"] > answer["busy_cps"]["gcp"]
+
+
 def test_query_endpoint_csv_is_one_row_with_a_header(api: Any) -> None:
     response = api.get("/api/v1/estimate", {**FITEQ, "format": "csv"})
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
@@ -195,6 +205,8 @@ BAD_INPUTS = [
     ({"response_time_sla_ms": 0}, "response_time_sla_ms", "greater than zero"),
     ({"projection_band": 1.0}, "projection_band", "[0, 1)"),
     ({"projection_band": -0.1}, "projection_band", ""),
+    ({"server_share": 1.5}, "server_share", ""),
+    ({"lpar_overhead": -1}, "lpar_overhead", ""),
 ]
 
 

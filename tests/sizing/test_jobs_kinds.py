@@ -24,7 +24,7 @@ from sizing.jobs.montecarlo import run_montecarlo, sample_costs
 from sizing.jobs.optimize import run_optimize
 from sizing.jobs.workload import load_workload
 from sizing.models import Configuration, Machine
-from sizing.selectors.configuration_data import capacity_table, configuration_data
+from sizing.selectors.configuration_data import capacity_table, configuration_data, other_component_cost
 from sizing.services.estimates import estimate_compute
 
 pytestmark = pytest.mark.django_db
@@ -48,8 +48,10 @@ def _size(user: Any, target: dict[str, str], machine: str, **kwargs: Any) -> dic
     """The engine itself, as the estimate API calls it."""
     config = Configuration.objects.get(path__slug=target["path"], slug=target["configuration"])
     m = Machine.objects.get(slug=machine)
+    data = configuration_data(configuration=config)
     return size(
-        configuration_data(configuration=config),
+        data,
+        other_cost=other_component_cost(configuration=config, data=data),
         target_machine=m.slug,
         target_machine_type=m.machine_type,
         capacity=capacity_table(),
