@@ -14,6 +14,7 @@ from models_lib.sizing import size
 from sizing.models import Configuration, Estimate, Machine, Path
 from sizing.selectors.configuration_data import capacity_table, configuration_data
 from sizing.selectors.reference import visible_configurations
+from sizing.services.warning_levels import with_levels
 
 #: Engine keyword arguments that come straight from the request.
 ENGINE_ARGS = (
@@ -82,7 +83,9 @@ def estimate_compute(
         )
     except ValueError as exc:
         raise _engine_error(exc) from None
-    return config_row, machine_row, result.to_dict()  # JSON-safe: non-finite numbers are None
+    outputs = result.to_dict()  # JSON-safe: non-finite numbers are None
+    outputs["warnings"] = with_levels(outputs["warnings"])
+    return config_row, machine_row, outputs
 
 
 def normalised_inputs(inputs: dict[str, Any], config_row: Configuration, machine_row: Machine) -> dict[str, Any]:

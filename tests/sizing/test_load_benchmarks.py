@@ -179,8 +179,8 @@ def test_hostbridge_traces_have_17_and_9_packets() -> None:
 
 
 def test_every_lspr_row_is_loaded_with_its_setting_and_identifier() -> None:
-    # benchmarks/lspr_zpcr_configuration_summary.csv, a byte copy of
-    # ../shared/lspr_zpcr_configuration_summary.csv: 2,487 models of 10 machine types.
+    # benchmarks/lspr_zpcr_configuration_summary.csv (verbatim copy of the shared zPCR export,
+    # provenance in its .yaml): 2,487 models of 10 machine types.
     with (BENCHMARKS / "lspr_zpcr_configuration_summary.csv").open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 2487
