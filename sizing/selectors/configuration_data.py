@@ -10,8 +10,11 @@ from __future__ import annotations
 from models_lib.assemble import MetricRecord, PointRecord, StatementRecord, assemble_configuration
 from models_lib.costmodel import fit_configuration
 from models_lib.engine import component_cost
-from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData, Rating
-from sizing.models import BenchmarkPoint, CapacityRating, Configuration, Statement
+from models_lib.inputs import ComponentCost, ConfigurationData
+from sizing.models import BenchmarkPoint, Configuration, Statement
+from sizing.selectors.capacity import (
+    capacity_table as capacity_table,  # the one capacity table; re-exported for callers
+)
 
 
 def point_record(row: BenchmarkPoint) -> PointRecord:
@@ -81,16 +84,3 @@ def other_component_cost(*, configuration: Configuration, data: ConfigurationDat
         if cost is not None:
             found.append((len(other.points), cost))
     return max(found, key=lambda f: f[0])[1] if found else None
-
-
-def capacity_table() -> CapacityTable:
-    """All LSPR ratings, keyed by (machine type, CPs)."""
-    ratings = {}
-    source = ""
-    source_id = None
-    for row in CapacityRating.objects.select_related("machine", "source"):
-        ratings[(row.machine.machine_type, row.cps)] = Rating(
-            machine_type=row.machine.machine_type, cps=row.cps, mips=row.mips, msu=row.msu, rating_id=row.id
-        )
-        source, source_id = row.source.title, row.source_id
-    return CapacityTable(ratings=ratings, source=source, source_id=source_id)
