@@ -231,11 +231,18 @@ class WorkloadModel:
         as many specialty engines as the rules allow beside ``cps`` CPs (no limit without rules)."""
         return self.saturation(cps, ziips).tps
 
+    def _engines(self, cps: int, ziips: int | None) -> int | None:
+        """Specialty engines configured beside ``cps`` CPs: given ones never above the rules."""
+        cap = self.max_engines(cps)
+        if ziips is None or cap is None:
+            return cap if ziips is None else ziips
+        return min(ziips, cap)
+
     def saturation(self, cps: int, ziips: int | None = None) -> Saturation:
         """:meth:`saturation_tps` with the resource that binds."""
         return saturation(
             cps=cps,
-            engines=self.max_engines(cps) if ziips is None else ziips,
+            engines=self._engines(cps, ziips),
             fraction=self.eligible,
             cp_factor=self.factor(cps),
             special_factor=self.special_factor(cps),
