@@ -1282,19 +1282,134 @@ def size(
     ----------
     .. [1] LSPR (SC28-1187); Menasce, Almeida and Dowdy (2004); Reiser and Lavenberg (1980).
     """
-    # ---- inputs ------------------------------------------------------------------------
     if not isinstance(config, ConfigurationData):
         raise ValueError(f"config must be a ConfigurationData, got {type(config).__name__}")
+    req = _request(
+        capacity, target_machine_type, tps=tps, cps=cps, ziips=ziips, max_utilization=max_utilization,
+        ziip_max_utilization=ziip_max_utilization, payload_bytes=payload_bytes, clients=clients,
+        think_time_s=think_time_s, response_time_sla_ms=response_time_sla_ms, projection_band=projection_band,
+        lpar_overhead=lpar_overhead, server_share=server_share, capacity_setting=capacity_setting,
+    )  # fmt: skip
+    if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
+        raise ValueError(
+            f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
+        )
+    # ---- 1. CPU basis (points or bounds, payload, LPAR) and response model --------------------
+    prepared = _prepared_basis(config, req, model, response_model, level, lpar_overhead)
+    if prepared is None:
+        no_cpu = _no_cpu_result(config, target_machine, target_machine_type, req.t, req.sla, req.umax)
+        return replace(no_cpu, specialty_engine=req.policy.name)
+    basis, rmodel = prepared
+    warnings = list(basis.warnings)
+    # ---- 2. eligibility, scoped to what it was published for --------------------------------
+    fraction, frac_range, elig_warning = _eligibility_step(basis, config, capacity, server_share, other_cost)
+    warnings.extend([] if elig_warning is None else [elig_warning])
+    # ---- 3-4. CP count, projection, specialty-engine split ------------------------------------
+    target = _Target(
+        capacity, config.machine_type, target_machine_type, capacity_setting, req.policy, fraction, req.ziips, req.zmax
+    )
+    evals = [_evaluate(k, basis=basis, target=target, rmodel=rmodel, tps=req.t) for k in req.counts]
+    required, chosen = _choose(evals, req, rmodel, basis, warnings, target_machine_type)
+    warnings.extend(_chosen_warnings(chosen, req))
+    # ---- 5. saturation and knee ----------------------------------------------------------
+    sat_of = _saturation_at(basis, chosen, fraction, rmodel)
+    sat_result = sat_of(1.0)
+    cp_factor = _cp_cost_factor(basis, chosen.proj, chosen.gcp, chosen.total)
+    warnings.extend(_saturation_warnings(req, chosen, sat_result.tps))
+    # ---- 6. response time ----------------------------------------------------------------
+    rt = _response_step(rmodel, chosen, basis, req, cp_factor, sat_result.tps, warnings)
+    # ---- 7. checks, ranges and the answer --------------------------------------------------
+    warnings.extend(_limit_warnings(config, req.t))
+    band_used = 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else req.band
+    ends = (replace(target, fraction=frac_range[0]), replace(target, fraction=frac_range[1]))
+    ranges = _ranges(basis, ends, evals, chosen, req.cps, req.umax, sat_of, band_used, rt[1:3], required is not None)
+    _final_assumptions(basis, req.policy, chosen, band_used, rmodel)
+    cap_block = _capacity_block(capacity, chosen, req.policy, capacity_setting)
+    cap = req.policy.max_engines(chosen.n)
+    return SizingResult(
+        path=config.path,
+        configuration=config.configuration,
+        target_machine=target_machine,
+        target_machine_type=target_machine_type,
+        tps=req.t,
+        cps=chosen.n,
+        cps_required=None if required is None else required.n,
+        ziips=chosen.ziips,
+        ziips_required=chosen.needed if cap is None else min(chosen.needed, cap),
+        cpu_per_tran_ms=_per_tran_ms(chosen, basis, req.t),
+        busy_cps={"total": chosen.total, "gcp": chosen.gcp, "ziip": chosen.ziip, "ziip_on_gcp": chosen.on_gcp},
+        breakdown={k: v * chosen.proj.factor for k, v in basis.components.items()},
+        gcp_utilization=chosen.util,
+        ziip_utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
+        mips=cap_block["cp"]["mips_used"],
+        msu=cap_block["cp"]["msu_used"],
+        ziip_mips=cap_block["specialty"]["mips_used"],
+        response_time_ms={
+            "value": _finite_or_none(rt[0]),
+            "low": _finite_or_none(rt[1]),
+            "high": _finite_or_none(rt[2]),
+        },
+        saturation_tps=_finite_or_none(sat_result.tps),
+        knee_tps=_finite_or_none(_knee(rmodel, chosen.n, cp_factor)),
+        closed_throughput_tps=_finite_or_none(rt[3]),
+        specialty_engine=req.policy.name,
+        specialty_engine_max=cap,
+        binding_resource=_binding_at_target(chosen, req.policy, rmodel, req.t, rt[3]),
+        saturation_binding=_binding_label(sat_result, req.policy, rmodel),
+        saturation_kind="lower-bound" if basis.cost_is_upper_bound else "value",
+        ranges=ranges,
+        capacity_detail=cap_block,
+        warnings=tuple(warnings),
+        basis=_basis_dict(basis, chosen, capacity, capacity_setting, (fraction, *frac_range)),
+        max_utilization=req.umax,
+    )
+
+
+@dataclass(frozen=True)
+class _Request:
+    """Checked inputs of :func:`size` (names as there; ``t`` is ``tps``)."""
+
+    t: float
+    cps: int | None
+    ziips: int | None
+    umax: float
+    zmax: float
+    payload: int | None
+    clients: int | None
+    think: float | None
+    sla: float | None
+    band: float
+    policy: EnginePolicy
+    counts: tuple[int, ...]
+
+
+def _request(
+    capacity: CapacityTable,
+    target_machine_type: str,
+    *,
+    tps: float,
+    cps: int | None,
+    ziips: int | None,
+    max_utilization: float,
+    ziip_max_utilization: float | None,
+    payload_bytes: int | None,
+    clients: int | None,
+    think_time_s: float | None,
+    response_time_sla_ms: float | None,
+    projection_band: float | None,
+    lpar_overhead: float | None,
+    server_share: float | None,
+    capacity_setting: str | None,
+) -> _Request:
+    """Check :func:`size`'s inputs; a ``ValueError`` names the argument."""
     t = _pos_float("tps", tps)
     cps_given = _opt_int("cps", cps, 1)
-    ziips_given = _opt_int("ziips", ziips, 0)
     umax = _pos_float("max_utilization", max_utilization)
     if umax > 1.0:
         raise ValueError(f"max_utilization must be in (0, 1], got {max_utilization!r}")
     zmax = umax if ziip_max_utilization is None else _pos_float("ziip_max_utilization", ziip_max_utilization)
     if zmax > 1.0:
         raise ValueError(f"ziip_max_utilization must be in (0, 1], got {ziip_max_utilization!r}")
-    payload = _opt_int("payload_bytes", payload_bytes, 1)
     if lpar_overhead is not None:
         _pos_float("lpar_overhead", lpar_overhead, allow_zero=True)
     if server_share is not None and not 0.0 <= _pos_float("server_share", server_share, allow_zero=True) <= 1.0:
@@ -1305,7 +1420,6 @@ def size(
         raise ValueError(
             f"clients and think_time_s must be given together, got clients={clients!r}, think_time_s={think_time_s!r}"
         )
-    sla = None if response_time_sla_ms is None else _pos_float("response_time_sla_ms", response_time_sla_ms)
     band = 0.0 if projection_band is None else _pos_float("projection_band", projection_band, allow_zero=True)
     if band >= 1.0:
         raise ValueError(f"projection_band must be in [0, 1), got {projection_band!r}")
@@ -1318,126 +1432,132 @@ def size(
         rating(capacity, target_machine_type, cps_given)  # raises for an unrated count
         if cps_given < policy.min_cps:
             raise ValueError(f"cps must be >= {policy.min_cps} on machine type {target_machine_type}, got {cps!r}")
-    if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
-        raise ValueError(
-            f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
-        )
-    warnings: list[SizingWarning] = []
+    return _Request(
+        t, cps_given, _opt_int("ziips", ziips, 0), umax, zmax, _opt_int("payload_bytes", payload_bytes, 1),
+        n_clients, think, None if response_time_sla_ms is None else _pos_float("response_time_sla_ms", response_time_sla_ms),
+        band, policy, tuple(counts),
+    )  # fmt: skip
 
-    # ---- 1. CPU basis --------------------------------------------------------------------
+
+def _prepared_basis(
+    config: ConfigurationData,
+    req: _Request,
+    model: ConfigurationModel | None,
+    response_model: ResponseModel | None,
+    level: float,
+    lpar_overhead: float | None,
+) -> tuple[_Basis, ResponseModel | None] | None:
+    """Native CPU demand (points or bounds, payload, LPAR) and the response model; ``None``
+    without CPU data."""
     fitted = model if model is not None else fit_configuration(config)
-    pm = payload_model(config)
     basis: _Basis
     if fitted.has_cpu_model:
-        basis = _basis_from_points(config, fitted, t, level)
+        basis = _basis_from_points(config, fitted, req.t, level)
         sizes = [p.response_bytes for p in config.points if p.response_bytes is not None]
         measured = (float(min(sizes)), float(max(sizes))) if sizes else None
         outside = False
-        if payload is not None and measured is None:
+        if req.payload is not None and measured is None:
             basis.warnings.append(
                 SizingWarning(
                     "payload-outside-range",
-                    f"the source publishes no payload size for {config.path}/"
-                    f"{config.configuration}: CPU per transaction is not scaled to "
-                    f"{payload} bytes",
+                    f"the source publishes no payload size for {config.path}/{config.configuration}: CPU per "
+                    f"transaction is not scaled to {req.payload} bytes",
                 )
             )
     elif config.bounds:
-        basis, measured, outside = _basis_from_bounds(config, t, payload)
+        basis, measured, outside = _basis_from_bounds(config, req.t, req.payload)
     else:
-        return replace(
-            _no_cpu_result(config, target_machine, target_machine_type, t, sla, umax), specialty_engine=policy.name
-        )
+        return None
     # The response model works in native, measured-payload CP-seconds; payload, projection
     # and the zIIP split enter through its cost factor.
     rmodel = response_model
     if rmodel is None:
         try:
             rmodel = fit_response(
-                config,
-                fitted if fitted.has_cpu_model else None,
-                cp_seconds=basis.slope if basis.slope > 0 else None,
+                config, fitted if fitted.has_cpu_model else None, cp_seconds=basis.slope if basis.slope > 0 else None
             )
         except ValueError:
             rmodel = None
-    basis.payload_factor = _payload_step(basis, measured, outside, payload, pm)
+    basis.payload_factor = _payload_step(basis, measured, outside, req.payload, payload_model(config))
     _lpar_step(basis, config, lpar_overhead)
-    if config.ratios:
-        texts = [
-            f"{r.numerator}/{r.denominator} = {r.low:g}-{r.high:g}"
-            f" ({', '.join(f'{k}={v}' for k, v in r.condition.items() if not isinstance(v, str))})"
-            for r in config.ratios
-        ]
-        basis.warnings.append(
-            SizingWarning(
-                "ratio-only",
-                "published CPU-per-transaction ratios involving this configuration: "
-                + "; ".join(texts)
-                + ". They relate configurations measured under other conditions and are "
-                "shown for context; the central value does not use them",
-            )
+    _ratio_note(basis, config)
+    return basis, rmodel
+
+
+def _ratio_note(basis: _Basis, config: ConfigurationData) -> None:
+    """``ratio-only``: published cost ratios to other configurations, shown for context."""
+    if not config.ratios:
+        return
+    texts = [
+        f"{r.numerator}/{r.denominator} = {r.low:g}-{r.high:g}"
+        f" ({', '.join(f'{k}={v}' for k, v in r.condition.items() if not isinstance(v, str))})"
+        for r in config.ratios
+    ]
+    basis.warnings.append(
+        SizingWarning(
+            "ratio-only",
+            "published CPU-per-transaction ratios involving this configuration: "
+            + "; ".join(texts)
+            + ". They relate configurations measured under other conditions and are "
+            "shown for context; the central value does not use them",
         )
-        basis.statements.extend(r.statement_id for r in config.ratios)
-    warnings.extend(basis.warnings)
-
-    # ---- 2. eligibility ------------------------------------------------------------------
-    fraction, frac_range, elig_warning = _eligibility_step(basis, config, capacity, server_share, other_cost)
-    if elig_warning is not None:
-        warnings.append(elig_warning)
-
-    # ---- 3-4. CP count, projection, zIIP split -------------------------------------------
-    target = _Target(
-        capacity, config.machine_type, target_machine_type, capacity_setting, policy, fraction, ziips_given, zmax
     )
-    fraction_ends = (replace(target, fraction=frac_range[0]), replace(target, fraction=frac_range[1]))
-    evals = [_evaluate(k, basis=basis, target=target, rmodel=rmodel, tps=t) for k in counts]
+    basis.statements.extend(r.statement_id for r in config.ratios)
+
+
+def _choose(
+    evals: Sequence[_Eval],
+    req: _Request,
+    rmodel: ResponseModel | None,
+    basis: _Basis,
+    warnings: list[SizingWarning],
+    target_machine_type: str,
+) -> tuple[_Eval | None, _Eval]:
+    """(required, chosen): the smallest CP count within the ceiling (raised to the first that
+    meets the goal, when one does: the first meeting count keeps "more TPS never needs fewer
+    CPs"), and the count the figures are evaluated at (given, required, else the largest)."""
+    umax, sla = req.umax, req.sla
     util_ok = [e for e in evals if e.util <= umax + _UTIL_EPS]
     required: _Eval | None = util_ok[0] if util_ok else None
-    sla_note: str | None = None
     if required is not None and sla is not None and required.response is not None:
-        # Smallest count (at or above the ceiling-based one) that meets the objective.  When no
-        # count can, the count with the shortest CP residence (service + queueing; beyond it
-        # the LSPR multiprocessor effect lengthens the service time more than queueing
-        # shrinks): CPs cannot do better.  The first meeting count is never above that one, so
-        # the rule keeps "more TPS never needs fewer CPs".
         meets = [e for e in util_ok if e.response is not None and e.response <= sla]
-        if meets:
-            if meets[0].n > required.n:
-                sla_note = (
-                    f"CPs raised from {required.n} to {meets[0].n} to meet the {sla:g} ms response-time objective"
-                )
-                required = meets[0]
-        else:
-            warnings.append(_sla_unreachable(sla, util_ok, rmodel, t, required.n, basis))
-    if sla_note:
-        basis.assumptions.append(sla_note)
-    if cps_given is not None:
-        chosen = next(e for e in evals if e.n == cps_given)
+        if not meets:
+            warnings.append(_sla_unreachable(sla, util_ok, rmodel, req.t, required.n, basis))
+        elif meets[0].n > required.n:
+            basis.assumptions.append(
+                f"CPs raised from {required.n} to {meets[0].n} to meet the {sla:g} ms response-time objective"
+            )
+            required = meets[0]
+    if req.cps is not None:
+        chosen = next(e for e in evals if e.n == req.cps)
         if chosen.util > umax + _UTIL_EPS:
             warnings.append(
                 SizingWarning(
                     "utilization-above-ceiling",
-                    f"{cps_given} CPs run {chosen.util:.1%} busy, above the {umax:.0%} ceiling"
+                    f"{req.cps} CPs run {chosen.util:.1%} busy, above the {umax:.0%} ceiling"
                     + (f"; {required.n} CPs are required" if required else ""),
                 )
             )
-    elif required is not None:
-        chosen = required
     else:
-        chosen = evals[-1]
+        chosen = required if required is not None else evals[-1]
     if required is None:
         warnings.append(
             SizingWarning(
                 "capacity-exceeded",
-                f"no CP count up to {counts[-1]} of machine type {target_machine_type} carries "
+                f"no CP count up to {evals[-1].n} of machine type {target_machine_type} carries "
                 f"the GCP demand within {umax:.0%}: {evals[-1].gcp:.3g} busy CPs at "
-                f"{counts[-1]} CPs ({evals[-1].util:.0%})",
+                f"{evals[-1].n} CPs ({evals[-1].util:.0%})",
             )
         )
-    n = chosen.n
+    return required, chosen
+
+
+def _chosen_warnings(chosen: _Eval, req: _Request) -> list[SizingWarning]:
+    """``projection``, ``ziip-overflow`` and ``engine-ratio`` at the chosen CP count."""
+    out = []
     proj = chosen.proj
     if not proj.is_identity():
-        warnings.append(
+        out.append(
             SizingWarning(
                 "projection",
                 f"CPU projected from machine type {proj.from_machine_type} with {proj.from_cps} "
@@ -1446,75 +1566,64 @@ def size(
                 f"{proj.factor:.4f} ({proj.source})",
             )
         )
-    if ziips_given is not None and chosen.on_gcp > 0.0:
-        warnings.append(
+    if req.ziips is not None and chosen.on_gcp > 0.0:
+        out.append(
             SizingWarning(
                 "ziip-overflow",
-                f"{ziips_given} zIIPs carry {chosen.ziip:.3g} of {chosen.ziip + chosen.on_gcp:.3g} "
-                f"busy engines of eligible work within the {zmax:.0%} ceiling; "
+                f"{req.ziips} {req.policy.name}s carry {chosen.ziip:.3g} of {chosen.ziip + chosen.on_gcp:.3g} "
+                f"busy engines of eligible work within the {req.zmax:.0%} ceiling; "
                 f"{chosen.on_gcp:.3g} run on CPs (IIPCP)",
             )
         )
+    ratio = _engine_ratio_warning(req.policy, chosen, req.ziips)
+    return out if ratio is None else [*out, ratio]
 
-    factor = proj.factor
-    ratio_warning = _engine_ratio_warning(policy, chosen, ziips_given)
-    if ratio_warning is not None:
-        warnings.append(ratio_warning)
-    cap = policy.max_engines(n)
-    z_required = chosen.needed if cap is None else min(chosen.needed, cap)
 
-    # ---- 5. saturation ------------------------------------------------------------------
-    sat_of = _saturation_at(basis, chosen, fraction, rmodel)
-    sat_result = sat_of(1.0)
-    sat = sat_result.tps
-    cp_factor = _cp_cost_factor(basis, proj, chosen.gcp, chosen.total)
-    knee: float | None = None
-    if rmodel is not None and rmodel.has_response_data:
-        try:
-            knee = rmodel.knee_tps(cps=n, cost_factor=cp_factor)
-        except ValueError:
-            knee = None
-    if t >= sat:
-        warnings.append(
-            SizingWarning(
-                "beyond-saturation",
-                f"{t:g} TPS is at or beyond the saturation rate {sat:.4g} TPS of {n} CPs"
-                + (f" + {chosen.ziips} {policy.name}s" if chosen.ziips else "")
-                + ": no steady state, response time unbounded",
-            )
+def _saturation_warnings(req: _Request, chosen: _Eval, sat: float) -> list[SizingWarning]:
+    if req.t < sat:
+        return []
+    return [
+        SizingWarning(
+            "beyond-saturation",
+            f"{req.t:g} TPS is at or beyond the saturation rate {sat:.4g} TPS of {chosen.n} CPs"
+            + (f" + {chosen.ziips} {req.policy.name}s" if chosen.ziips else "")
+            + ": no steady state, response time unbounded",
         )
+    ]
 
-    # ---- 6. response time ----------------------------------------------------------------
-    # Value: the fitted model at the central cost (None without published response times).
-    # Low: the larger of value - RMSE of the fit and the queueing lower bound at the low end
-    # of the CPU range (CP residence of the GCP work + zIIP residence of the eligible work).
-    # High: the model at the high end of the CPU range + RMSE.
-    rt_value: float | None = None
-    rt_low: float | None = None
-    rt_high: float | None = None
-    closed_x: float | None = None
-    has_rt = rmodel is not None and rmodel.has_response_data
+
+def _knee(rmodel: ResponseModel | None, n: int, cp_factor: float) -> float | None:
+    if rmodel is None or not rmodel.has_response_data:
+        return None
+    try:
+        return rmodel.knee_tps(cps=n, cost_factor=cp_factor)
+    except ValueError:
+        return None
+
+
+def _response_step(
+    rmodel: ResponseModel | None,
+    chosen: _Eval,
+    basis: _Basis,
+    req: _Request,
+    cp_factor: float,
+    sat: float,
+    warnings: list[SizingWarning],
+) -> tuple[float | None, float | None, float | None, float | None]:
+    """(value, low, high, closed-network throughput) of the response time, ms.
+
+    Value: the fitted model at the central cost (None without published response times).  Low:
+    the larger of value - RMSE of the fit and the queueing lower bound at the low end of the
+    CPU range (CP residence of the CP work + specialty-engine residence of the eligible work).
+    High: the model at the high end of the CPU range + RMSE.
+    """
+    rt_value = rt_low = rt_high = closed_x = None
+    t, n = req.t, chosen.n
     lo_ratio = basis.low / basis.total if basis.total > 0 else 1.0
     hi_ratio = basis.high / basis.total if basis.total > 0 else 1.0
-    if rmodel is not None and n_clients is not None and think is not None:
-        rt_value, rt_low, closed_x = _closed(rmodel, n, cp_factor, t, n_clients, think, chosen, lo_ratio)
-        if closed_x < t * (1.0 - _CLOSED_TOLERANCE):
-            warnings.append(
-                SizingWarning(
-                    "clients-limit-throughput",
-                    f"{n_clients} clients with {think:g} s think time reach only "
-                    f"{closed_x:.4g} TPS on {n} CPs (X = N / (R + Z)), below {t:g} TPS",
-                )
-            )
-        elif closed_x > t * (1.0 + _CLOSED_TOLERANCE):
-            warnings.append(
-                SizingWarning(
-                    "clients-exceed-throughput",
-                    f"{n_clients} clients with {think:g} s think time drive {closed_x:.4g} TPS on "
-                    f"{n} CPs (X = N / (R + Z)), more than the {t:g} TPS sized for; the response "
-                    "time shown is at that higher rate",
-                )
-            )
+    if rmodel is not None and req.clients is not None and req.think is not None:
+        rt_value, rt_low, closed_x = _closed(rmodel, n, cp_factor, t, req.clients, req.think, chosen, lo_ratio)
+        warnings.extend(_closed_warnings(req, n, closed_x))
         if rt_value is not None and rmodel.fit is not None:
             rt_high = rt_value + rmodel.fit.rmse_ms
             rt_low = max(rt_low or 0.0, rt_value - rmodel.fit.rmse_ms)
@@ -1522,7 +1631,7 @@ def size(
         if lo_ratio > 0.0:  # a bounds-only path without a lower bound has no CPU floor
             bd_lo = rmodel.breakdown(t, cps=n, cost_factor=cp_factor * lo_ratio)
             rt_low = bd_lo.lower_bound_ms + _ziip_residence_ms(chosen, t, lo_ratio)
-        if has_rt:
+        if rmodel.has_response_data:
             bd = rmodel.breakdown(t, cps=n, cost_factor=cp_factor)
             assert bd.total_ms is not None
             rt_value = bd.total_ms + _ziip_residence_ms(chosen, t, 1.0)
@@ -1537,8 +1646,38 @@ def size(
                 rt_high = math.inf  # the high end of the CPU range saturates: no upper bound
     if rmodel is not None and rmodel.floor_ms is not None:
         rt_low = max(rt_low or 0.0, rmodel.floor_ms)
-    if not has_rt:
-        warnings.append(
+    warnings.extend(_response_warnings(req, n, rmodel, rt_value, rt_low))
+    return rt_value, rt_low, rt_high, closed_x
+
+
+def _closed_warnings(req: _Request, n: int, closed_x: float) -> list[SizingWarning]:
+    t, who = req.t, f"{req.clients} clients with {req.think:g} s think time"
+    if closed_x < t * (1.0 - _CLOSED_TOLERANCE):
+        return [
+            SizingWarning(
+                "clients-limit-throughput",
+                f"{who} reach only {closed_x:.4g} TPS on {n} CPs (X = N / (R + Z)), below {t:g} TPS",
+            )
+        ]
+    if closed_x > t * (1.0 + _CLOSED_TOLERANCE):
+        return [
+            SizingWarning(
+                "clients-exceed-throughput",
+                f"{who} drive {closed_x:.4g} TPS on {n} CPs (X = N / (R + Z)), more than the {t:g} TPS sized "
+                "for; the response time shown is at that higher rate",
+            )
+        ]
+    return []
+
+
+def _response_warnings(
+    req: _Request, n: int, rmodel: ResponseModel | None, rt_value: float | None, rt_low: float | None
+) -> list[SizingWarning]:
+    """``no-response-time-data`` and ``sla-missed``."""
+    out = []
+    sla = req.sla
+    if rmodel is None or not rmodel.has_response_data:
+        out.append(
             SizingWarning(
                 "no-response-time-data",
                 "the source publishes no response times for this configuration: the absolute "
@@ -1552,125 +1691,93 @@ def size(
                 + (f"; the {sla:g} ms objective cannot be verified" if sla is not None else ""),
             )
         )
-    if sla is not None:
-        worst = rt_value if rt_value is not None else rt_low
-        if worst is not None and worst > sla:
-            what = "response time" if rt_value is not None else "lower bound of the response time"
-            warnings.append(
-                SizingWarning(
-                    "sla-missed",
-                    f"the {what} {worst:.3g} ms exceeds the {sla:g} ms objective at {t:g} TPS on {n} CPs",
-                )
+    worst = rt_value if rt_value is not None else rt_low
+    if sla is not None and worst is not None and worst > sla:
+        what = "response time" if rt_value is not None else "lower bound of the response time"
+        out.append(
+            SizingWarning(
+                "sla-missed", f"the {what} {worst:.3g} ms exceeds the {sla:g} ms objective at {req.t:g} TPS on {n} CPs"
             )
+        )
+    return out
 
-    # ---- 7. result ------------------------------------------------------------------------
-    cap_block = _capacity_block(capacity, chosen, policy, capacity_setting)
-    gcp_mips = cap_block["cp"]["mips_used"]
-    msu = cap_block["cp"]["msu_used"]
-    ziip_mips = cap_block["specialty"]["mips_used"]
-    warnings.extend(_limit_warnings(config, t))
-    band_used = 0.0 if proj.is_identity() and chosen.zproj.is_identity() else band
-    ranges = _ranges(
-        basis, fraction_ends, evals, chosen, cps_given, umax, sat_of, band_used, (rt_low, rt_high), required is not None
-    )
+
+def _final_assumptions(
+    basis: _Basis, policy: EnginePolicy, chosen: _Eval, band: float, rmodel: ResponseModel | None
+) -> None:
+    """The basis sentences about the rules, the projection band, the split and the response model."""
     basis.assumptions.append(policy.describe())
-    if band_used == 0.0 and not proj.is_identity():
+    if band == 0.0 and not chosen.proj.is_identity():
         basis.assumptions.append(
             "the ranges carry no error of the LSPR projection (no projection_band given): LSPR "
             "ratings are for a workload category, and the measured workload's category is not published"
         )
-    elif band_used > 0.0:
-        basis.assumptions.append(f"ranges widened by the projection band of ±{band_used:.0%} (given)")
-    breakdown = {k: v * factor for k, v in basis.components.items()}
-    per_ms = 1000.0 / t
+    elif band > 0.0:
+        basis.assumptions.append(f"ranges widened by the projection band of ±{band:.0%} (given)")
     basis.assumptions.append(
-        "zIIPs run eligible work at the speed of a CP of the same LPAR; eligible work uses "
-        "zIIPs up to the zIIP ceiling and the rest runs on CPs (no short-term IIPCP)"
+        f"{policy.name}s run eligible work at full speed (the full-speed rating of the same CP count); "
+        f"eligible work uses the {policy.name}s up to their ceiling and the rest runs on CPs (no short-term IIPCP)"
     )
     if rmodel is not None and rmodel.has_response_data:
+        software = rmodel.software
         basis.assumptions.append(
-            f"response time = {rmodel.fixed_ms:.3g} ms load-independent part + M/M/{n} CP "
-            "residence"
+            f"response time = {rmodel.fixed_ms:.3g} ms load-independent part + M/M/{chosen.n} CP residence"
             + (
-                f" + M/M/{rmodel.software.servers} software station (s = {rmodel.software.service_s * 1000:.4g} ms)"
-                if rmodel.software
+                f" + M/M/{software.servers} software station (s = {software.service_s * 1000:.4g} ms)"
+                if software
                 else ""
             )
             + (f"; fit to published response times: RMSE {rmodel.fit.rmse_ms:.3g} ms" if rmodel.fit else "")
         )
-    return SizingResult(
-        path=config.path,
-        configuration=config.configuration,
-        target_machine=target_machine,
-        target_machine_type=target_machine_type,
-        tps=t,
-        cps=n,
-        cps_required=None if required is None else required.n,
-        ziips=chosen.ziips,
-        ziips_required=z_required,
-        cpu_per_tran_ms={
-            "total": chosen.total * per_ms,
-            "gcp": chosen.gcp * per_ms,
-            "ziip": chosen.ziip * per_ms,
-            "low": basis.low * factor * per_ms,
-            "high": basis.high * factor * per_ms,
+
+
+def _per_tran_ms(chosen: _Eval, basis: _Basis, t: float) -> dict[str, float | None]:
+    per_ms = 1000.0 / t
+    factor = chosen.proj.factor
+    return {
+        "total": chosen.total * per_ms,
+        "gcp": chosen.gcp * per_ms,
+        "ziip": chosen.ziip * per_ms,
+        "low": basis.low * factor * per_ms,
+        "high": basis.high * factor * per_ms,
+    }
+
+
+def _basis_dict(
+    basis: _Basis,
+    chosen: _Eval,
+    capacity: CapacityTable,
+    setting: str | None,
+    share: tuple[float, float, float],
+) -> dict[str, Any]:
+    """The answer's ``basis``: points, model, projection, statements, assumptions, native demand."""
+    proj = chosen.proj
+    return {
+        "points": list(basis.points),
+        "model": basis.model,
+        "projection": {
+            "from_machine_type": proj.from_machine_type,
+            "from_cps": proj.from_cps,
+            "to_machine_type": proj.to_machine_type,
+            "to_cps": proj.to_cps,
+            "factor": proj.factor,
+            "specialty_factor": chosen.zproj.factor,
+            "capacity_setting": setting or capacity.full_speed_setting.get(proj.to_machine_type, ""),
+            "source": proj.source,
+            "rating_ids": list(proj.rating_ids),
         },
-        busy_cps={
-            "total": chosen.total,
-            "gcp": chosen.gcp,
-            "ziip": chosen.ziip,
-            "ziip_on_gcp": chosen.on_gcp,
+        "statements": list(dict.fromkeys(basis.statements)),
+        "assumptions": list(basis.assumptions),
+        "server_share": basis.server_share,
+        "eligible_share": {"value": share[0], "low": share[1], "high": share[2]},
+        "native": {
+            "component": basis.component,
+            "intercept_cps": basis.intercept,
+            "slope_s": basis.slope,
+            "payload_factor": basis.payload_factor,
+            "busy_cps": basis.total,
         },
-        breakdown=breakdown,
-        gcp_utilization=chosen.util,
-        ziip_utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
-        mips=gcp_mips,
-        msu=msu,
-        ziip_mips=ziip_mips,
-        response_time_ms={
-            "value": _finite_or_none(rt_value),
-            "low": _finite_or_none(rt_low),
-            "high": _finite_or_none(rt_high),
-        },
-        saturation_tps=_finite_or_none(sat),
-        knee_tps=_finite_or_none(knee),
-        closed_throughput_tps=_finite_or_none(closed_x),
-        specialty_engine=policy.name,
-        specialty_engine_max=cap,
-        binding_resource=_binding_at_target(chosen, policy, rmodel, t, closed_x),
-        saturation_binding=_binding_label(sat_result, policy, rmodel),
-        saturation_kind="lower-bound" if basis.cost_is_upper_bound else "value",
-        ranges=ranges,
-        capacity_detail=cap_block,
-        warnings=tuple(warnings),
-        basis={
-            "points": list(basis.points),
-            "model": basis.model,
-            "projection": {
-                "from_machine_type": proj.from_machine_type,
-                "from_cps": proj.from_cps,
-                "to_machine_type": proj.to_machine_type,
-                "to_cps": proj.to_cps,
-                "factor": proj.factor,
-                "specialty_factor": chosen.zproj.factor,
-                "capacity_setting": capacity_setting or capacity.full_speed_setting.get(target_machine_type, ""),
-                "source": proj.source,
-                "rating_ids": list(proj.rating_ids),
-            },
-            "statements": list(dict.fromkeys(basis.statements)),
-            "assumptions": list(basis.assumptions),
-            "server_share": basis.server_share,
-            "eligible_share": {"value": fraction, "low": frac_range[0], "high": frac_range[1]},
-            "native": {
-                "component": basis.component,
-                "intercept_cps": basis.intercept,
-                "slope_s": basis.slope,
-                "payload_factor": basis.payload_factor,
-                "busy_cps": basis.total,
-            },
-        },
-        max_utilization=umax,
-    )
+    }
 
 
 def _ziip_residence_ms(chosen: _Eval, tps: float, scale: float) -> float:
