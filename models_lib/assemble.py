@@ -24,6 +24,7 @@ from models_lib.inputs import (
     Eligibility,
     PayloadScaling,
     Point,
+    PublishedLimit,
     Rating,
     ResponseFloor,
 )
@@ -153,6 +154,7 @@ def assemble_configuration(
     think: float | None = None
     throughput_id: int | None = None
     floor: ResponseFloor | None = None
+    limits: list[PublishedLimit] = []
     for s in applicable:
         d = s.data
         if s.kind == "bound" and d.get("quantity") == "throughput":
@@ -209,6 +211,18 @@ def assemble_configuration(
             rows = tuple((int(r["clients"]), float(r["tps"])) for r in d["rows"])
             think = None if d.get("think_time_s") is None else float(d["think_time_s"])
             throughput_id = s.id
+        elif s.kind == "limit" and d.get("metric") == "tps":
+            limits.append(
+                PublishedLimit(
+                    metric="tps",
+                    value=float(d["value"]),
+                    scope=str(d["scope"]),
+                    configuration=s.configuration,
+                    statement_id=s.id,
+                    reference=s.reference,
+                    condition=str(d.get("condition") or ""),
+                )
+            )
         elif s.kind == "packet_trace" and s.configuration == configuration:
             # The whole exchange of one request on a new connection (SYN to the last packet):
             # what a client waits at no load.
@@ -236,6 +250,7 @@ def assemble_configuration(
         think_time_s=think,
         response_floor=floor,
         throughput_statement_id=throughput_id,
+        limits=tuple(limits),
     )
 
 

@@ -340,7 +340,8 @@ class PublishedLimit:
 
     ``metric`` names what is limited (``"tps"``), ``value`` the limit, ``scope`` what it is per
     (``"region"``, ``"qr-tcb"``, ``"lpar"``), ``configuration`` the slug it applies to (``None``:
-    every configuration of the path).
+    every configuration of the path), ``condition`` the published circumstances (e.g. "CICS
+    performance class monitoring active").
     """
 
     metric: str
@@ -349,3 +350,4 @@ class PublishedLimit:
     configuration: str | None
     statement_id: int
     reference: str = ""
+    condition: str = ""

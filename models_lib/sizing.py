@@ -1165,10 +1165,12 @@ def _limit_warnings(config: ConfigurationData, tps: float) -> list[SizingWarning
         if lim.configuration is not None and lim.configuration != config.configuration:
             continue
         per = "" if lim.scope == "lpar" else f"; at least {math.ceil(tps / lim.value)} of them are needed"
+        when = f" with {lim.condition}" if lim.condition else ""
         out.append(
             SizingWarning(
                 "published-limit",
-                f"{tps:g} TPS passes the published limit of {lim.value:g} TPS per {lim.scope}{per} ({lim.reference})",
+                f"{tps:g} TPS passes the published limit of {lim.value:g} TPS per {lim.scope}{when}{per} "
+                f"({lim.reference})",
             )
         )
     return out

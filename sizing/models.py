@@ -255,6 +255,7 @@ class StatementKind(models.TextChoices):
     MEASUREMENTS = "measurements", "Measurements"
     CONFIGURATION = "configuration", "Configuration table"
     OBSERVATION = "observation", "Observation"
+    LIMIT = "limit", "Published software limit"
 
 
 class Statement(models.Model):

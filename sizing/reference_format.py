@@ -302,6 +302,14 @@ def _check_statement_data(ck: _Checker, kind: str, data: dict[str, Any], entry: 
             if t is not None and t < previous:
                 raise ck.fail(f"{entry} packet {i + 1}", "packet times must not decrease")
             previous = t if t is not None else previous
+    elif kind == "limit":
+        if data.get("metric") != "tps":
+            raise ck.fail(entry, "limit 'metric' must be 'tps' (transactions per second)")
+        ck.number(data, "value", entry, required=True, exclusive_minimum=0)
+        if data.get("scope") not in ("lpar", "region", "qr-tcb"):
+            raise ck.fail(entry, "limit 'scope' must be one of lpar, region, qr-tcb")
+        if not isinstance(data.get("condition", ""), str):
+            raise ck.fail(entry, "limit 'condition' must be text")
     elif kind in ("measurements", "configuration"):
         rows = data.get("rows")
         if not isinstance(rows, list) or not rows:

@@ -229,15 +229,27 @@ def test_cics_ts_answers_the_lpar_with_a_stated_overhead() -> None:
 
 
 def test_published_limit_warns_with_its_source() -> None:
-    # REDP-5320, performance class monitoring section: "the highest ETR achieved is reduced from
-    # 174 K to about 135 K TPS ... the increased use of the QR TCB becoming a constraint".
-    limit = PublishedLimit("tps", 174_000.0, "lpar", "v5.3", statement_id=1, reference="REDP-5320, Figure 13")
-    cfg = replace(P.configuration("cicsts-catalog", "v5.3"), limits=(limit,))
-    below = size(cfg, target_machine="z13", target_machine_type=Z13, capacity=table(), tps=170_000.0)
-    above = size(cfg, target_machine="z13", target_machine_type=Z13, capacity=table(), tps=180_000.0)
+    # benchmarks/cicsts_v53_redp5320.yaml `perfmon-max-etr` (kind limit): REDP-5320 Figure 13,
+    # "With performance class monitoring active, the highest ETR achieved is reduced from 174 K
+    # to about 135 K TPS ... the QR TCB becoming a constraint".
+    cfg = P.configuration("cicsts-catalog", "v5.3")
+    (limit,) = cfg.limits
+    assert limit.value == 135_000.0 and "performance class monitoring" in limit.condition
+    below = size(cfg, target_machine="z13", target_machine_type=Z13, capacity=table(), tps=130_000.0)
+    above = size(cfg, target_machine="z13", target_machine_type=Z13, capacity=table(), tps=140_000.0)
     assert "published-limit" not in below.warning_codes()
     message = next(w.message for w in above.warnings if w.code == "published-limit")
-    assert "174000" in message and "REDP-5320" in message
+    assert "135000" in message and "REDP-5320" in message and "monitoring" in message
+    # A synthetic per-region limit checks the arithmetic: ceil(120,000 / 50,000) = 3 regions.
+    per_region = PublishedLimit("tps", 50_000.0, "region", None, statement_id=1, reference="a source")
+    r = size(
+        replace(cfg, limits=(per_region,)),
+        target_machine="z13",
+        target_machine_type=Z13,
+        capacity=table(),
+        tps=120_000.0,
+    )
+    assert "at least 3 of them" in next(w.message for w in r.warnings if w.code == "published-limit")
 
 
 # ---------------------------------------------------------------------------------------
