@@ -17,6 +17,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from models_lib.capacity import MAX_CPS
 from sizing.api.job_serializers import MAX_BATCH_ROWS, MAX_CURVE_CPS
 from sizing.models import Configuration, Job, JobStatus, Path, Visibility
 
@@ -78,7 +79,7 @@ def test_submit_answers_202_with_the_queued_job_and_its_url(
         ("closed", {**CLOSED, "clients": []}, "clients"),
         ("closed", {k: v for k, v in CLOSED.items() if k != "think_time_s"}, "think_time_s"),
         ("closed", {k: v for k, v in CLOSED.items() if k != "cps"}, "cps"),
-        ("closed", {**CLOSED, "cps": 41}, "cps"),
+        ("closed", {**CLOSED, "cps": MAX_CPS + 1}, "cps"),
         ("closed", {**CLOSED, "think_time_s": "NaN"}, "think_time_s"),
         ("montecarlo", {**CLOSED, "tps": 100}, "clients"),
         (
