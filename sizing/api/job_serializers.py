@@ -62,6 +62,7 @@ class ParamsSerializer(serializers.Serializer):
     validate_tps = EstimateInputSerializer.validate_tps
     validate_max_utilization = EstimateInputSerializer.validate_max_utilization
     validate_response_time_sla_ms = EstimateInputSerializer.validate_response_time_sla_ms
+    validate_projection_band = EstimateInputSerializer.validate_projection_band
 
     def resolve(self, attrs: dict[str, Any]) -> dict[str, Any]:
         """Check path, configuration and machine against what the owner may see; store their slugs."""
@@ -85,6 +86,10 @@ class TargetParams(ParamsSerializer):
     max_utilization = estimate_field("max_utilization")
     payload_bytes = estimate_field("payload_bytes")
     response_time_sla_ms = estimate_field("response_time_sla_ms")
+    # The engine's options, as the estimate takes them (sizing.jobs.workload.ENGINE_OPTIONS).
+    projection_band = estimate_field("projection_band")
+    lpar_overhead = estimate_field("lpar_overhead")
+    server_share = estimate_field("server_share")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         return self.resolve(attrs)

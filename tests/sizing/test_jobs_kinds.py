@@ -22,7 +22,7 @@ from sizing.jobs.curve import run_curve
 from sizing.jobs.mix import run_mix
 from sizing.jobs.montecarlo import run_montecarlo, sample_costs
 from sizing.jobs.optimize import run_optimize
-from sizing.jobs.workload import load_workload
+from sizing.jobs.workload import load_workload, load_workload_for
 from sizing.models import Configuration, Machine
 from sizing.selectors.configuration_data import capacity_table, configuration_data, other_component_cost
 from sizing.services.estimates import estimate_compute
@@ -103,6 +103,17 @@ def test_workload_model_answers_exactly_as_the_engine(
                     assert_allclose(ev.response_time_ms, ref["response_time_ms"]["value"], rtol=1e-12)
                 if ziips is not None:
                     assert_allclose(sat, ref["saturation_tps"], rtol=1e-12)
+
+
+def test_a_jobs_engine_options_reach_the_engine(user: Any) -> None:
+    # The estimate's options (lpar_overhead here) travel with a job's params to every evaluation.
+    params = {"path": "cicsts-catalog", "configuration": "v5.3", "machine": "z13", "lpar_overhead": 0.25}
+    plain = load_workload_for(owner=user, params={**params, "lpar_overhead": None})
+    wm = load_workload_for(owner=user, params=params)
+    assert_allclose(wm.slope, 1.25 * plain.slope, rtol=1e-12)
+    answer = wm.estimate(tps=50_000.0)
+    assert "cics-only" not in [w["code"] for w in answer["warnings"]]
+    assert "cics-only" in [w["code"] for w in plain.estimate(tps=50_000.0)["warnings"]]
 
 
 def test_a_configuration_without_cpu_data_cannot_make_a_workload(user: Any) -> None:
