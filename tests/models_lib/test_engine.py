@@ -70,13 +70,16 @@ def test_zosconnect_2000_tps_on_z13_obeys_two_ziips_per_cp() -> None:
 
 def test_given_ziips_above_the_ratio_are_capped_with_a_warning() -> None:
     r = _size("zosconnect-cics", "channel", Z13, tps=800.0, cps=2, ziips=9)
-    assert r.ziips == 4  # 2 CPs x 2 (z13s TG 3.5)
+    assert r.ziips == 4  # 2 CPs x 2 (benchmarks/engine_rules.yaml, z13)
     message = next(w.message for w in r.warnings if w.code == "engine-ratio")
-    assert "9 zIIPs were given" in message and "SG24-8294" in message
+    assert "9 zIIPs were given" in message and "z13 allows at most 2 zIIP per CP" in message
+    assert engine_policy(table(), Z13).rules.reference in message  # type: ignore[union-attr]
 
 
 def test_machine_without_rules_enforces_no_ratio_and_says_so() -> None:
-    r = _size("zosconnect-cics", "channel", Z17, tps=800.0)
+    without = replace(table(), engine_rules={t: r for t, r in table().engine_rules.items() if t != Z17})
+    cfg = P.configuration("zosconnect-cics", "channel")
+    r = size(cfg, target_machine="z17", target_machine_type=Z17, capacity=without, tps=800.0)
     assert r.specialty_engine == "zIIP" and r.specialty_engine_max is None
     assert any("no specialty-engine rules stored" in a for a in r.basis["assumptions"])
 
@@ -134,7 +137,7 @@ def test_z17_answer_names_9175_and_the_seed_machine() -> None:
 
 
 def test_capacity_block_prices_cps_apart_from_ziips() -> None:
-    # 2964-608 rates 7,132 MIPS and 874 MSU (zPCR export row, tests/data/lspr_zpcr_subset.csv).
+    # 2964-608 rates 7,132 MIPS and 874 MSU (zPCR export row in benchmarks/lspr_zpcr_configuration_summary.csv).
     r = _size("cicstg", "ipic-commarea-64", Z13, tps=800.0, cps=8, capacity_setting="600")
     cap = r.to_dict()["capacity"]
     assert cap["model"] == "2964-608"

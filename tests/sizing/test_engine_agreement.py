@@ -75,7 +75,8 @@ def test_optimiser_with_free_specialty_engines_picks_the_estimates_cps(cfg: tupl
         wm,
         tps=tps,
         costs={"gcp": 1.0, "ziip": 0.0},
-        max_cps=wm.counts[-1],
+        # With specialty engines free a mix costs its CPs: none above cps_required + 1 can win.
+        max_cps=wm.counts[-1] if est.cps_required is None else est.cps_required + 1,
         max_ziips=None,
         response_time_sla_ms=None,
         progress=lambda done, total: None,
