@@ -24,13 +24,13 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from models_lib.capacity import projection_factor
-from models_lib.costmodel import LinearFit, fit_configuration
+from models_lib.costmodel import ConfigurationModel, LinearFit, fit_configuration
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.queueing import erlang_c
 from models_lib.response import ResponseModel, fit_response
 from models_lib.sizing import DEFAULT_MAX_UTILIZATION, size
 from models_lib.ziip import split_demand, ziips_required
-from sizing.selectors.configuration_data import capacity_table, configuration_data
+from sizing.selectors.fitted import current_reference
 from sizing.services.estimates import resolve_target
 
 #: Floor of the GCP share in the response model's cost factor (as in the engine).
@@ -274,13 +274,17 @@ def load_workload(
     capacity: CapacityTable | None = None,
 ) -> WorkloadModel:
     """Read the configuration and fit it as the engine does (``ValueError`` if it cannot be sized)."""
-    config_row, machine_row = resolve_target(user=owner, path=path, configuration=configuration, machine=machine)
-    cfg = configuration_data(configuration=config_row)
+    reference = current_reference()
+    config_row, machine_row = resolve_target(
+        user=owner, path=path, configuration=configuration, machine=machine, reference=reference
+    )
+    fitted = reference.fitted(config_row)
     return workload_model(
-        cfg,
+        fitted.data,
+        fitted=fitted.model,
         machine=machine_row.slug,
         machine_type=machine_row.machine_type,
-        capacity=capacity if capacity is not None else capacity_table(),
+        capacity=capacity if capacity is not None else reference.lspr_table(),
         payload_bytes=payload_bytes,
         max_utilization=max_utilization,
         tps=tps,
@@ -309,11 +313,16 @@ def workload_model(
     payload_bytes: int | None = None,
     max_utilization: float | None = None,
     tps: float | None = None,
+    fitted: ConfigurationModel | None = None,
 ) -> WorkloadModel:
-    """Build a :class:`WorkloadModel` from one ``size()`` call (no database access)."""
+    """Build a :class:`WorkloadModel` from one ``size()`` call (no database access).
+
+    ``fitted`` is the configuration's cost model when the caller has it already.
+    """
     umax = DEFAULT_MAX_UTILIZATION if max_utilization is None else max_utilization
     t_ref = tps if tps is not None else reference_rate(cfg)
-    fitted = fit_configuration(cfg)
+    if fitted is None:
+        fitted = fit_configuration(cfg)
     result = size(
         cfg,
         target_machine=machine,
