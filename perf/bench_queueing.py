@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models_lib.queueing import Station, mmc, mmc_response_times, mva  # noqa: E402
+from perf.record import record  # noqa: E402
 
 THINK_TIME = 0.5  # s
 STATIONS = (
@@ -77,6 +78,7 @@ def textbook_ld_mva(stations: tuple[Station, ...], clients: int, think_time: flo
 
 
 def _row(name: str, seconds: float, baseline: str, baseline_seconds: float) -> str:
+    record("queueing", name=name, seconds=seconds, baseline=baseline, baseline_seconds=baseline_seconds)
     return f"{name:<34} {seconds:>11.6f} {baseline:<40} {baseline_seconds:>11.6f} {baseline_seconds / seconds:>9.1f}"
 
 
