@@ -46,10 +46,17 @@ def home(request: HttpRequest) -> HttpResponse:
 def workbench(request: HttpRequest) -> HttpResponse:
     """The sizing page; query parameters (path, configuration, machine, tps, ...) pre-fill the form."""
     initial = {k: v for k, v in request.GET.items() if k in EstimateInputSerializer().fields}
+    example = not initial
+    if example:  # a first visit opens on a worked example rather than an empty form
+        initial = catalogue.workbench_example(user=request.user)
     return _render_with_charts(
         request,
         "sizing/workbench.html",
-        {"choices": catalogue.workbench_choices(user=request.user), "initial": initial},
+        {
+            "choices": catalogue.workbench_choices(user=request.user),
+            "initial": initial,
+            "example": example and bool(initial),
+        },
     )
 
 
@@ -136,8 +143,12 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
             estimates = []
     status = 400 if error else 200
     rows = charts.comparison_rows(estimates=estimates) if estimates else []
+    input_rows = charts.comparison_input_rows(estimates=estimates) if estimates else []
     return render(
-        request, "sizing/estimate_compare.html", {"estimates": estimates, "rows": rows, "error": error}, status=status
+        request,
+        "sizing/estimate_compare.html",
+        {"estimates": estimates, "rows": rows, "input_rows": input_rows, "error": error},
+        status=status,
     )
 
 

@@ -72,8 +72,14 @@ class EstimateInputSerializer(serializers.Serializer):
 
 
 class WarningSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
+    code = serializers.CharField(help_text="stable code, see docs/models.md")
+    message = serializers.CharField(help_text="what the engine found, with its numbers")
+    level = serializers.ChoiceField(
+        choices=["decision", "caveat", "note"],
+        required=False,
+        help_text="decision: changes what can be signed; caveat: a limitation to say; note: how it was reached",
+    )
+    headline = serializers.CharField(required=False, help_text="the warning in words for the customer")
 
 
 class CpuPerTranSerializer(serializers.Serializer):

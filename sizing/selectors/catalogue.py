@@ -12,7 +12,16 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q
 
-from sizing.models import BenchmarkPoint, Machine, MetricName, Path, SourceDocument, Statement, StatementKind
+from sizing.models import (
+    BenchmarkPoint,
+    CapacityRating,
+    Machine,
+    MetricName,
+    Path,
+    SourceDocument,
+    Statement,
+    StatementKind,
+)
 from sizing.selectors.reference import visible_configurations
 
 _BUSY_SUFFIX = "_cpu"  # busy-CPU metrics (cics_cpu, lpar_cpu...); *_per_tran and shares are not
@@ -197,6 +206,36 @@ def workbench_choices(*, user: AbstractBaseUser | AnonymousUser | None) -> dict[
         for m in Machine.objects.filter(ratings__isnull=False).distinct().order_by("-machine_type")
     ]
     return {"paths": paths, "machines": machines}
+
+
+#: The example the workbench opens on: the best-measured path (FiTeq multi-region, 17 points in
+#: REDP-5114 Tables 11-1 and 11-2, CPU per address space at each ETR) at the rate its Table 11-1
+#: reached (8,680.75 TPS, rounded down to 8,000), projected onto the fastest machine rated.
+EXAMPLE_PATH = "fiteq-authenticator"
+EXAMPLE_CONFIGURATION = "multi-region"
+EXAMPLE_TPS = 8000
+
+
+def workbench_example(*, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
+    """Inputs of the opening example: a well-measured path on a current machine.
+
+    "Current" is read from the ratings, not from a list of names: the machine with the highest
+    rated capacity of one CP (a full-speed CP of the newest generation rated).  Empty when the
+    example path or any rating is missing (the page then opens empty)."""
+    if not any(
+        p.slug == EXAMPLE_PATH and any(c.slug == EXAMPLE_CONFIGURATION for c in p.configurations)
+        for p in path_summaries(user=user)
+    ):
+        return {}
+    fastest = CapacityRating.objects.filter(cps=1).select_related("machine").order_by("-mips").first()
+    if fastest is None:
+        return {}
+    return {
+        "path": EXAMPLE_PATH,
+        "configuration": EXAMPLE_CONFIGURATION,
+        "machine": fastest.machine.slug,
+        "tps": EXAMPLE_TPS,
+    }
 
 
 def _etr_dict(etr: EtrRange | None) -> dict[str, float] | None:

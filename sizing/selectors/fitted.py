@@ -8,8 +8,9 @@ process memory under that token and looks at the token at most every
 ``ZSIZER_REFERENCE_CHECK_MS`` milliseconds (one single-row query), so an estimate normally
 runs no reference query at all.  Another process's change is seen within that interval.
 
-Computed answers are cached under (token, normalised inputs) in this process and in Django's
-cache (Redis when ``ZSIZER_CACHE_URL`` names one), so every web process shares them.
+Computed answers are cached under (token, digest of the code, normalised inputs) in this
+process and in Django's cache (Redis when ``ZSIZER_CACHE_URL`` names one), so every web process
+shares them.
 
 When the version row is missing (an emptied database) nothing is cached: every call reads and
 fits afresh.
@@ -17,6 +18,7 @@ fits afresh.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -24,6 +26,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path as FilePath
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -69,6 +72,23 @@ class _Store:
 
 _store = _Store()
 _lock = threading.Lock()
+
+
+@functools.cache
+def code_digest() -> str:
+    """Digest of the code that makes an answer (models_lib and the sizing app), computed once.
+
+    Part of every shared answer's key, so a process running other code (a deploy, another
+    branch) never takes an answer computed by different rules from the shared cache.
+    """
+    root = FilePath(__file__).resolve().parents[2]
+    h = hashlib.sha256()
+    for package in ("models_lib", "sizing"):
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" not in path.parts:
+                h.update(path.relative_to(root).as_posix().encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def expire_local_check() -> None:
@@ -157,7 +177,7 @@ class Reference:
         if self.token is None:
             return compute()
         digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
-        key = f"answer:{self.token}:{digest}"
+        key = f"answer:{self.token}:{code_digest()}:{digest}"
         hit = _store.answers.get(key) if _store.token == self.token else None
         if hit is not None:
             return hit

@@ -438,6 +438,35 @@ def _format(value: Any, kind: str) -> str:
     return f"{v:,.{digits}f}"
 
 
+#: Inputs of an estimate as the comparison shows them, in the order an engineer reads them.
+_COMPARE_INPUTS: tuple[tuple[str, str], ...] = (
+    ("Path", "path"),
+    ("Configuration", "configuration"),
+    ("Machine", "machine"),
+    ("Target, TPS", "tps"),
+    ("CPs given", "cps"),
+    ("zIIPs given", "ziips"),
+    ("Utilisation ceiling", "max_utilization"),
+    ("Payload, bytes", "payload_bytes"),
+    ("Clients", "clients"),
+    ("Think time, s", "think_time_s"),
+    ("Response-time goal, ms", "response_time_sla_ms"),
+)
+
+
+def comparison_input_rows(*, estimates: list[Estimate]) -> list[dict[str, Any]]:
+    """The question each estimate asked, one row per input; an input nobody gave is left out
+    and one given to some estimates only shows "default" for the others."""
+    rows = []
+    for label, key in _COMPARE_INPUTS:
+        raw = [e.inputs.get(key) for e in estimates]
+        if all(v is None for v in raw):
+            continue
+        cells = ["default" if v is None else f"{v:,}" if isinstance(v, (int, float)) else str(v) for v in raw]
+        rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
+    return rows
+
+
 def comparison_rows(*, estimates: list[Estimate]) -> list[dict[str, Any]]:
     """Rows of the side-by-side comparison: label, one formatted cell per estimate, and whether
     the estimates differ on it."""

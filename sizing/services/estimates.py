@@ -12,6 +12,7 @@ import models_lib
 from models_lib.sizing import size
 from sizing.models import Configuration, Estimate, Machine, Visibility
 from sizing.selectors.fitted import Reference, current_reference
+from sizing.services.warning_levels import with_levels
 
 #: Engine keyword arguments that come straight from the request.
 ENGINE_ARGS = (
@@ -101,7 +102,9 @@ def estimate_compute(
             )
         except ValueError as exc:
             raise _engine_error(exc) from None
-        return result.to_dict()  # JSON-safe: non-finite numbers are None
+        outputs = result.to_dict()  # JSON-safe: non-finite numbers are None
+        outputs["warnings"] = with_levels(outputs["warnings"])
+        return outputs
 
     # One answer per (reference-data version, configuration, machine, inputs): computed once.
     key = {"configuration": config_row.pk, "machine": machine_row.pk, "tps": tps, **kwargs}

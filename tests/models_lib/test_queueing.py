@@ -1,6 +1,7 @@
 """models_lib.queueing against peer libraries, closed forms and limit cases.
 
-Reference values come from ``shared/reference_cases.json`` (LINE solver 3.0.8.0 exact MVA,
+Reference values come from ``tests/data/reference_cases.json`` (a copy of the project's
+shared reference cases, provenance in tests/data/README.md: LINE solver 3.0.8.0 exact MVA,
 Ciw 3.2.7 simulation, and an independent log-space convolution that is the truth where LINE
 drifts), from closed forms computed here in exact rational arithmetic, or from the formula
 quoted next to the assertion.
@@ -22,7 +23,7 @@ from scipy.special import gammaln, logsumexp
 
 from models_lib.queueing import MMcResult, Station, erlang_c, mmc, mmc_response_times, mva
 
-REFERENCE_FILE = Path(__file__).resolve().parents[2].parent / "shared" / "reference_cases.json"
+REFERENCE_FILE = Path(__file__).resolve().parents[1] / "data" / "reference_cases.json"
 CASES: list[dict[str, Any]] = json.loads(REFERENCE_FILE.read_text(encoding="utf-8"))
 OPEN_CASES = [c for c in CASES if c["kind"] == "open_mmc"]
 CLOSED_CASES = [c for c in CASES if c["kind"] == "closed_mva"]

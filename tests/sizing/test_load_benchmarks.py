@@ -166,7 +166,7 @@ def test_hostbridge_traces_have_17_and_9_packets() -> None:
 
 
 def test_lspr_ratings_are_all_loaded() -> None:
-    # ../shared/lspr_average_multi_image.csv: 40 CP counts for each of 2097, 2827 and 2964.
+    # benchmarks/lspr_average_multi_image.csv (verbatim copy of the shared LSPR table): 40 CP counts for each of 2097, 2827 and 2964.
     lines = (BENCHMARKS / "lspr_average_multi_image.csv").read_text().strip().splitlines()[1:]
     assert CapacityRating.objects.count() == len(lines)
     model, machine_type, _generation, cps, mips, msu = lines[0].split(",")

@@ -24,6 +24,7 @@ from sizing.selectors import fitted as fitted_cache
 from sizing.selectors.configuration_data import capacity_table, configuration_data
 from sizing.services.reference_data import benchmarks_load
 from sizing.services.reference_version import bump_reference_version
+from sizing.services.warning_levels import with_levels
 
 pytestmark = pytest.mark.django_db
 
@@ -43,17 +44,19 @@ def _tables(queries: CaptureQueriesContext) -> list[str]:
 
 
 def _direct_answer(tps: float) -> dict[str, Any]:
-    """The engine on freshly read rows, no cache: what every cached answer must equal."""
+    """The engine on freshly read rows, no cache, with the warnings' levels as the service adds them."""
     machine = Machine.objects.get(slug="zec12")
     point = BenchmarkPoint.objects.filter(configuration__slug="multi-region").select_related("configuration").first()
     assert point is not None
-    return size(
+    answer = size(
         configuration_data(configuration=point.configuration),
         target_machine=machine.slug,
         target_machine_type=machine.machine_type,
         capacity=capacity_table(),
         tps=tps,
     ).to_dict()
+    answer["warnings"] = with_levels(answer["warnings"])
+    return answer
 
 
 def _estimate(api: Any, tps: float) -> dict[str, Any]:
@@ -183,7 +186,7 @@ def test_answers_are_shared_through_redis_when_configured(api: Any) -> None:
     with override_settings(CACHES=caches):
         first = _estimate(api, 7777.0)
         token = fitted_cache._store.token
-        keys = client.keys(f"zsizer-test-answers:1:answer:{token}:*")
+        keys = client.keys(f"zsizer-test-answers:1:answer:{token}:{fitted_cache.code_digest()}:*")
         assert len(keys) == 1
         try:
             fitted_cache._store.values = {}  # a fresh process: nothing in memory

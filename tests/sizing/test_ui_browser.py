@@ -169,3 +169,74 @@ def test_size_fiteq_multi_region_on_zec12_and_run_a_curve_job(jobs_worker: Worke
     assert unexpected == [], unexpected
     assert _non_local(page.requests) == []
     print(f"browser test took {time.monotonic() - started:.1f} s")
+
+
+def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_server: Any, page: Any) -> None:
+    """The workbench opens on its example and answers it; an edit greys the answer out and blocks
+    saving until it is recomputed; an error clears it; a decision warning is on the main card;
+    compare marks what differs."""
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Size").click()
+    page.wait_for_selector("#example-note")
+    page.wait_for_selector("#chart-cpu .main-svg")
+    example = {k: page.locator(f"#f-{k}").input_value() for k in ("path", "configuration", "machine", "tps")}
+    assert example["path"] == "fiteq-authenticator" and example["tps"] == "8000"
+    api = page.request.get(f"{live_server.url}/api/v1/estimate", params=example).json()
+    assert page.locator('[data-kpi="cps_required"]').inner_text() == str(api["cps_required"])
+    save = page.get_by_role("button", name="Save estimate")
+    assert save.is_enabled()
+
+    # Editing an input (without pressing Size) makes the answer stale and unsaveable.
+    page.get_by_label("Target rate").fill("9000")
+    page.wait_for_selector("#stale-banner:not([hidden])")
+    assert save.is_disabled()
+    # Back to the inputs of the answer on screen: it is current again.
+    page.get_by_label("Target rate").fill("8000")
+    page.wait_for_selector("#stale-banner", state="hidden")
+    assert save.is_enabled()
+
+    # Two CPs given for 8,000 TPS: overloaded, said in words, with a decision warning on the card.
+    page.locator("#optional-inputs summary").click()
+    page.locator("#f-cps").fill("2")
+    page.get_by_role("button", name="Size", exact=True).click()
+    page.wait_for_selector('#decisions:not([hidden]) li[data-code="utilization-above-ceiling"]')
+    given = page.request.get(f"{live_server.url}/api/v1/estimate", params={**example, "cps": "2"}).json()
+    more = given["cps_required"] - 2
+    assert page.locator('[data-kpi="cps_required"]').inner_text() == "Overloaded"
+    assert f"needs {more} more CPs" in page.locator('[data-kpi-sub="cps_required"]').inner_text()
+    decisions = [w["code"] for w in given["warnings"] if w["level"] == "decision"]
+    shown = page.locator("#decisions li").evaluate_all("els => els.map(e => e.dataset.code)")
+    assert shown == decisions
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "workbench-decisions.png"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)  # let Plotly finish its transitions
+    page.screenshot(path=str(shot))
+    print(f"\nscreenshot of a decision warning on the card: {shot}")
+    page.get_by_label("Estimate name").fill("two CPs")
+    save.click()
+    page.get_by_role("link", name="Saved as estimate").wait_for()
+
+    # An error clears the answer: nothing stays on screen that belongs to other inputs.
+    page.get_by_label("Target rate").fill("-5")
+    page.get_by_role("button", name="Size", exact=True).click()
+    page.wait_for_selector("#err-tps:not([hidden])")
+    page.wait_for_selector("#result", state="hidden")
+    assert save.is_disabled()
+
+    # A second estimate with the CPs sized, then compare: the question and the answer differ.
+    page.locator("#f-cps").fill("")
+    page.get_by_label("Target rate").fill("8000")
+    page.get_by_role("button", name="Size", exact=True).click()
+    page.wait_for_selector("#result:not([hidden])")
+    page.get_by_label("Estimate name").fill("sized")
+    save.click()
+    page.get_by_role("link", name="Saved as estimate").wait_for()
+    ids = [e["id"] for e in page.request.get(f"{live_server.url}/api/v1/estimates/").json()["results"]]
+    page.goto(f"{live_server.url}/estimates/compare/?id={ids[0]}&id={ids[1]}")
+    cps_row = page.locator("tr", has=page.locator("th", has_text="CPs given"))
+    assert cps_row.locator(".differs-tag").count() == 1
+    shot = ARTIFACTS / "compare.png"
+    page.screenshot(path=str(shot), full_page=True)
+    print(f"screenshot of compare: {shot}")
+    unexpected = [e for e in page.errors if "status of 400" not in e]
+    assert unexpected == [], unexpected

@@ -17,6 +17,7 @@ const saveButton = document.getElementById("save-button");
 const saveStatus = document.getElementById("save-status");
 const resultBox = document.getElementById("result");
 const emptyState = document.getElementById("empty-state");
+const staleBanner = document.getElementById("stale-banner");
 
 const OPTIONAL = ["cps", "ziips", "max_utilization", "payload_bytes", "clients", "think_time_s", "response_time_sla_ms"];
 const FIELDS = ["path", "configuration", "machine", "tps", ...OPTIONAL];
@@ -120,6 +121,7 @@ async function run({ focusErrors = true } = {}) {
     lastInputs = inputs;
     lastAnswer = answer;
     render(answer);
+    setStale(false);
     history.replaceState(null, "", `?${new URLSearchParams(inputs)}`);
     saveButton.disabled = false;
     saveStatus.textContent = "";
@@ -131,9 +133,40 @@ async function run({ focusErrors = true } = {}) {
     const first = showErrors(form, fields, { alertBox });
     if (focusErrors && first) first.focus();
     status.textContent = "";
+    clearAnswer(); // an answer never stays on screen beside inputs it does not belong to
   } finally {
     if (mine === sequence) setBusy(false);
   }
+}
+
+// -- an answer belongs to its inputs -------------------------------------------------------
+function sameInputs(a, b) {
+  if (!a || !b) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => String(a[k] ?? "") === String(b[k] ?? ""));
+}
+
+function setStale(stale) {
+  resultBox.classList.toggle("is-stale", stale);
+  staleBanner.hidden = !stale;
+  saveButton.disabled = stale || !lastInputs;
+  if (stale) saveStatus.textContent = "";
+}
+
+function onInputEdited() {
+  if (!lastInputs) return;
+  setStale(!sameInputs(readInputs(), lastInputs));
+}
+
+function clearAnswer() {
+  lastInputs = null;
+  lastAnswer = null;
+  resultBox.hidden = true;
+  emptyState.hidden = false;
+  staleBanner.hidden = true;
+  resultBox.classList.remove("is-stale");
+  saveButton.disabled = true;
+  saveStatus.textContent = "";
 }
 
 function kpi(name, value, sub) {
@@ -153,9 +186,26 @@ function render(answer) {
     (answer.native.lpar_cps ? ` (${answer.native.lpar_cps} CPs)` : "");
 
   const busy = e.busy_cps || {};
+  const engine = e.specialty_engine || "zIIP"; // the engine's name for this generation (zAAP on old machines)
+  const ranges = e.ranges || {};
   const gcpBusy = busy.gcp === null || busy.gcp === undefined ? "" : `${fmt.num(busy.gcp, 2)} busy CPs`;
-  kpi("cps_required", fmt.int(e.cps_required), inp.cps ? `${inp.cps} CPs given · ${gcpBusy}` : gcpBusy || "cannot be sized");
-  kpi("ziips_required", fmt.int(e.ziips_required), busy.ziip ? `${fmt.num(busy.ziip, 2)} busy zIIPs` : "no zIIP work");
+  const ceiling = Number(inp.max_utilization || 0.85);
+  const given = inp.cps ? Number(inp.cps) : null;
+  const overloaded = given !== null && e.gcp_utilization !== null && e.gcp_utilization > ceiling && e.cps_required > given;
+  const cpsRange = rangeText(ranges.cps, 0);
+  if (overloaded) {
+    const more = e.cps_required - given;
+    kpi("cps_required", "Overloaded", `${given} CPs given: needs ${more} more CP${more === 1 ? "" : "s"} (${e.cps_required} in all) to stay under ${fmt.pct(ceiling)}`);
+  } else {
+    kpi("cps_required", fmt.int(e.cps_required), [given ? `${given} CPs given` : "", gcpBusy || (e.cps_required === null ? "cannot be sized" : ""), cpsRange].filter(Boolean).join(" · "));
+  }
+  document.getElementById("kpi-cps-card").classList.toggle("kpi-bad", overloaded);
+  document.querySelector('[data-kpi-label="ziips_required"]').textContent = `${engine}s required`;
+  kpi(
+    "ziips_required",
+    fmt.int(e.ziips_required),
+    [busy.ziip ? `${fmt.num(busy.ziip, 2)} busy ${engine}s` : `no ${engine} work`, rangeText(ranges.ziips, 0), e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""].filter(Boolean).join(" · "),
+  );
   kpi("mips", e.mips === null ? "—" : `${fmt.int(e.mips)}`, e.mips === null ? "" : `${fmt.int(e.msu)} MSU on CPs`);
   kpi("gcp_utilization", fmt.pct(e.gcp_utilization), e.ziip_utilization === null ? "of the CPs" : `CPs · zIIPs ${fmt.pct(e.ziip_utilization)}`);
   const rt = e.response_time_ms || {};
@@ -167,9 +217,18 @@ function render(answer) {
     hasRt ? (rt.low !== null && rt.high !== null ? `95%: ${fmt.num(rt.low, 1)}–${fmt.num(rt.high, 1)} ms` : "") : floorOnly ? "lower bound only" : "not published",
   );
   const sat = e.saturation_tps;
-  kpi("saturation_tps", sat === null ? "—" : fmt.int(sat), sat === null ? "" : `TPS · ${fmt.num(sat / e.inputs.tps, 2)}× target`);
+  const lowerBound = e.saturation_kind === "lower-bound";
+  const satBinding = bindingText(e.saturation_binding);
+  kpi(
+    "saturation_tps",
+    sat === null ? "—" : `${lowerBound ? "≥ " : ""}${fmt.int(sat)}`,
+    sat === null ? "" : [`TPS · ${fmt.num(sat / e.inputs.tps, 2)}× target`, satBinding ? `bound by ${satBinding}` : "", lowerBound ? "lower bound (cost is an upper bound)" : rangeText(ranges.saturation_tps, 0)].filter(Boolean).join(" · "),
+  );
+  const binding = bindingText(e.binding_resource);
+  document.getElementById("binding").textContent = binding ? `Binding resource at ${fmt.int(inp.tps)} TPS: ${binding}.` : "";
 
-  renderWarnings(document.getElementById("warnings"), e.warnings || []);
+  renderDecisions(document.getElementById("decisions"), e.warnings || []);
+  renderWarnings(document.getElementById("warnings"), (e.warnings || []).filter((w) => w.level !== "decision"));
 
   const context = { target, native: answer.native.generation };
   const cpu = answer.cpu;
@@ -193,25 +252,56 @@ function render(answer) {
   jobs.setContext(lastInputs, answer);
 }
 
-// Every warning is shown; beyond the first two they wait behind a button that names them.
-const SHOWN_WARNINGS = 2;
+function rangeText(range, digits) {
+  if (!Array.isArray(range) || range.length !== 2 || range[0] === null || range[1] === null) return "";
+  if (range[0] === range[1]) return "";
+  const f = (v) => (digits === 0 ? fmt.int(v) : fmt.num(v, digits));
+  return `range ${f(range[0])}–${f(range[1])}`;
+}
 
+// The engine names a binding resource either as text or as {label|name, ...}.
+function bindingText(binding) {
+  if (!binding) return "";
+  if (typeof binding === "string") return binding;
+  return binding.label || binding.name || binding.resource || "";
+}
+
+// Decision-changing warnings sit on the main card, in the words said to a customer.
+function renderDecisions(box, warnings) {
+  const decisions = warnings.filter((w) => w.level === "decision");
+  box.hidden = decisions.length === 0;
+  const ul = document.createElement("ul");
+  ul.replaceChildren(
+    ...decisions.map((w) => {
+      const li = document.createElement("li");
+      li.dataset.code = w.code;
+      const why = Object.assign(document.createElement("span"), { className: "decision-detail", textContent: ` ${w.message}` });
+      li.append(Object.assign(document.createElement("strong"), { textContent: w.headline || w.code }), why);
+      return li;
+    }),
+  );
+  box.replaceChildren(Object.assign(document.createElement("h3"), { textContent: "Before you sign this" }), ul);
+}
+
+// Caveats are shown; notes (how a number was reached) wait behind a button that names them.
 function renderWarnings(ul, warnings) {
   const items = warnings.map((w) => {
     const li = document.createElement("li");
-    li.append(Object.assign(document.createElement("b"), { textContent: w.code }), w.message);
+    li.className = `warning-${w.level || "caveat"}`;
+    li.append(Object.assign(document.createElement("b"), { textContent: w.code }), w.headline ? `${w.headline} ${w.message}` : w.message);
     return li;
   });
   ul.replaceChildren(...items);
-  if (items.length <= SHOWN_WARNINGS + 1) return;
-  const rest = items.slice(SHOWN_WARNINGS);
+  const shown = warnings.filter((w) => w.level !== "note").length;
+  if (items.length === shown) return;
+  const rest = items.slice(shown);
   rest.forEach((li) => (li.hidden = true));
   const more = document.createElement("li");
   more.className = "warnings-more";
   const button = Object.assign(document.createElement("button"), {
     type: "button",
     className: "btn btn-small",
-    textContent: `Show ${rest.length} more warnings: ${warnings.slice(SHOWN_WARNINGS).map((w) => w.code).join(", ")}`,
+    textContent: `Show ${rest.length} note${rest.length === 1 ? "" : "s"}: ${warnings.slice(shown).map((w) => w.code).join(", ")}`,
   });
   button.addEventListener("click", () => {
     rest.forEach((li) => (li.hidden = false));
@@ -265,7 +355,7 @@ function renderBasis(e, cpu) {
 }
 
 async function save() {
-  if (!lastInputs) return;
+  if (!lastInputs || resultBox.classList.contains("is-stale")) return;
   saveButton.disabled = true;
   saveStatus.textContent = "Saving…";
   const body = { ...lastInputs };
@@ -283,7 +373,7 @@ async function save() {
     const fields = err instanceof ApiError && err.status === 400 ? err.fields : { non_field_errors: [err.message] };
     showErrors(form, fields, { alertBox });
   } finally {
-    saveButton.disabled = false;
+    saveButton.disabled = !lastInputs || resultBox.classList.contains("is-stale");
   }
 }
 
@@ -306,6 +396,12 @@ configSel.addEventListener("change", () => {
 });
 machineSel.addEventListener("change", () => {
   if (readInputs().tps) run({ focusErrors: false });
+});
+form.addEventListener("input", (event) => {
+  if (event.target.name !== "name") onInputEdited();
+});
+form.addEventListener("change", (event) => {
+  if (event.target.name !== "name") onInputEdited();
 });
 form.addEventListener("submit", (event) => {
   event.preventDefault();

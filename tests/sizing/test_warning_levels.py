@@ -1,0 +1,45 @@
+"""Warning levels: every engine code has one, and decision-changing warnings come first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from models_lib.sizing import WARNING_CODES
+from sizing.services.warning_levels import LEVEL_ORDER, WARNING_LEVELS, with_levels
+
+
+def test_every_engine_warning_code_has_a_level_and_a_headline() -> None:
+    missing = set(WARNING_CODES) - set(WARNING_LEVELS)
+    assert not missing, f"engine codes without a level: {sorted(missing)}"
+    assert all(level in LEVEL_ORDER and headline.endswith(".") for level, headline in WARNING_LEVELS.values())
+
+
+def test_with_levels_puts_decision_warnings_first_and_keeps_order_within_a_level() -> None:
+    warnings = [
+        {"code": "projection", "message": "p"},
+        {"code": "extrapolation", "message": "e"},
+        {"code": "capacity-exceeded", "message": "c"},
+        {"code": "bounds-only", "message": "b"},
+    ]
+    out = with_levels(warnings)
+    assert [w["code"] for w in out] == ["capacity-exceeded", "extrapolation", "bounds-only", "projection"]
+    assert [w["level"] for w in out] == ["decision", "caveat", "caveat", "note"]
+    assert out[0]["message"] == "c"  # the engine's message is kept beside the headline
+
+
+@pytest.mark.django_db
+def test_given_cps_too_few_is_a_decision_warning_first_in_the_api(api: Any) -> None:
+    # FiTeq multi-region, Table 11-1: 8,680.75 TPS kept the 10-CP LPAR 75.99 % busy (7.6 CPs),
+    # 875 us per transaction; at 8,000 TPS that is about 7 busy CPs, so 2 given CPs run far
+    # above the 0.85 ceiling.
+    body = api.get(
+        "/api/v1/estimate",
+        {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": 8000, "cps": 2},
+    ).json()
+    assert body["warnings"][0]["level"] == "decision"
+    codes = {w["code"]: w for w in body["warnings"]}
+    assert codes["utilization-above-ceiling"]["level"] == "decision"
+    levels = [LEVEL_ORDER.index(w["level"]) for w in body["warnings"]]
+    assert levels == sorted(levels)
