@@ -182,6 +182,7 @@ def api_phases(stack: Stack) -> dict[str, Any]:
         "seconds_per_phase": SECONDS,
         "rounds": ROUNDS,
         "gunicorn_workers": stack.gunicorn_workers,
+        "shared_answer_cache": stack.shared_cache,
         "baselines": {
             "GET": "GET /api/v1/machines/ (authenticated list of 3 rows)",
             "POST": "POST /bench/baseline-rows/ (authenticated, stores one estimates row, no sizing)",

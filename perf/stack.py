@@ -41,6 +41,7 @@ class Stack:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     gunicorn_workers: int = 3
     celery_concurrency: int = 0
+    shared_cache: bool = True
 
 
 def _wait_port(host: str, port: int, timeout: float) -> None:
@@ -102,6 +103,7 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
     web_port = int(os.environ.get("ZSIZER_BENCH_PORT", "8110"))
     workers = int(os.environ.get("ZSIZER_BENCH_WORKERS", "3"))
     db_url = os.environ.get("ZSIZER_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/zsizer_bench")
+    shared_cache = os.environ.get("ZSIZER_BENCH_SHARED_CACHE", "1") != "0"
     for port in (redis_port, web_port):
         if not _port_free(port):
             raise RuntimeError(f"port {port} is in use: set ZSIZER_BENCH_REDIS_PORT / ZSIZER_BENCH_PORT")
@@ -112,7 +114,9 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
         "DJANGO_SETTINGS_MODULE": "config.settings.bench",
         "DATABASE_URL": db_url,
         "CELERY_BROKER_URL": f"redis://127.0.0.1:{redis_port}/0",
-        "ZSIZER_CACHE_URL": f"redis://127.0.0.1:{redis_port}/1",
+        # Answers shared between the web processes through Redis (ZSIZER_CACHE_URL) unless
+        # ZSIZER_BENCH_SHARED_CACHE=0: then each process keeps its own, the default of the app.
+        "ZSIZER_CACHE_URL": f"redis://127.0.0.1:{redis_port}/1" if shared_cache else "",
         "PYTHONPATH": str(REPO),
     }
     processes: list[subprocess.Popen[bytes]] = []
@@ -203,7 +207,7 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
                 time.sleep(0.2)
         else:
             raise RuntimeError(f"gunicorn did not answer; see {logs / 'gunicorn.log'}")
-        yield Stack(base, env, token, user, processes, workers, celery_concurrency)
+        yield Stack(base, env, token, user, processes, workers, celery_concurrency, shared_cache)
     finally:
         for proc in reversed(processes):
             _stop(proc)

@@ -1,7 +1,7 @@
 """Settings of `make bench` and `make loadtest`: the production shape on the bench's own services.
 
 PostgreSQL (its own database, ``zsizer_bench``), the Redis that the bench starts on its own port
-(broker and the shared answer cache), DEBUG off, INFO logs off.  The URLconf adds the bench's
+(broker, and the shared answer cache when the bench asks for it), DEBUG off, INFO logs off.  The URLconf adds the bench's
 baseline endpoints (``perf.urls``) to the app's.  The bench runner sets the variables below; the
 defaults let ``manage.py`` run against the same services by hand.
 """
@@ -10,7 +10,6 @@ import os
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/zsizer_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6410/0")
-os.environ.setdefault("ZSIZER_CACHE_URL", "redis://127.0.0.1:6410/1")
 os.environ.setdefault("DJANGO_DEBUG", "0")
 os.environ.setdefault("DJANGO_SECRET_KEY", "zsizer-bench-secret-key-not-for-production")
 os.environ.setdefault("ZSIZER_LOG_LEVEL", "WARNING")
