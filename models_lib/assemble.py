@@ -18,11 +18,13 @@ from typing import Any
 from models_lib import units
 from models_lib.inputs import (
     CapacityBound,
+    CapacityTable,
     ConfigurationData,
     CostRatio,
     Eligibility,
     PayloadScaling,
     Point,
+    Rating,
     ResponseFloor,
 )
 
@@ -234,4 +236,50 @@ def assemble_configuration(
         think_time_s=think,
         response_floor=floor,
         throughput_statement_id=throughput_id,
+    )
+
+
+#: The full-speed capacity setting of machines rated at 4xx..7xx.
+FULL_SPEED_SETTING = "700"
+
+
+def assemble_capacity_table(ratings: Iterable[Rating], *, source: str, source_id: int | None) -> CapacityTable:
+    """LSPR ratings (every capacity setting) -> the :class:`CapacityTable` the engine reads.
+
+    Each machine type's full-speed setting is ``"700"`` where the type has 7xx models, else its
+    fastest setting by the 1-CP rating (``"Z00"`` on the midrange machines, whose settings run
+    A00..Z00). Specialty engines run at this speed on every model of the type.
+
+    Parameters
+    ----------
+    ratings : iterable of Rating
+        One per model; ``capacity_setting`` empty is taken as full speed.
+    source : str
+        The document the ratings come from.
+    source_id : int or None
+        Its stored id.
+    """
+    rows = list(ratings)
+    fastest: dict[str, tuple[float, str]] = {}
+    has_700: set[str] = set()
+    for r in rows:
+        setting = r.capacity_setting or FULL_SPEED_SETTING
+        if setting == FULL_SPEED_SETTING:
+            has_700.add(r.machine_type)
+        if r.cps == 1 and (r.machine_type not in fastest or r.mips > fastest[r.machine_type][0]):
+            fastest[r.machine_type] = (r.mips, setting)
+    full_speed = {
+        mt: FULL_SPEED_SETTING if mt in has_700 else fastest[mt][1]
+        for mt in {r.machine_type for r in rows}
+        if mt in has_700 or mt in fastest
+    }
+    settings: dict[tuple[str, str, int], Rating] = {}
+    by_cps: dict[tuple[str, int], Rating] = {}
+    for r in rows:
+        setting = r.capacity_setting or FULL_SPEED_SETTING
+        settings[(r.machine_type, setting, r.cps)] = r
+        if full_speed.get(r.machine_type) == setting:
+            by_cps[(r.machine_type, r.cps)] = r
+    return CapacityTable(
+        ratings=by_cps, source=source, source_id=source_id, settings=settings, full_speed_setting=full_speed
     )

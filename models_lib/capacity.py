@@ -36,8 +36,9 @@ __all__ = [
     "rating",
 ]
 
-#: Largest CP count the ratings table is expected to cover.
-MAX_CPS = 40
+#: Largest CP count a z/OS LPAR can have (z/OS supports up to 256 CPs; the largest model in
+#: the LSPR export, 9175-7K8, has 208). The table says which counts each machine type rates.
+MAX_CPS = 256
 
 
 def _check_cps(name: str, cps: int) -> int:

@@ -52,25 +52,71 @@ class Machine(models.Model):
 
 
 class CapacityRating(models.Model):
-    """LSPR rating of a machine with ``cps`` general-purpose CPs."""
+    """LSPR rating of one model: ``machine`` at ``capacity_setting`` with ``cps`` general-purpose CPs."""
 
     machine = models.ForeignKey(Machine, on_delete=models.CASCADE, related_name="ratings")
-    model = models.CharField(max_length=20, help_text="e.g. 2964-706")
+    model = models.CharField(max_length=20, help_text="Model capacity identifier, e.g. 3931-710 or 9176-D05")
+    capacity_setting = models.CharField(
+        max_length=3, help_text="700 (full speed), 400/500/600 (sub-capacity) or A00..Z00 (midrange)"
+    )
     cps = models.PositiveSmallIntegerField()
     mips = models.FloatField(help_text="MIPS")
     msu = models.FloatField(help_text="MSU per hour")
     source = models.ForeignKey(SourceDocument, on_delete=models.PROTECT, related_name="ratings")
 
     class Meta:
-        ordering = ["machine__slug", "cps"]
+        ordering = ["machine__slug", "capacity_setting", "cps"]
         constraints = [
-            models.UniqueConstraint(fields=["machine", "cps"], name="rating_unique_machine_cps"),
+            models.UniqueConstraint(
+                fields=["machine", "capacity_setting", "cps"], name="rating_unique_machine_setting_cps"
+            ),
             models.CheckConstraint(condition=Q(cps__gte=1), name="rating_cps_positive"),
             models.CheckConstraint(condition=Q(mips__gt=0) & Q(msu__gt=0), name="rating_positive"),
         ]
+        indexes = [models.Index(fields=["model"], name="rating_model_idx")]
 
     def __str__(self) -> str:
         return f"{self.model}: {self.mips:g} MIPS"
+
+
+class JavaEngine(models.TextChoices):
+    ZAAP = "zaap", "zAAP"
+    ZIIP = "ziip", "zIIP"
+
+
+class EngineRule(models.Model):
+    """Specialty-engine rules of one machine generation, with the documents they come from.
+
+    ``unconfirmed`` names the fields no cited document supports (stored, but not IBM's word).
+    """
+
+    generation = models.CharField(max_length=40, unique=True, help_text="e.g. z16 (as in the LSPR export)")
+    machine_types = models.JSONField(default=list, help_text="IBM machine types of the generation")
+    java_engine = models.CharField(max_length=4, choices=JavaEngine.choices)
+    ziips_per_cp = models.FloatField(help_text="Most zIIPs per CP")
+    zaaps_per_cp = models.FloatField(null=True, blank=True, help_text="Most zAAPs per CP; null: no zAAPs")
+    min_cps_per_lpar = models.PositiveSmallIntegerField(default=1)
+    specialty_full_speed = models.BooleanField(default=True)
+    smt2_ziip = models.BooleanField(default=False)
+    smt2_throughput_factor = models.FloatField(null=True, blank=True, help_text="null where not published")
+    references = models.JSONField(default=list, help_text="[{title, url, text, supports}]")
+    reference_text = models.CharField(max_length=400)
+    unconfirmed = models.JSONField(default=list, blank=True)
+    notes = models.TextField(blank=True)
+    source = models.ForeignKey(SourceDocument, on_delete=models.PROTECT, related_name="engine_rules")
+
+    class Meta:
+        ordering = ["generation"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ziips_per_cp__gt=0), name="engine_rule_ziips_per_cp_positive"),
+            models.CheckConstraint(
+                condition=Q(java_engine="ziip") | Q(zaaps_per_cp__gt=0), name="engine_rule_zaap_needs_ratio"
+            ),
+            models.CheckConstraint(condition=Q(min_cps_per_lpar__gte=1), name="engine_rule_min_one_cp"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.generation}: {self.java_engine}, {self.ziips_per_cp:g} zIIP/CP"
 
 
 class Path(models.Model):

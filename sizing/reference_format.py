@@ -18,6 +18,16 @@ import yaml
 
 from sizing.models import MetricName, MetricUnit, StatementKind
 
+SETTING_RE = re.compile(r"^([4-7]00|[A-Z]00)$")
+ENGINE_RULE_FIELDS = (
+    "java_engine",
+    "ziips_per_cp",
+    "zaaps_per_cp",
+    "min_cps_per_lpar",
+    "specialty_full_speed",
+    "smt2_ziip",
+    "smt2_throughput_factor",
+)
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
 DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -49,6 +59,7 @@ class SourceData:
     points: list[dict[str, Any]] = field(default_factory=list)
     statements: list[dict[str, Any]] = field(default_factory=list)
     ratings: list[dict[str, Any]] = field(default_factory=list)
+    engine_rules: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -142,7 +153,8 @@ def _read_yaml(path: FsPath) -> Any:
         raise ReferenceDataError(path.name, "file", f"is not valid YAML: {exc}") from None
 
 
-def _check_source_block(ck: _Checker, raw: Any) -> dict[str, Any]:
+def _check_source_block(ck: _Checker, raw: Any, *, compiled: bool = False) -> dict[str, Any]:
+    """The ``source:`` block; ``compiled`` files (engine rules) cite documents per entry, no seed file."""
     src = ck.mapping(raw, "source")
     published = ck.text(src, "published", "source", required=False, max_len=10)
     if published and not DATE_RE.match(published):
@@ -158,7 +170,7 @@ def _check_source_block(ck: _Checker, raw: Any) -> dict[str, Any]:
         "label": ck.text(src, "label", "source", required=False, max_len=60),
         "published": published,
         "authors": authors,
-        "seed_file": ck.text(src, "seed_file", "source", max_len=200),
+        "seed_file": ck.text(src, "seed_file", "source", required=not compiled, max_len=200),
         "notes": ck.text(src, "notes", "source", required=False),
     }
 
@@ -366,29 +378,135 @@ def _read_ratings(ck: _Checker, csv_path: FsPath) -> list[dict[str, Any]]:
     rows = []
     with csv_path.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
-        expected = {"model", "machine_type", "generation", "cps", "mips", "msu"}
+        expected = {"model", "machine_type", "generation", "capacity_setting", "cps", "mips", "msu"}
         if not reader.fieldnames or not expected <= set(reader.fieldnames):
             raise ReferenceDataError(csv_path.name, "header", f"must have the columns {', '.join(sorted(expected))}")
         for line, row in enumerate(reader, start=2):
-            entry = f"row {line}"
-            converted: dict[str, Any] = {"model": row["model"], "machine_type": row["machine_type"]}
+            entry = f"row {line} ({row.get('model') or 'no model'})"
             rck = _Checker(csv_path.name)
+            converted: dict[str, Any] = {
+                "model": rck.text(row, "model", entry, max_len=20),
+                "machine_type": rck.text(row, "machine_type", entry, max_len=4),
+                "generation": rck.text(row, "generation", entry, max_len=40),
+                "capacity_setting": rck.text(row, "capacity_setting", entry, max_len=3),
+            }
+            if not SETTING_RE.match(converted["capacity_setting"]):
+                raise rck.fail(entry, f"capacity_setting {converted['capacity_setting']!r} is not 400..700 or A00..Z00")
             for key, integer in (("cps", True), ("mips", False), ("msu", False)):
                 try:
                     converted[key] = int(row[key]) if integer else float(row[key])
                 except (TypeError, ValueError):
                     raise rck.fail(entry, f"'{key}' {row[key]!r} is not a number") from None
-            rck.number(converted, "cps", entry, required=True, minimum=1, maximum=200, integer=True)
+            rck.number(converted, "cps", entry, required=True, minimum=1, maximum=256, integer=True)
             rck.number(converted, "mips", entry, required=True, exclusive_minimum=0)
             rck.number(converted, "msu", entry, required=True, exclusive_minimum=0)
+            if not converted["model"].startswith(converted["machine_type"] + "-"):
+                raise rck.fail(entry, f"model {converted['model']!r} does not start with its machine type")
             rows.append(converted)
-    seen = set()
+    seen: set[tuple[str, str, int]] = set()
+    models: set[str] = set()
     for row in rows:
-        ident = (row["machine_type"], row["cps"])
+        ident = (row["machine_type"], row["capacity_setting"], row["cps"])
         if ident in seen:
-            raise ReferenceDataError(csv_path.name, f"{row['model']}", "machine type and CP count given twice")
+            raise ReferenceDataError(
+                csv_path.name, f"{row['model']}", "machine type, capacity setting and CPs given twice"
+            )
+        if row["model"] in models:
+            raise ReferenceDataError(csv_path.name, f"{row['model']}", "model capacity identifier given twice")
         seen.add(ident)
+        models.add(row["model"])
     return rows
+
+
+def _check_engine_rules(ck: _Checker, raw_rules: Any, raw_refs: Any) -> list[dict[str, Any]]:
+    """Validate ``rules:`` against the ``references:`` they cite; every rule field is supported or unconfirmed."""
+    refs = ck.mapping(raw_refs or {}, "references")
+    for name, ref in refs.items():
+        ref = ck.mapping(ref, f"reference {name!r}")
+        ck.text(ref, "title", f"reference {name!r}", max_len=300)
+        ck.text(ref, "url", f"reference {name!r}", max_len=500)
+    if not isinstance(raw_rules, list) or not raw_rules:
+        raise ck.fail("rules", "must be a non-empty list")
+    rules = []
+    for i, item in enumerate(raw_rules):
+        rule = ck.mapping(item, f"rules[{i}]")
+        generation = ck.text(rule, "generation", f"rules[{i}]", max_len=40)
+        entry = f"rule {generation!r}"
+        types = rule.get("machine_types")
+        if not isinstance(types, list) or not types or not all(isinstance(t, str) and len(t) == 4 for t in types):
+            raise ck.fail(entry, "'machine_types' must be a non-empty list of four-character machine types")
+        java_engine = rule.get("java_engine")
+        if java_engine not in ("zaap", "ziip"):
+            raise ck.fail(entry, "'java_engine' must be 'zaap' or 'ziip'")
+        ziips = ck.number(rule, "ziips_per_cp", entry, required=True, exclusive_minimum=0)
+        zaaps = ck.number(rule, "zaaps_per_cp", entry, exclusive_minimum=0)
+        if java_engine == "zaap" and zaaps is None:
+            raise ck.fail(entry, "'java_engine' is zaap but 'zaaps_per_cp' is not given")
+        if java_engine == "ziip" and zaaps is not None:
+            raise ck.fail(entry, "'zaaps_per_cp' is given but 'java_engine' is ziip (no zAAPs on this generation)")
+        min_cps = ck.number(rule, "min_cps_per_lpar", entry, required=True, minimum=1, integer=True)
+        flags = {}
+        for key in ("specialty_full_speed", "smt2_ziip"):
+            if not isinstance(rule.get(key), bool):
+                raise ck.fail(entry, f"'{key}' must be true or false")
+            flags[key] = rule[key]
+        smt_factor = ck.number(rule, "smt2_throughput_factor", entry, exclusive_minimum=0)
+        if smt_factor is not None and not flags["smt2_ziip"]:
+            raise ck.fail(entry, "'smt2_throughput_factor' is given but 'smt2_ziip' is false")
+        unconfirmed = rule.get("unconfirmed") or []
+        if not isinstance(unconfirmed, list) or not set(unconfirmed) <= set(ENGINE_RULE_FIELDS):
+            raise ck.fail(entry, f"'unconfirmed' must list rule fields ({', '.join(ENGINE_RULE_FIELDS)})")
+        cited = rule.get("references")
+        if not isinstance(cited, list) or not cited:
+            raise ck.fail(entry, "'references' must be a non-empty list of {ref, supports}")
+        references = []
+        supported: set[str] = set()
+        for j, c in enumerate(cited):
+            c = ck.mapping(c, f"{entry} references[{j}]")
+            name = c.get("ref")
+            if name not in refs:
+                raise ck.fail(entry, f"reference {name!r} is not defined under 'references'")
+            supports = c.get("supports")
+            if not isinstance(supports, list) or not supports or not set(supports) <= set(ENGINE_RULE_FIELDS):
+                raise ck.fail(entry, f"reference {name!r}: 'supports' must list rule fields")
+            supported |= set(supports)
+            references.append({**refs[name], "key": name, "supports": list(supports)})
+        both = supported & set(unconfirmed)
+        if both:
+            raise ck.fail(entry, f"{', '.join(sorted(both))} is both supported by a reference and unconfirmed")
+        # Null values need no support (they say "not published"); everything else does.
+        values = {"smt2_throughput_factor": smt_factor, "zaaps_per_cp": zaaps}
+        needed = {f for f in ENGINE_RULE_FIELDS if values.get(f, True) is not None}
+        missing = needed - supported - set(unconfirmed)
+        if missing:
+            raise ck.fail(
+                entry, f"no reference supports {', '.join(sorted(missing))}; cite one or list it as unconfirmed"
+            )
+        notes = ck.text(rule, "notes", entry, required=bool(unconfirmed))
+        rules.append(
+            {
+                "generation": generation,
+                "machine_types": list(types),
+                "java_engine": java_engine,
+                "ziips_per_cp": float(ziips or 0),
+                "zaaps_per_cp": float(zaaps) if zaaps is not None else None,
+                "min_cps_per_lpar": min_cps,
+                **flags,
+                "smt2_throughput_factor": float(smt_factor) if smt_factor is not None else None,
+                "references": references,
+                "reference_text": "; ".join(r["title"] for r in references)[:400],
+                "unconfirmed": list(unconfirmed),
+                "notes": notes,
+            }
+        )
+    generations = [r["generation"] for r in rules]
+    if len(set(generations)) != len(generations):
+        raise ck.fail("rules", "a generation is given twice")
+    types = [t for r in rules for t in r["machine_types"]]
+    duplicates = sorted({t for t in types if types.count(t) > 1})
+    if duplicates:
+        raise ck.fail("rules", f"machine type {duplicates[0]} belongs to two generations")
+    return rules
 
 
 def read_reference_data(directory: FsPath) -> ReferenceData:
@@ -420,7 +538,7 @@ def read_reference_data(directory: FsPath) -> ReferenceData:
             continue
         ck = _Checker(path.name)
         doc = ck.mapping(_read_yaml(path), "file")
-        source = _check_source_block(ck, doc.get("source"))
+        source = _check_source_block(ck, doc.get("source"), compiled="rules" in doc)
         source["data_file"] = path.name
         # References read "REDP-5114 Table 9-1, p. 28": a short label, else the document number.
         label = source.pop("label") or source["identifier"] or source["title"][:60]
@@ -441,6 +559,8 @@ def read_reference_data(directory: FsPath) -> ReferenceData:
                 raise ck.fail(key, f"key {duplicates[0]!r} is used twice")
         if doc.get("ratings_csv"):
             data.ratings = _read_ratings(ck, directory / str(doc["ratings_csv"]))
+        if "rules" in doc:
+            data.engine_rules = _check_engine_rules(ck, doc.get("rules"), doc.get("references"))
         sources.append(data)
 
     _check_cross_references(machines, sources)
@@ -450,6 +570,7 @@ def read_reference_data(directory: FsPath) -> ReferenceData:
 def _check_cross_references(machines: list[dict[str, Any]], sources: list[SourceData]) -> None:
     machine_slugs = {m["slug"] for m in machines}
     machine_types = {m["machine_type"] for m in machines}
+    generation_of = {m["machine_type"]: m["generation"] for m in machines}
     source_slugs: set[str] = set()
     configs: dict[str, set[str]] = {}
     for data in sources:
@@ -487,3 +608,23 @@ def _check_cross_references(machines: list[dict[str, Any]], sources: list[Source
             if row["machine_type"] not in machine_types:
                 # Ratings for machines the tool does not size for are skipped, not an error.
                 row["skip"] = True
+            elif row["generation"] != generation_of[row["machine_type"]]:
+                raise ReferenceDataError(
+                    data.file,
+                    row["model"],
+                    f"generation {row['generation']!r} differs from machines.yaml "
+                    f"({generation_of[row['machine_type']]!r} for {row['machine_type']})",
+                )
+        for rule in data.engine_rules:
+            for machine_type in rule["machine_types"]:
+                if machine_type in generation_of and generation_of[machine_type] != rule["generation"]:
+                    raise ReferenceDataError(
+                        data.file,
+                        f"rule {rule['generation']!r}",
+                        f"machine type {machine_type} is generation {generation_of[machine_type]!r} in machines.yaml",
+                    )
+    rule_types = {t for data in sources for rule in data.engine_rules for t in rule["machine_types"]}
+    if any(data.engine_rules for data in sources):
+        unruled = sorted(machine_types - rule_types)
+        if unruled:
+            raise ReferenceDataError("machines.yaml", f"machine type {unruled[0]}", "has no specialty-engine rule")

@@ -10,6 +10,7 @@ from sizing.models import (
     BenchmarkPoint,
     CapacityRating,
     Configuration,
+    EngineRule,
     Machine,
     MetricName,
     Path,
@@ -128,9 +129,52 @@ class CapacityRatingSerializer(serializers.ModelSerializer):
     source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     mips_per_cp = serializers.SerializerMethodField()
 
+    generation = serializers.CharField(source="machine.generation", read_only=True)
+    msu_per_cp = serializers.SerializerMethodField()
+
     class Meta:
         model = CapacityRating
-        fields = ["id", "machine", "machine_type", "model", "cps", "mips", "msu", "mips_per_cp", "source"]
+        fields = [
+            "id",
+            "machine",
+            "machine_type",
+            "generation",
+            "model",
+            "capacity_setting",
+            "cps",
+            "mips",
+            "msu",
+            "mips_per_cp",
+            "msu_per_cp",
+            "source",
+        ]
 
     def get_mips_per_cp(self, obj: CapacityRating) -> float:
         return obj.mips / obj.cps
+
+    def get_msu_per_cp(self, obj: CapacityRating) -> float:
+        return obj.msu / obj.cps
+
+
+class EngineRuleSerializer(serializers.ModelSerializer):
+    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = EngineRule
+        fields = [
+            "id",
+            "generation",
+            "machine_types",
+            "java_engine",
+            "ziips_per_cp",
+            "zaaps_per_cp",
+            "min_cps_per_lpar",
+            "specialty_full_speed",
+            "smt2_ziip",
+            "smt2_throughput_factor",
+            "unconfirmed",
+            "references",
+            "reference_text",
+            "notes",
+            "source",
+        ]

@@ -114,14 +114,27 @@ class StatementViewSet(ReferenceViewSet):
 
 class _RatingFilter(serializers.Serializer):
     machine = serializers.CharField(required=False)
-    cps = serializers.IntegerField(required=False, min_value=1, max_value=200)
+    type = serializers.RegexField(r"^\d{4}$", required=False)
+    generation = serializers.CharField(required=False, max_length=40)
+    setting = serializers.RegexField(r"^([4-7]00|[A-Za-z]00)$", required=False)
+    model = serializers.CharField(required=False, max_length=20)
+    cps = serializers.IntegerField(required=False, min_value=1, max_value=256)
 
 
 @extend_schema_view(
-    list=extend_schema(parameters=[MACHINE_PARAM, OpenApiParameter("cps", OpenApiTypes.INT, description="CP count")])
+    list=extend_schema(
+        parameters=[
+            MACHINE_PARAM,
+            OpenApiParameter("type", str, description="Machine type, e.g. 3931"),
+            OpenApiParameter("generation", str, description="Generation, e.g. z16"),
+            OpenApiParameter("setting", str, description="Capacity setting: 400..700 or A00..Z00"),
+            OpenApiParameter("model", str, description="Model capacity identifier, e.g. 3931-710"),
+            OpenApiParameter("cps", OpenApiTypes.INT, description="CP count"),
+        ]
+    )
 )
 class CapacityRatingViewSet(ReferenceViewSet):
-    """LSPR multi-image AVERAGE ratings (MIPS, MSU) by machine and CP count."""
+    """LSPR multi-image AVERAGE ratings (MIPS, MSU) of every z/OS model, by machine, setting and CPs."""
 
     serializer_class = s.CapacityRatingSerializer
 
@@ -130,4 +143,17 @@ class CapacityRatingViewSet(ReferenceViewSet):
             return selectors.capacity_rating_list()
         params = _RatingFilter(data=self.request.query_params)
         params.is_valid(raise_exception=True)
-        return selectors.capacity_rating_list(**params.validated_data)
+        data = dict(params.validated_data)
+        if "type" in data:
+            data["machine_type"] = data.pop("type")
+        return selectors.capacity_rating_list(**data)
+
+
+class EngineRuleViewSet(ReferenceViewSet):
+    """Specialty-engine rules per machine generation, with the documents they come from."""
+
+    serializer_class = s.EngineRuleSerializer
+    pagination_class = None
+
+    def get_queryset(self) -> Any:
+        return selectors.engine_rule_list()

@@ -10,6 +10,7 @@ router.register("sources", reference_views.SourceDocumentViewSet, basename="sour
 router.register("points", reference_views.BenchmarkPointViewSet, basename="point")
 router.register("statements", reference_views.StatementViewSet, basename="statement")
 router.register("capacity-ratings", reference_views.CapacityRatingViewSet, basename="capacity-rating")
+router.register("engine-rules", reference_views.EngineRuleViewSet, basename="engine-rule")
 router.register("estimates", estimate_views.EstimateViewSet, basename="estimate")
 router.register("jobs", job_views.JobViewSet, basename="job")
 

@@ -8,8 +8,11 @@ so each answer can name its basis.
 from __future__ import annotations
 
 from models_lib.assemble import MetricRecord, PointRecord, StatementRecord, assemble_configuration
-from models_lib.inputs import CapacityTable, ConfigurationData, Rating
-from sizing.models import BenchmarkPoint, CapacityRating, Configuration, Statement
+from models_lib.inputs import ConfigurationData
+from sizing.models import BenchmarkPoint, Configuration, Statement
+from sizing.selectors.capacity import (
+    capacity_table as capacity_table,  # the one capacity table; re-exported for callers
+)
 
 
 def point_record(row: BenchmarkPoint) -> PointRecord:
@@ -56,16 +59,3 @@ def configuration_data(*, configuration: Configuration) -> ConfigurationData:
             for st in statements
         ],
     )
-
-
-def capacity_table() -> CapacityTable:
-    """All LSPR ratings, keyed by (machine type, CPs)."""
-    ratings = {}
-    source = ""
-    source_id = None
-    for row in CapacityRating.objects.select_related("machine", "source"):
-        ratings[(row.machine.machine_type, row.cps)] = Rating(
-            machine_type=row.machine.machine_type, cps=row.cps, mips=row.mips, msu=row.msu, rating_id=row.id
-        )
-        source, source_id = row.source.title, row.source_id
-    return CapacityTable(ratings=ratings, source=source, source_id=source_id)

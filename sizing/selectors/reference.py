@@ -9,6 +9,7 @@ from sizing.models import (
     BenchmarkPoint,
     CapacityRating,
     Configuration,
+    EngineRule,
     Machine,
     Path,
     SourceDocument,
@@ -74,10 +75,30 @@ def statement_list(
     return qs.order_by("source__slug", "key")
 
 
-def capacity_rating_list(*, machine: str | None = None, cps: int | None = None) -> QuerySet[CapacityRating]:
+def capacity_rating_list(
+    *,
+    machine: str | None = None,
+    cps: int | None = None,
+    machine_type: str | None = None,
+    generation: str | None = None,
+    setting: str | None = None,
+    model: str | None = None,
+) -> QuerySet[CapacityRating]:
     qs = CapacityRating.objects.select_related("machine", "source")
     if machine:
         qs = qs.filter(machine__slug__iexact=machine)
+    if machine_type:
+        qs = qs.filter(machine__machine_type=machine_type)
+    if generation:
+        qs = qs.filter(machine__generation__iexact=generation)
+    if setting:
+        qs = qs.filter(capacity_setting__iexact=setting)
+    if model:
+        qs = qs.filter(model__iexact=model)
     if cps is not None:
         qs = qs.filter(cps=cps)
-    return qs.order_by("machine__slug", "cps")
+    return qs.order_by("machine__slug", "capacity_setting", "cps")
+
+
+def engine_rule_list() -> QuerySet[EngineRule]:
+    return EngineRule.objects.select_related("source").order_by("generation")

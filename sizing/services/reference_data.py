@@ -21,6 +21,7 @@ from sizing.models import (
     BenchmarkPoint,
     CapacityRating,
     Configuration,
+    EngineRule,
     Machine,
     Path,
     PointMetric,
@@ -170,13 +171,48 @@ def _write(data: ReferenceData) -> LoadReport:
             keep_statements.add(statement.id)
         _delete_stale(report, Statement.objects.filter(source=source), keep_statements)
 
+    # Ratings and engine rules come only from files: whatever no file holds any more goes.
+    _write_ratings(report, data, sources, machines_by_type)
+    keep_rules: set[int] = set()
+    for src in data.sources:
+        for rule in src.engine_rules:
+            values = {k: v for k, v in rule.items() if k != "generation"}
+            values["source"] = sources[src.file]
+            keep_rules.add(_upsert(report, EngineRule, {"generation": rule["generation"]}, values).id)
+    _delete_stale(report, EngineRule.objects.all(), keep_rules)
+    return report
+
+
+def _write_ratings(
+    report: LoadReport, data: ReferenceData, sources: dict[str, SourceDocument], machines_by_type: dict[str, Machine]
+) -> None:
+    """The same match-on-key rules as :func:`_upsert`, in bulk: the capacity table has thousands of rows."""
+    existing = {(r.machine_id, r.capacity_setting, r.cps): r for r in CapacityRating.objects.all()}
+    create: list[CapacityRating] = []
+    update: list[CapacityRating] = []
+    keep: set[int] = set()
+    for src in data.sources:
+        source = sources[src.file]
         for row in src.ratings:
             if row.get("skip"):
                 continue
-            _upsert(
-                report,
-                CapacityRating,
-                {"machine": machines_by_type[row["machine_type"]], "cps": row["cps"]},
-                {"model": row["model"], "mips": row["mips"], "msu": row["msu"], "source": source},
-            )
-    return report
+            machine = machines_by_type[row["machine_type"]]
+            values = {"model": row["model"], "mips": row["mips"], "msu": row["msu"], "source_id": source.id}
+            obj = existing.get((machine.id, row["capacity_setting"], row["cps"]))
+            if obj is None:
+                create.append(
+                    CapacityRating(machine=machine, capacity_setting=row["capacity_setting"], cps=row["cps"], **values)
+                )
+                report.record(CapacityRating, "created")
+                continue
+            keep.add(obj.id)
+            if any(getattr(obj, name) != value for name, value in values.items()):
+                for name, value in values.items():
+                    setattr(obj, name, value)
+                update.append(obj)
+                report.record(CapacityRating, "updated")
+            else:
+                report.record(CapacityRating, "unchanged")
+    _delete_stale(report, CapacityRating.objects.all(), keep)
+    CapacityRating.objects.bulk_update(update, ["model", "mips", "msu", "source_id"], batch_size=500)
+    CapacityRating.objects.bulk_create(create, batch_size=500)

@@ -21,7 +21,13 @@ from typing import Any
 
 import yaml
 
-from models_lib.assemble import MetricRecord, PointRecord, StatementRecord, assemble_configuration
+from models_lib.assemble import (
+    MetricRecord,
+    PointRecord,
+    StatementRecord,
+    assemble_capacity_table,
+    assemble_configuration,
+)
 from models_lib.inputs import CapacityTable, ConfigurationData, Rating
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,27 +75,47 @@ def machine_types() -> dict[str, str]:
     return {m["slug"]: str(m["machine_type"]) for m in load("machines.yaml")["machines"]}
 
 
+LSPR_FILE = "lspr_zpcr_configuration_summary.yaml"
+
+
 @cache
 def capacity_table() -> CapacityTable:
-    """The LSPR table from ``lspr_average_multi_image.csv`` (rating id = CSV row number)."""
-    meta = load("lspr_average_multi_image.yaml")
-    ratings: dict[tuple[str, int], Rating] = {}
+    """The LSPR table from ``lspr_zpcr_configuration_summary.csv`` (rating id = CSV row number),
+    assembled by the product's own :func:`assemble_capacity_table`."""
+    meta = load(LSPR_FILE)
+    generations = {str(m["machine_type"]): m["generation"] for m in load("machines.yaml")["machines"]}
+    ratings = []
     with (BENCHMARKS / meta["ratings_csv"]).open(encoding="utf-8", newline="") as fh:
         for i, row in enumerate(csv.DictReader(fh), start=1):
-            mt, n = str(row["machine_type"]).strip(), int(row["cps"])
-            ratings[(mt, n)] = Rating(mt, n, float(row["mips"]), float(row["msu"]), rating_id=i)
-    return CapacityTable(ratings=ratings, source=meta["source"]["title"], source_id=None)
+            mt = str(row["machine_type"]).strip()
+            if mt not in generations:
+                continue
+            ratings.append(
+                Rating(
+                    mt,
+                    int(row["cps"]),
+                    float(row["mips"]),
+                    float(row["msu"]),
+                    rating_id=i,
+                    model=row["model"],
+                    capacity_setting=row["capacity_setting"],
+                    generation=row["generation"],
+                )
+            )
+    return assemble_capacity_table(ratings, source=meta["source"]["title"], source_id=None)
 
 
-def lspr_rows(machine_type: str, cps: Iterable[int]) -> list[dict[str, str]]:
-    """The raw CSV rows for ``machine_type`` and the given CP counts (to paste into tests)."""
+def lspr_rows(machine_type: str, cps: Iterable[int], setting: str = "700") -> list[dict[str, str]]:
+    """The raw CSV rows for ``machine_type`` at ``setting`` and the given CP counts (to paste into tests)."""
     wanted = set(cps)
-    meta = load("lspr_average_multi_image.yaml")
+    meta = load(LSPR_FILE)
     with (BENCHMARKS / meta["ratings_csv"]).open(encoding="utf-8", newline="") as fh:
         return [
             dict(r)
             for r in csv.DictReader(fh)
-            if str(r["machine_type"]).strip() == machine_type and int(r["cps"]) in wanted
+            if str(r["machine_type"]).strip() == machine_type
+            and r["capacity_setting"] == setting
+            and int(r["cps"]) in wanted
         ]
 
 

@@ -72,10 +72,11 @@ def test_demand_mips_and_msu_by_hand(table: CapacityTable) -> None:
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        ((ZEC12, 0, Z13, 10), "from_cps must be in 1..40"),
-        ((ZEC12, 10, Z13, 41), "to_cps must be in 1..40"),
+        # z/OS: 1..256 CPs; lspr_zpcr_configuration_summary.csv rates z13 (2964) 7xx at 1..141 CPs.
+        ((ZEC12, 0, Z13, 10), "from_cps must be in 1..256"),
+        ((ZEC12, 10, Z13, 142), r"cps=142 is not rated for machine type '2964' .rated CP counts 1..141."),
         (("9999", 10, Z13, 10), "from_type '9999' is not in the LSPR table"),
-        ((ZEC12, 10, "3906", 10), "to_type '3906' is not in the LSPR table"),
+        ((ZEC12, 10, "2098", 10), "to_type '2098' is not in the LSPR table"),  # z10 BC: not in the export
         ((ZEC12, True, Z13, 10), "from_cps must be an int"),
         ((ZEC12, 2.5, Z13, 10), "from_cps must be an int"),
     ],

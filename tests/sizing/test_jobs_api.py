@@ -17,7 +17,8 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from sizing.api.job_serializers import MAX_BATCH_ROWS
+from models_lib.capacity import MAX_CPS
+from sizing.api.job_serializers import MAX_BATCH_ROWS, MAX_CURVE_CPS
 from sizing.models import Configuration, Job, JobStatus, Path, Visibility
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +67,7 @@ def test_submit_answers_202_with_the_queued_job_and_its_url(
     ("kind", "params", "where"),
     [
         ("curve", {**CURVE, "cps_list": [0, 41]}, "cps_list"),
-        ("curve", {**CURVE, "cps_list": list(range(1, 42))}, "cps_list"),
+        ("curve", {**CURVE, "cps_list": list(range(1, MAX_CURVE_CPS + 2))}, "cps_list"),
         ("curve", {k: v for k, v in CURVE.items() if k != "cps_list"}, "cps_list"),
         ("curve", {**CURVE, "cps_lst": [4]}, "cps_lst"),
         ("curve", {**CURVE, "path": "no-such-path"}, "path"),
@@ -78,7 +79,7 @@ def test_submit_answers_202_with_the_queued_job_and_its_url(
         ("closed", {**CLOSED, "clients": []}, "clients"),
         ("closed", {k: v for k, v in CLOSED.items() if k != "think_time_s"}, "think_time_s"),
         ("closed", {k: v for k, v in CLOSED.items() if k != "cps"}, "cps"),
-        ("closed", {**CLOSED, "cps": 41}, "cps"),
+        ("closed", {**CLOSED, "cps": MAX_CPS + 1}, "cps"),
         ("closed", {**CLOSED, "think_time_s": "NaN"}, "think_time_s"),
         ("montecarlo", {**CLOSED, "tps": 100}, "clients"),
         (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import shutil
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from sizing.models import (
     BenchmarkPoint,
     CapacityRating,
     Configuration,
+    EngineRule,
     Machine,
     PointMetric,
     SourceDocument,
@@ -40,6 +42,7 @@ def _snapshot() -> dict[str, list[tuple[object, ...]]]:
         "metrics": list(PointMetric.objects.order_by("id").values_list()),
         "statements": list(Statement.objects.order_by("id").values_list()),
         "ratings": list(CapacityRating.objects.order_by("id").values_list()),
+        "engine_rules": list(EngineRule.objects.order_by("id").values_list()),
     }
 
 
@@ -91,7 +94,17 @@ def test_paths_and_configurations_are_the_published_ones() -> None:
         path = WorkloadPath.objects.get(slug=slug)
         assert set(path.configurations.values_list("slug", flat=True)) == configs
         assert path.native_machine.slug == machine
+    # Every machine type of the capacity table (machines.yaml), the three seed machines included.
     assert set(Machine.objects.values_list("slug", "machine_type")) == {
+        ("z17", "9175"),
+        ("z17-9176", "9176"),
+        ("z16", "3931"),
+        ("z16-a02", "3932"),
+        ("z15", "8561"),
+        ("z15-t02", "8562"),
+        ("z14", "3906"),
+        ("z14-zr1", "3907"),
+        ("z13s", "2965"),
         ("z13", "2964"),
         ("zec12", "2827"),
         ("z10", "2097"),
@@ -165,13 +178,57 @@ def test_hostbridge_traces_have_17_and_9_packets() -> None:
     assert sizes == [9, 17]  # "Only 9 packets were exchanged, instead of 17"
 
 
-def test_lspr_ratings_are_all_loaded() -> None:
-    # benchmarks/lspr_average_multi_image.csv (verbatim copy of the shared LSPR table): 40 CP counts for each of 2097, 2827 and 2964.
-    lines = (BENCHMARKS / "lspr_average_multi_image.csv").read_text().strip().splitlines()[1:]
-    assert CapacityRating.objects.count() == len(lines)
-    model, machine_type, _generation, cps, mips, msu = lines[0].split(",")
-    rating = CapacityRating.objects.get(machine__machine_type=machine_type, cps=int(cps))
-    assert (rating.model, rating.mips, rating.msu) == (model, float(mips), float(msu))
+def test_every_lspr_row_is_loaded_with_its_setting_and_identifier() -> None:
+    # benchmarks/lspr_zpcr_configuration_summary.csv (verbatim copy of the shared zPCR export,
+    # provenance in its .yaml): 2,487 models of 10 machine types.
+    with (BENCHMARKS / "lspr_zpcr_configuration_summary.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 2487
+    stored = {r.model: r for r in CapacityRating.objects.select_related("machine", "source")}
+    assert len(stored) == CapacityRating.objects.count() == len(rows)
+    for row in rows:
+        rating = stored[row["model"]]
+        assert (
+            rating.machine.machine_type,
+            rating.machine.generation,
+            rating.capacity_setting,
+            rating.cps,
+            rating.mips,
+            rating.msu,
+        ) == (
+            row["machine_type"],
+            row["generation"],
+            row["capacity_setting"],
+            int(row["cps"]),
+            float(row["mips"]),
+            float(row["msu"]),
+        )
+        assert rating.source.slug == "lspr-zpcr-configuration-summary"
+
+
+def test_old_120_row_table_is_the_full_speed_subset() -> None:
+    # The former lspr_average_multi_image.csv held 2097/2827/2964 7xx models with 1..40 CPs;
+    # spot rows pasted from it: 2097-701 902 MIPS 115 MSU, 2827-710 12179/1473, 2964-740 41418/4855.
+    for model, mips, msu in (("2097-701", 902, 115), ("2827-710", 12179, 1473), ("2964-740", 41418, 4855)):
+        rating = CapacityRating.objects.get(model=model)
+        assert (rating.capacity_setting, rating.mips, rating.msu) == ("700", mips, msu)
+
+
+def test_engine_rules_are_loaded_for_every_machine_type() -> None:
+    rules = {r.generation: r for r in EngineRule.objects.all()}
+    assert set(rules) == {"z10 EC", "z10 BC", "zEC12", "zBC12", "z13", "z13s", "z14", "z15", "z16", "z17"}
+    for machine in Machine.objects.all():
+        rule = rules[machine.generation]
+        assert machine.machine_type in rule.machine_types
+        assert rule.min_cps_per_lpar == 1 and rule.specialty_full_speed
+    # zAAPs up to zEC12/zBC12 (IBM "zAAP on zIIP" page); none from z13 on.
+    assert [g for g, r in sorted(rules.items()) if r.java_engine == "zaap"] == ["z10 BC", "z10 EC", "zBC12", "zEC12"]
+    # z13s Technical Guide SG24-8294 3.5.5 p. 109: up to two zIIPs per CP; z/OS WLM: zIIPs <= CPs before.
+    assert rules["z13s"].ziips_per_cp == 2 and rules["z13s"].unconfirmed == []
+    assert rules["z10 EC"].ziips_per_cp == 1 and rules["z10 EC"].zaaps_per_cp == 1
+    # No SMT-2 throughput factor is published in the sources read.
+    assert all(r.smt2_throughput_factor is None for r in rules.values())
+    assert all(r.references for r in rules.values())
 
 
 def test_fiteq_published_cpu_per_tran_columns_recompute_from_cpu_and_etr() -> None:
@@ -299,3 +356,68 @@ def test_invalid_yaml_is_rejected(benchmarks_copy: Path) -> None:
     (benchmarks_copy / "fiteq_redp5114.yaml").write_text("source: [unclosed\n", encoding="utf-8")
     with pytest.raises(CommandError, match="fiteq_redp5114.yaml: file: is not valid YAML"):
         call_command("load_benchmarks", dir=str(benchmarks_copy))
+
+
+def _edit_rule(directory: Path, which: str, **changes: object) -> None:
+    path = directory / "engine_rules.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rule = next(r for r in doc["rules"] if r["generation"] == which)
+    rule.update(changes)
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"ziips_per_cp": 0}, "'ziips_per_cp' must be > 0"),
+        ({"java_engine": "zaap"}, "'java_engine' is zaap but 'zaaps_per_cp' is not given"),
+        ({"unconfirmed": []}, "no reference supports ziips_per_cp; cite one or list it as unconfirmed"),
+        ({"references": [{"ref": "nowhere", "supports": ["ziips_per_cp"]}]}, "reference 'nowhere' is not defined"),
+        ({"machine_types": ["2964"]}, "machine type 2964 belongs to two generations"),
+        ({"smt2_throughput_factor": 1.25, "smt2_ziip": False}, "'smt2_ziip' is false"),
+    ],
+)
+def test_bad_engine_rule_fails_with_file_entry_reason_and_changes_nothing(
+    benchmarks_copy: Path, change: dict[str, object], message: str
+) -> None:
+    _edit_rule(benchmarks_copy, "z16", **change)
+    before = _snapshot()
+    with pytest.raises(CommandError) as info:
+        call_command("load_benchmarks", dir=str(benchmarks_copy))
+    text = str(info.value)
+    assert "engine_rules.yaml" in text and message in text, text
+    assert _snapshot() == before
+
+
+def test_rule_generation_must_match_machines_yaml(benchmarks_copy: Path) -> None:
+    _edit_rule(benchmarks_copy, "z16", generation="z16 A01")
+    with pytest.raises(CommandError, match=r"machine type 3931 is generation 'z16' in machines.yaml"):
+        call_command("load_benchmarks", dir=str(benchmarks_copy))
+
+
+def test_bad_rating_row_names_file_row_and_reason(benchmarks_copy: Path) -> None:
+    path = benchmarks_copy / "lspr_zpcr_configuration_summary.csv"
+    lines = path.read_bytes().split(b"\r\n")
+    lines[5] = lines[5].replace(b",400,", b",800,")  # 2097-405: not a capacity setting
+    path.write_bytes(b"\r\n".join(lines))
+    before = _snapshot()
+    with pytest.raises(CommandError) as info:
+        call_command("load_benchmarks", dir=str(benchmarks_copy))
+    text = str(info.value)
+    assert "lspr_zpcr_configuration_summary.csv: row 6 (2097-405): capacity_setting '800'" in text, text
+    assert _snapshot() == before
+
+
+def test_edited_rating_updates_its_row_and_a_dropped_one_goes(benchmarks_copy: Path) -> None:
+    path = benchmarks_copy / "lspr_zpcr_configuration_summary.csv"
+    lines = path.read_bytes().split(b"\r\n")
+    assert lines[1] == b"2097-401,2097,z10 EC,System z10 EC/400,400,1,214,27"
+    lines[1] = b"2097-401,2097,z10 EC,System z10 EC/400,400,1,215,27"
+    dropped = lines.pop(2)
+    assert dropped.startswith(b"2097-402,")
+    path.write_bytes(b"\r\n".join(lines))
+    report = benchmarks_load(directory=benchmarks_copy)
+    assert report.counts["CapacityRating.updated"] == 1 and report.counts["CapacityRating.deleted"] == 1
+    assert report.changed == 2
+    assert CapacityRating.objects.get(model="2097-401").mips == 215
+    assert not CapacityRating.objects.filter(model="2097-402").exists()

@@ -91,9 +91,9 @@ def test_statements_filter_by_kind_and_reject_unknown_kind(api: Any) -> None:
 
 
 def test_capacity_ratings_filter_and_validation(api: Any) -> None:
-    data = api.get("/api/v1/capacity-ratings/", {"machine": "z13", "cps": 18}).json()
+    data = api.get("/api/v1/capacity-ratings/", {"machine": "z13", "setting": "700", "cps": 18}).json()
     assert data["count"] == 1
-    rating = CapacityRating.objects.get(machine__slug="z13", cps=18)
+    rating = CapacityRating.objects.get(machine__slug="z13", capacity_setting="700", cps=18)
     assert data["results"][0]["mips"] == rating.mips
     assert data["results"][0]["mips_per_cp"] == pytest.approx(rating.mips / 18)
     bad = api.get("/api/v1/capacity-ratings/", {"cps": "many"})

@@ -196,8 +196,8 @@ def test_fitted_line_and_points_trace_to_the_linear_fit(browser: Any) -> None:
     fit = fit_configuration(cfg).primary_fit()
     assert cpu["component"] == "lpar"
     projection = data["estimate"]["basis"]["projection"]
-    src = CapacityRating.objects.get(machine__slug="zec12", cps=10)
-    dst = CapacityRating.objects.get(machine__slug="zec12", cps=data["estimate"]["cps"])
+    src = CapacityRating.objects.get(machine__slug="zec12", capacity_setting="700", cps=10)
+    dst = CapacityRating.objects.get(machine__slug="zec12", capacity_setting="700", cps=data["estimate"]["cps"])
     assert cpu["factor"] == pytest.approx((src.mips / 10) / (dst.mips / dst.cps), rel=1e-12)
     assert cpu["factor"] == projection["factor"] == cpu["scale"]
 
@@ -284,7 +284,7 @@ BAD = [
     ({"clients": "100"}, "think_time_s", "think time"),
     ({"path": "cics-magic"}, "path", "Unknown path"),
     ({"configuration": "v5.3"}, "configuration", "does not belong to path"),
-    ({"machine": "z17"}, "machine", "Unknown machine"),
+    ({"machine": "z99"}, "machine", "Unknown machine"),
 ]
 
 
