@@ -15,7 +15,7 @@ def create_row(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sizing', '0002_job_heartbeat_at'),
+        ('sizing', '0003_engine_rules_capacity_settings'),
     ]
 
     operations = [
