@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
 
-.PHONY: run serve install install-dev migrate load user token worker test services browser lint typecheck check bench clean
+.PHONY: run serve install install-dev migrate load user token worker test services browser lint typecheck check bench loadtest clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -69,9 +69,14 @@ typecheck: install-dev
 
 check: lint typecheck test
 
-## bench: speed benchmarks (not tests), each against a baseline measured in the same run
-bench: install-dev
+## bench: speed benchmarks (not tests), each against a baseline measured in the same run;
+## writes perf/results/<date>-<commit>.json.  Needs PostgreSQL on 127.0.0.1:5432 and redis-server.
+bench: install-dev services
 	$(PY) perf/run.py
+
+## loadtest: locust, 50 users for 60 s against gunicorn + a worker; p50/p99 into the results file
+loadtest: install-dev services
+	$(PY) perf/loadtest.py
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -42,6 +42,8 @@ MAX_CPS = 256
 
 
 def _check_cps(name: str, cps: int) -> int:
+    if type(cps) is int and 1 <= cps <= MAX_CPS:  # the common case, without the ABC check
+        return cps
     if isinstance(cps, bool) or not isinstance(cps, Integral):
         raise ValueError(f"{name} must be an int in 1..{MAX_CPS}, got {cps!r}")
     if not 1 <= int(cps) <= MAX_CPS:

@@ -59,6 +59,7 @@ from scipy import optimize, special
 
 from models_lib.costmodel import ConfigurationModel
 from models_lib.inputs import ConfigurationData
+from models_lib.queueing import erlang_c
 
 __all__ = [
     "DEFAULT_MAX_SERVERS",
@@ -295,27 +296,40 @@ class ResponseModel:
         return cp_sat
 
     def breakdown(self, tps: float, cps: int | None = None, cost_factor: float = 1.0) -> ResponseBreakdown:
-        """Response time and its parts at ``tps`` transactions/s (see :class:`ResponseBreakdown`)."""
+        """Response time and its parts at ``tps`` transactions/s (see :class:`ResponseBreakdown`).
+
+        The same quantities as :meth:`curve` at one rate, computed with scalar arithmetic and
+        the scalar Erlang C (``models_lib.queueing.erlang_c``): the engine asks this once per
+        CP count of the target machine, where numpy's per-call overhead on one-element arrays
+        was most of the cost of an estimate.  ``tests/models_lib/test_response.py`` checks it
+        against :meth:`curve` and the M/M/c closed form.
+        """
         t = _check_tps(tps)
-        m = self.projected(cps=cps, cost_factor=cost_factor)
-        cp_res, sw, load, stable = m._arrays(np.array([t]))
-        util = float(load[0]) / m.cps
-        sw_util = None if m.software is None else t * m.software.service_s / m.software.servers
-        service = m.cp_seconds * 1000.0
-        if not stable[0]:
-            inf = math.inf
-            return ResponseBreakdown(
-                t,
-                None if m.fixed_ms is None else inf,
-                m.fixed_ms,
-                service,
-                inf if not math.isfinite(cp_res[0]) else float(cp_res[0]) - service,
-                inf if not math.isfinite(sw[0]) else float(sw[0]),
-                util,
-                sw_util,
-            )
-        total = None if m.fixed_ms is None else m.fixed_ms + float(cp_res[0]) + float(sw[0])
-        return ResponseBreakdown(t, total, m.fixed_ms, service, float(cp_res[0]) - service, float(sw[0]), util, sw_util)
+        c = self.cps if cps is None else _check_cps(cps)
+        f = float(cost_factor)
+        if not (f > 0.0 and math.isfinite(f)):
+            raise ValueError(f"cost_factor must be finite and > 0, got {cost_factor!r}")
+        b = self.cp_seconds * f  # as projected(): CP-seconds and fixed busy CPs scaled by f
+        a = self.intercept_cps * f
+        load = max(a + b * t, 0.0)
+        util = load / c
+        service = b * 1000.0
+        cp_stable = t < (c - a) / b and load < c
+        cp_res = (b + erlang_c(c, load) * b / (c - load)) * 1000.0 if cp_stable else math.inf
+        sw_util = None
+        sw, sw_stable = 0.0, True
+        if self.software is not None:
+            m, s = self.software.servers, self.software.service_s
+            sw_load = t * s
+            sw_util = sw_load / m
+            sw_stable = t < m / s and sw_load < m
+            sw = erlang_c(m, sw_load) * s / (m - sw_load) * 1000.0 if sw_stable else math.inf
+        queue = cp_res - service if cp_stable else math.inf
+        if not (cp_stable and sw_stable):
+            total = None if self.fixed_ms is None else math.inf
+            return ResponseBreakdown(t, total, self.fixed_ms, service, queue, sw, util, sw_util)
+        total = None if self.fixed_ms is None else self.fixed_ms + cp_res + sw
+        return ResponseBreakdown(t, total, self.fixed_ms, service, queue, sw, util, sw_util)
 
     def response_time_ms(self, tps: float, cps: int | None = None, cost_factor: float = 1.0) -> float | None:
         """Mean response time at ``tps`` transactions/s, ms.

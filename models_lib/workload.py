@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from models_lib.costmodel import LinearFit, fit_configuration
+from models_lib.costmodel import ConfigurationModel, LinearFit, fit_configuration
 from models_lib.engine import (
     EnginePolicy,
     PoolDemand,
@@ -315,14 +315,17 @@ def workload_model(
     max_utilization: float | None = None,
     tps: float | None = None,
     capacity_setting: str | None = None,
+    fitted: ConfigurationModel | None = None,
     **engine: Any,
 ) -> WorkloadModel:
     """Build a :class:`WorkloadModel` from one ``size()`` call (no database access); ``engine``:
     further ``size()`` options the model keeps for every evaluation (``server_share``,
-    ``other_cost``, ``lpar_overhead``, ``projection_band``)."""
+    ``other_cost``, ``lpar_overhead``, ``projection_band``); ``fitted``: the configuration's cost
+    model when the caller has it already."""
     umax = DEFAULT_MAX_UTILIZATION if max_utilization is None else max_utilization
     t_ref = tps if tps is not None else reference_rate(cfg)
-    fitted = fit_configuration(cfg)
+    if fitted is None:
+        fitted = fit_configuration(cfg)
     result = size(
         cfg,
         target_machine=machine,

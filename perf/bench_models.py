@@ -29,6 +29,7 @@ sys.path.insert(0, str(REPO))
 from models_lib.costmodel import fit_configuration, payload_model  # noqa: E402
 from models_lib.response import fit_response  # noqa: E402
 from models_lib.sizing import size  # noqa: E402
+from perf.record import record  # noqa: E402
 from tests.models_lib import published  # noqa: E402  (reads benchmarks/*.yaml)
 
 
@@ -43,6 +44,7 @@ def best_of(func: Callable[[], object], repeats: int) -> float:
 
 
 def row(name: str, seconds: float, baseline: float, baseline_name: str) -> None:
+    record("models", name=name, seconds=seconds, baseline=baseline_name, baseline_seconds=baseline)
     print(f"{name:44s} {seconds:12.6f} {baseline:12.6f} {baseline / seconds:9.3g}   ({baseline_name})")
 
 

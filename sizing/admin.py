@@ -1,8 +1,28 @@
 """Admin: staff maintain reference data here; everyone else reads it through the API."""
 
+from typing import Any
+
 from django.contrib import admin
 
 from sizing import models
+from sizing.services.reference_version import bump_reference_version
+
+
+class ReferenceAdmin(admin.ModelAdmin):
+    """Reference data edited here start a new reference-data version (cached fits are dropped)."""
+
+    def delete_model(self, request: Any, obj: Any) -> None:
+        super().delete_model(request, obj)
+        bump_reference_version()
+
+    def delete_queryset(self, request: Any, queryset: Any) -> None:
+        super().delete_queryset(request, queryset)
+        bump_reference_version()
+
+    def save_related(self, request: Any, form: Any, formsets: Any, change: bool) -> None:
+        # Runs after save_model in the admin's transaction, for the row and its inlines.
+        super().save_related(request, form, formsets, change)
+        bump_reference_version()
 
 
 class PointMetricInline(admin.TabularInline):
@@ -11,18 +31,18 @@ class PointMetricInline(admin.TabularInline):
 
 
 @admin.register(models.SourceDocument)
-class SourceDocumentAdmin(admin.ModelAdmin):
+class SourceDocumentAdmin(ReferenceAdmin):
     list_display = ("slug", "identifier", "title", "publisher", "published", "seed_file")
     search_fields = ("slug", "title", "identifier")
 
 
 @admin.register(models.Machine)
-class MachineAdmin(admin.ModelAdmin):
+class MachineAdmin(ReferenceAdmin):
     list_display = ("slug", "name", "machine_type", "generation")
 
 
 @admin.register(models.CapacityRating)
-class CapacityRatingAdmin(admin.ModelAdmin):
+class CapacityRatingAdmin(ReferenceAdmin):
     list_display = ("model", "machine", "cps", "mips", "msu")
     list_filter = ("machine",)
 
@@ -34,19 +54,19 @@ class ConfigurationInline(admin.TabularInline):
 
 
 @admin.register(models.Path)
-class PathAdmin(admin.ModelAdmin):
+class PathAdmin(ReferenceAdmin):
     list_display = ("slug", "name", "native_machine", "source")
     inlines = [ConfigurationInline]
 
 
 @admin.register(models.Configuration)
-class ConfigurationAdmin(admin.ModelAdmin):
+class ConfigurationAdmin(ReferenceAdmin):
     list_display = ("__str__", "name", "visibility", "owner")
     list_filter = ("path", "visibility")
 
 
 @admin.register(models.BenchmarkPoint)
-class BenchmarkPointAdmin(admin.ModelAdmin):
+class BenchmarkPointAdmin(ReferenceAdmin):
     list_display = ("configuration", "machine", "etr", "response_time_ms", "reference_text")
     list_filter = ("configuration__path", "machine")
     list_select_related = ("configuration__path", "machine")
@@ -54,6 +74,6 @@ class BenchmarkPointAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Statement)
-class StatementAdmin(admin.ModelAdmin):
+class StatementAdmin(ReferenceAdmin):
     list_display = ("key", "kind", "path", "configuration", "reference_text")
     list_filter = ("kind", "path")

@@ -355,3 +355,24 @@ class Job(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} job {self.pk} ({self.status})"
+
+
+class ReferenceVersion(models.Model):
+    """One row: which version of the reference data (published or private calibration) is current.
+
+    Fitted models and computed answers are cached under ``token``; every write to reference
+    data goes through ``sizing.services.reference_version.bump_reference_version`` so caches
+    in every process see the change.  A random token rather than a counter: after the table is
+    emptied (a flush) a counter would restart and could meet a stale cache entry.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    token = models.CharField(max_length=32)
+    number = models.PositiveIntegerField(default=0, help_text="how many times the reference data changed")
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="reference_version_single_row")]
+
+    def __str__(self) -> str:
+        return f"reference data v{self.number} ({self.token[:8]})"

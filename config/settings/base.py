@@ -185,6 +185,26 @@ ZSIZER_JOB_LEASE_SECONDS = env_int("ZSIZER_JOB_LEASE_SECONDS", min(60, max(2, _v
 if ZSIZER_JOB_LEASE_SECONDS >= _visibility_timeout:
     raise ImproperlyConfigured("ZSIZER_JOB_LEASE_SECONDS must be less than ZSIZER_BROKER_VISIBILITY_TIMEOUT.")
 
+# Reference data and answers are cached per reference-data version (sizing.selectors.fitted).
+# A process looks at the version row at most every ZSIZER_REFERENCE_CHECK_MS, so a change made
+# by another process is seen within that time.
+ZSIZER_REFERENCE_CHECK_MS = env_int("ZSIZER_REFERENCE_CHECK_MS", 1000, minimum=0)
+# Computed answers are shared between processes through the "answers" cache: Redis when
+# ZSIZER_CACHE_URL names one (redis://host:6379/1), else this process's memory.
+ZSIZER_CACHE_URL = env_str("ZSIZER_CACHE_URL")
+if ZSIZER_CACHE_URL:
+    check_broker_url("ZSIZER_CACHE_URL", ZSIZER_CACHE_URL)
+ZSIZER_ANSWER_CACHE = "answers"
+ZSIZER_ANSWER_CACHE_SECONDS = env_int("ZSIZER_ANSWER_CACHE_SECONDS", 24 * 3600, minimum=1)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "answers": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ZSIZER_CACHE_URL, "KEY_PREFIX": "zsizer"}
+        if ZSIZER_CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "answers"}
+    ),
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

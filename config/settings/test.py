@@ -9,6 +9,8 @@ import os
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/zsizer")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 os.environ.setdefault("DJANGO_DEBUG", "0")
+# Every read looks at the reference-data version, so a test sees its own writes at once.
+os.environ.setdefault("ZSIZER_REFERENCE_CHECK_MS", "0")
 os.environ.setdefault("DJANGO_SECRET_KEY", "zsizer-test-secret-key-not-for-production")
 
 from .base import *  # noqa: E402,F403

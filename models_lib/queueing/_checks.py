@@ -12,6 +12,9 @@ from numbers import Integral, Real
 
 def as_count(name: str, value: object, *, minimum: int) -> int:
     """Return ``value`` as an ``int`` >= ``minimum``; integral floats such as ``6.0`` are accepted."""
+    # A plain int is the common case (the engine asks once per CP count): skip the ABC checks.
+    if type(value) is int and value >= minimum:
+        return value
     if isinstance(value, bool):
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     if isinstance(value, Integral):
@@ -27,6 +30,9 @@ def as_count(name: str, value: object, *, minimum: int) -> int:
 
 def as_time(name: str, value: object, *, positive: bool = False) -> float:
     """Return ``value`` as a finite ``float`` >= 0 (> 0 if ``positive``); seconds or s/job."""
+    # A plain float in range is the common case: skip the ABC checks.
+    if type(value) is float and 0.0 <= value < math.inf and not (positive and value == 0.0):
+        return value
     if isinstance(value, bool) or not isinstance(value, Real):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     number = float(value)

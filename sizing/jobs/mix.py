@@ -46,7 +46,7 @@ from models_lib.engine import specialty_engines
 from models_lib.queueing import erlang_c
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload
-from sizing.selectors.configuration_data import capacity_table
+from sizing.selectors.fitted import current_reference
 
 COLUMNS = (
     "path",
@@ -171,7 +171,7 @@ def _scale_limit(
 
 def run_mix(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
     entries = params["workloads"]
-    capacity = capacity_table()
+    capacity = current_reference().lspr_table()
     models: list[WorkloadModel] = []
     for i, entry in enumerate(entries):
         models.append(

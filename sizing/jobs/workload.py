@@ -10,7 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from models_lib.inputs import CapacityTable
 from models_lib.workload import Evaluation, WorkloadModel, reference_rate, workload_model, ziip_residence_ms
-from sizing.selectors.configuration_data import capacity_table, configuration_data, other_component_cost
+from sizing.selectors.configuration_data import other_component_cost
+from sizing.selectors.fitted import current_reference
 from sizing.services.estimates import resolve_target
 
 #: ``size()`` options a job's params may carry (same names as the estimate's).
@@ -40,13 +41,18 @@ def load_workload(
     **engine: Any,
 ) -> WorkloadModel:
     """Read the configuration and fit it as the engine does (``ValueError`` if it cannot be sized)."""
-    config_row, machine_row = resolve_target(user=owner, path=path, configuration=configuration, machine=machine)
-    cfg = configuration_data(configuration=config_row)
+    reference = current_reference()
+    config_row, machine_row = resolve_target(
+        user=owner, path=path, configuration=configuration, machine=machine, reference=reference
+    )
+    fitted = reference.fitted(config_row)
+    cfg = fitted.data
     return workload_model(
         cfg,
+        fitted=fitted.model,
         machine=machine_row.slug,
         machine_type=machine_row.machine_type,
-        capacity=capacity if capacity is not None else capacity_table(),
+        capacity=capacity if capacity is not None else reference.lspr_table(),
         payload_bytes=payload_bytes,
         max_utilization=max_utilization,
         tps=tps,

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from models_lib.costmodel import fit_configuration, median_abs_loo_error
-from sizing.selectors.configuration_data import configuration_data
+from models_lib.costmodel import median_abs_loo_error
+from sizing.selectors.fitted import current_reference
 from sizing.selectors.reference import visible_configurations
 
 
@@ -15,10 +15,11 @@ def fitted_models(*, user: AbstractBaseUser, path: str | None = None) -> list[di
     configs = visible_configurations(user=user).select_related("path__native_machine").order_by("path__slug", "slug")
     if path:
         configs = configs.filter(path__slug__iexact=path)
+    reference = current_reference()
     out = []
     for config in configs:
-        data = configuration_data(configuration=config)
-        model = fit_configuration(data)
+        fitted = reference.fitted(config)
+        data, model = fitted.data, fitted.model
         rows = model.loo_table()
         out.append(
             {

@@ -28,11 +28,11 @@ from django.contrib.auth.models import AbstractBaseUser
 
 import models_lib
 from models_lib import units
-from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel, fit_configuration
+from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
 from models_lib.inputs import ConfigurationData
 from models_lib.response import ResponseModel, fit_response
 from sizing.models import BenchmarkPoint, Estimate, MetricName, MetricUnit
-from sizing.selectors.configuration_data import configuration_data
+from sizing.selectors.fitted import current_reference
 from sizing.services.estimates import estimate_compute, normalised_inputs
 
 #: Points on the ETR grid of the CPU and response-time charts.
@@ -334,8 +334,8 @@ def demand_chart(*, outputs: dict[str, Any], capacity: dict[str, Any]) -> dict[s
 def chart_data(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> dict[str, Any]:
     """The estimate (as GET /api/v1/estimate answers it) and the data of its three charts."""
     config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
-    cfg = configuration_data(configuration=config_row)
-    model = fit_configuration(cfg)
+    fitted = current_reference().fitted(config_row)
+    cfg, model = fitted.data, fitted.model
     projection = (outputs.get("basis") or {}).get("projection")
     factor = _finite((projection or {}).get("factor")) or 1.0
     tps = float(inputs["tps"])

@@ -7,13 +7,12 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
 
 import models_lib
 from models_lib.sizing import size
-from sizing.models import Configuration, Estimate, Machine, Path
-from sizing.selectors.configuration_data import capacity_table, configuration_data, other_component_cost
-from sizing.selectors.reference import visible_configurations
+from sizing.models import Configuration, Estimate, Machine, Visibility
+from sizing.selectors.configuration_data import other_component_cost
+from sizing.selectors.fitted import Reference, current_reference
 from sizing.services.warning_levels import with_levels
 
 #: Engine keyword arguments that come straight from the request.
@@ -32,17 +31,27 @@ ENGINE_ARGS = (
 
 
 def resolve_target(
-    *, user: AbstractBaseUser, path: str, configuration: str, machine: str
+    *, user: AbstractBaseUser, path: str, configuration: str, machine: str, reference: Reference | None = None
 ) -> tuple[Configuration, Machine]:
-    """Look up the path, configuration and machine (case-insensitive) or raise a 400 naming the field."""
-    path_row = Path.objects.filter(slug__iexact=path).first()
+    """Look up the path, configuration and machine (case-insensitive) or raise a 400 naming the field.
+
+    Reads the cached catalogue of the current reference-data version (no query when warm); a
+    private configuration is found only by its owner.
+    """
+    cat = (reference or current_reference()).catalogue()
+    path_row = cat.paths.get(path.lower())
     if path_row is None:
-        known = ", ".join(Path.objects.order_by("slug").values_list("slug", flat=True))
+        known = ", ".join(sorted(p.slug for p in cat.paths.values()))
         raise ValidationError({"path": [f"Unknown path {path!r}. Known paths: {known}."]})
-    configs = visible_configurations(user=user).filter(path=path_row)
-    config_row = configs.filter(slug__iexact=configuration).select_related("path__native_machine").first()
-    if config_row is None:
-        known = ", ".join(configs.order_by("slug").values_list("slug", flat=True))
+
+    def visible(c: Configuration) -> bool:
+        return c.visibility == Visibility.PUBLISHED or (c.visibility == Visibility.PRIVATE and c.owner_id == user.pk)
+
+    config_row = cat.configurations.get((path_row.pk, configuration.lower()))
+    if config_row is None or not visible(config_row):
+        known = ", ".join(
+            sorted(c.slug for (path_id, _), c in cat.configurations.items() if path_id == path_row.pk and visible(c))
+        )
         raise ValidationError(
             {
                 "configuration": [
@@ -50,9 +59,9 @@ def resolve_target(
                 ]
             }
         )
-    machine_row = Machine.objects.filter(slug__iexact=machine).first()
+    machine_row = cat.machines.get(machine.lower())
     if machine_row is None:
-        known = ", ".join(Machine.objects.order_by("slug").values_list("slug", flat=True))
+        known = ", ".join(sorted(m.slug for m in cat.machines.values()))
         raise ValidationError({"machine": [f"Unknown machine {machine!r}. Known machines: {known}."]})
     return config_row, machine_row
 
@@ -71,26 +80,40 @@ def estimate_compute(
     *, user: AbstractBaseUser, inputs: dict[str, Any]
 ) -> tuple[Configuration, Machine, dict[str, Any]]:
     """Size one scenario without storing it; ``inputs`` are validated request fields."""
+    reference = current_reference()
     config_row, machine_row = resolve_target(
-        user=user, path=inputs["path"], configuration=inputs["configuration"], machine=inputs["machine"]
+        user=user,
+        path=inputs["path"],
+        configuration=inputs["configuration"],
+        machine=inputs["machine"],
+        reference=reference,
     )
     kwargs = {name: inputs[name] for name in ENGINE_ARGS if inputs.get(name) is not None}
-    data = configuration_data(configuration=config_row)
-    try:
-        result = size(
-            data,
-            other_cost=other_component_cost(configuration=config_row, data=data),
-            target_machine=machine_row.slug,
-            target_machine_type=machine_row.machine_type,
-            capacity=capacity_table(),
-            tps=float(inputs["tps"]),
-            **kwargs,
-        )
-    except ValueError as exc:
-        raise _engine_error(exc) from None
-    outputs = result.to_dict()  # JSON-safe: non-finite numbers are None
-    outputs["warnings"] = with_levels(outputs["warnings"])
-    return config_row, machine_row, outputs
+    tps = float(inputs["tps"])
+
+    def compute() -> dict[str, Any]:
+        fitted = reference.fitted(config_row)
+        try:
+            result = size(
+                fitted.data,
+                other_cost=other_component_cost(configuration=config_row, data=fitted.data),
+                target_machine=machine_row.slug,
+                target_machine_type=machine_row.machine_type,
+                capacity=reference.lspr_table(),
+                tps=tps,
+                model=fitted.model,
+                response_model=fitted.response,
+                **kwargs,
+            )
+        except ValueError as exc:
+            raise _engine_error(exc) from None
+        outputs = result.to_dict()  # JSON-safe: non-finite numbers are None
+        outputs["warnings"] = with_levels(outputs["warnings"])
+        return outputs
+
+    # One answer per (reference-data version, configuration, machine, inputs): computed once.
+    key = {"configuration": config_row.pk, "machine": machine_row.pk, "tps": tps, **kwargs}
+    return config_row, machine_row, reference.answer(key, compute)
 
 
 def normalised_inputs(inputs: dict[str, Any], config_row: Configuration, machine_row: Machine) -> dict[str, Any]:
@@ -102,17 +125,17 @@ def normalised_inputs(inputs: dict[str, Any], config_row: Configuration, machine
 def estimate_create(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> Estimate:
     """Size and store an estimate owned by ``user`` (nothing is stored if sizing fails)."""
     config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
-    with transaction.atomic():
-        return Estimate.objects.create(
-            owner=user,
-            name=inputs.get("name") or "",
-            configuration=config_row,
-            machine=machine_row,
-            tps=float(inputs["tps"]),
-            inputs=normalised_inputs(inputs, config_row, machine_row),
-            outputs=outputs,
-            model_version=models_lib.__version__,
-        )
+    # One INSERT: atomic on its own.
+    return Estimate.objects.create(
+        owner=user,
+        name=inputs.get("name") or "",
+        configuration=config_row,
+        machine=machine_row,
+        tps=float(inputs["tps"]),
+        inputs=normalised_inputs(inputs, config_row, machine_row),
+        outputs=outputs,
+        model_version=models_lib.__version__,
+    )
 
 
 def estimate_delete(*, user: AbstractBaseUser, estimate: Estimate) -> None:

@@ -3,7 +3,8 @@
 All files are validated first (``sizing.reference_format``); then everything is written in one
 transaction.  Rows are matched on stable keys, a row is saved only when a value changed, and
 rows that a source file no longer contains are deleted, so a second run changes nothing and an
-edited value updates its row.
+edited value updates its row.  A load that changed anything starts a new reference-data
+version (``bump_reference_version``), so cached fits and answers are dropped in every process.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from sizing.models import (
     Visibility,
 )
 from sizing.reference_format import ReferenceData, read_reference_data
+from sizing.services.reference_version import bump_reference_version
 
 
 @dataclass
@@ -85,7 +87,10 @@ def benchmarks_load(*, directory: FsPath) -> LoadReport:
     """
     data = read_reference_data(directory)
     with transaction.atomic():
-        return _write(data)
+        report = _write(data)
+        if report.changed:
+            bump_reference_version()
+        return report
 
 
 def _write(data: ReferenceData) -> LoadReport:

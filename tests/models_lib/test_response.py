@@ -174,6 +174,32 @@ def test_curve_is_vectorised_and_matches_scalar_evaluation() -> None:
     assert elapsed < 0.25, elapsed  # measured ~1 ms; generous for a loaded CI machine
 
 
+@pytest.mark.parametrize("configuration", ["multi-region", "multi-region-log", "single-region-log"])
+def test_scalar_breakdown_equals_the_vectorised_curve_on_every_projection(configuration: str) -> None:
+    # breakdown() is scalar arithmetic with models_lib.queueing.erlang_c (Erlang B recursion);
+    # curve() is numpy with the Poisson-ratio Erlang C: the same M/M/c formulas, so they agree
+    # to rounding at every CP count and cost factor the engine asks for, stable or not.
+    m = _fitted("fiteq-authenticator", configuration)
+    for cps in (1, 2, 5, 10, 17, 40):
+        for factor in (0.37, 1.0, 2.5):
+            sat = m.saturation_tps(cps=cps, cost_factor=factor)
+            rates = np.concatenate([np.linspace(0.0, 0.999 * sat, 25), [sat, 1.5 * sat]])
+            curve = m.curve(rates, cps=cps, cost_factor=factor)
+            for i, t in enumerate(rates):
+                bd = m.breakdown(float(t), cps=cps, cost_factor=factor)
+                if curve.stable[i]:
+                    assert_allclose(bd.cp_residence_ms, curve.cp_residence_ms[i], rtol=1e-12)
+                    assert_allclose(bd.software_wait_ms, curve.software_wait_ms[i], rtol=1e-12, atol=1e-300)
+                    if curve.response_ms is not None:
+                        assert_allclose(bd.total_ms, curve.response_ms[i], rtol=1e-12)  # type: ignore[arg-type]
+                else:
+                    assert bd.lower_bound_ms == math.inf
+                    assert bd.total_ms is None or bd.total_ms == math.inf
+                p = m.projected(cps=cps, cost_factor=factor)
+                load = max(p.intercept_cps + p.cp_seconds * float(t), 0.0)
+                assert_allclose(bd.cp_utilization, load / cps, rtol=1e-15)
+
+
 def test_projection_scales_cost_and_cps() -> None:
     m = _fitted("fiteq-authenticator", "multi-region")
     p = m.projected(cps=12, cost_factor=0.9)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sizing', '0003_engine_rules_capacity_settings'),
+        ('sizing', '0004_reference_version'),
     ]
 
     operations = [

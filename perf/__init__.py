@@ -1,0 +1,1 @@
+"""Speed and load benchmarks (not tests): `make bench`, `make loadtest`."""

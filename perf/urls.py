@@ -1,0 +1,49 @@
+"""The app's URLs plus the baselines the bench compares against (bench settings only).
+
+``POST bench/baseline-rows/`` is the trivial authenticated POST that stores a row: the same
+authentication, throttling scope, a small input serializer and one INSERT into the estimates
+table, with no sizing.  ``GET /api/v1/machines/`` (a short authenticated list of the app
+itself) is the GET baseline.
+"""
+
+from __future__ import annotations
+
+from django.urls import path
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from config.urls import urlpatterns as app_urlpatterns
+from sizing.models import Estimate
+
+
+class _RowInput(serializers.Serializer):
+    configuration_id = serializers.IntegerField()
+    machine_id = serializers.IntegerField()
+    tps = serializers.FloatField(min_value=0)
+    name = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class BaselineRowView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "estimates"
+
+    def post(self, request: Request) -> Response:
+        data = _RowInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        row = Estimate.objects.create(
+            owner=request.user,
+            name=data.validated_data["name"],
+            configuration_id=data.validated_data["configuration_id"],
+            machine_id=data.validated_data["machine_id"],
+            tps=data.validated_data["tps"],
+            inputs=dict(data.validated_data),
+            outputs={},
+            model_version="baseline",
+        )
+        return Response({"id": row.id}, status=status.HTTP_201_CREATED)
+
+
+urlpatterns = [path("bench/baseline-rows/", BaselineRowView.as_view()), *app_urlpatterns]

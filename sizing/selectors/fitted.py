@@ -1,0 +1,199 @@
+"""Reference data as the engine needs them, read and fitted once per reference-data version.
+
+Every estimate needs the same few things: the path, configuration and machine rows its slugs
+name, the configuration's published data (``ConfigurationData``), its fitted cost and response
+models, and the LSPR table.  They change only when reference data change, which bumps the
+``ReferenceVersion`` token (``sizing.services.reference_version``).  This module keeps them in
+process memory under that token and looks at the token at most every
+``ZSIZER_REFERENCE_CHECK_MS`` milliseconds (one single-row query), so an estimate normally
+runs no reference query at all.  Another process's change is seen within that interval.
+
+Computed answers are cached under (token, digest of the code, normalised inputs) in this
+process and in Django's cache (Redis when ``ZSIZER_CACHE_URL`` names one), so every web process
+shares them.
+
+When the version row is missing (an emptied database) nothing is cached: every call reads and
+fits afresh.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path as FilePath
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.core.cache import caches
+
+from models_lib.costmodel import ConfigurationModel, fit_configuration
+from models_lib.inputs import CapacityTable, ConfigurationData
+from models_lib.response import ResponseModel, fit_response
+from sizing.models import Configuration, Machine, Path, ReferenceVersion
+from sizing.selectors.configuration_data import capacity_table, configuration_data
+
+T = TypeVar("T")
+
+#: Answers kept per process (the oldest dropped first).
+LOCAL_ANSWERS = 2048
+
+
+@dataclass(frozen=True)
+class FittedConfiguration:
+    """A configuration's published data with its models fitted (as ``size()`` would fit them)."""
+
+    data: ConfigurationData
+    model: ConfigurationModel
+    response: ResponseModel | None
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Paths, configurations and machines by lower-case slug (rows with related rows loaded)."""
+
+    paths: dict[str, Path]
+    configurations: dict[tuple[int, str], Configuration]
+    machines: dict[str, Machine]
+
+
+@dataclass
+class _Store:
+    token: str | None = None
+    checked_at: float = float("-inf")
+    values: dict[Any, Any] = field(default_factory=dict)
+    answers: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
+
+
+_store = _Store()
+_lock = threading.Lock()
+
+
+@functools.cache
+def code_digest() -> str:
+    """Digest of the code that makes an answer (models_lib and the sizing app), computed once.
+
+    Part of every shared answer's key, so a process running other code (a deploy, another
+    branch) never takes an answer computed by different rules from the shared cache.
+    """
+    root = FilePath(__file__).resolve().parents[2]
+    h = hashlib.sha256()
+    for package in ("models_lib", "sizing"):
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" not in path.parts:
+                h.update(path.relative_to(root).as_posix().encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def expire_local_check() -> None:
+    """Make this process read the version token at its next use (after a bump)."""
+    _store.checked_at = float("-inf")
+
+
+def reference_token() -> str | None:
+    """The current reference-data token, read from the database at most every check interval."""
+    now = time.monotonic()
+    interval = settings.ZSIZER_REFERENCE_CHECK_MS / 1000.0
+    if _store.token is not None and now - _store.checked_at < interval:
+        return _store.token
+    token = ReferenceVersion.objects.filter(id=1).values_list("token", flat=True).first()
+    with _lock:
+        if token != _store.token:
+            _store.token = token
+            _store.values = {}
+            _store.answers = OrderedDict()
+        _store.checked_at = now
+    return token
+
+
+class Reference:
+    """The reference data of one version, read and fitted on first use.
+
+    Take one per request (:func:`current_reference`) and ask it for everything: the version
+    is then looked at once per request at most.
+    """
+
+    def __init__(self, token: str | None) -> None:
+        self.token = token
+
+    def _cached(self, key: Any, build: Callable[[], T]) -> T:
+        if self.token is None:
+            return build()
+        values = _store.values
+        if _store.token == self.token and key in values:
+            return values[key]  # type: ignore[no-any-return]
+        value = build()
+        with _lock:
+            if _store.token == self.token:
+                _store.values[key] = value
+        return value
+
+    def catalogue(self) -> Catalogue:
+        """Every path, configuration (published and private) and machine, by lower-case slug."""
+
+        def build() -> Catalogue:
+            configs = Configuration.objects.select_related("path__native_machine")
+            return Catalogue(
+                paths={p.slug.lower(): p for p in Path.objects.select_related("native_machine")},
+                configurations={(c.path_id, c.slug.lower()): c for c in configs},
+                machines={m.slug.lower(): m for m in Machine.objects.all()},
+            )
+
+        return self._cached("catalogue", build)
+
+    def lspr_table(self) -> CapacityTable:
+        """All LSPR ratings (``configuration_data.capacity_table``)."""
+        return self._cached("capacity", capacity_table)
+
+    def fitted(self, configuration: Configuration) -> FittedConfiguration:
+        """Published data of ``configuration`` with its cost and response models."""
+
+        def build() -> FittedConfiguration:
+            data = configuration_data(configuration=configuration)
+            model = fit_configuration(data)
+            response = None
+            if model.has_cpu_model:
+                # As size() does: a configuration whose response model cannot be fitted has none.
+                try:
+                    response = fit_response(data, model)
+                except ValueError:
+                    response = None
+            return FittedConfiguration(data=data, model=model, response=response)
+
+        return self._cached(("fitted", configuration.pk), build)
+
+    def answer(self, parts: dict[str, Any], compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The answer for ``parts`` (normalised inputs) under this version, computed once.
+
+        Looked up in this process first, then in the shared cache; a computed answer is stored
+        in both.  Callers must not mutate the returned dict.
+        """
+        if self.token is None:
+            return compute()
+        digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+        key = f"answer:{self.token}:{code_digest()}:{digest}"
+        hit = _store.answers.get(key) if _store.token == self.token else None
+        if hit is not None:
+            return hit
+        shared = caches[settings.ZSIZER_ANSWER_CACHE]
+        answer: dict[str, Any] | None = shared.get(key)
+        if answer is None:
+            answer = compute()
+            shared.set(key, answer, timeout=settings.ZSIZER_ANSWER_CACHE_SECONDS)
+        with _lock:
+            if _store.token == self.token:
+                _store.answers[key] = answer
+                while len(_store.answers) > LOCAL_ANSWERS:
+                    _store.answers.popitem(last=False)
+        return answer
+
+
+def current_reference() -> Reference:
+    """The reference data of the current version (see the module docstring)."""
+    return Reference(reference_token())
