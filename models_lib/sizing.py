@@ -1089,9 +1089,12 @@ def _binding_at_target(
     chosen: _Eval, policy: EnginePolicy, rmodel: ResponseModel | None, tps: float, closed_x: float | None
 ) -> dict[str, Any]:
     """The busiest resource at the target rate (utilisation as a fraction)."""
-    util = {"cps": (chosen.util, f"{chosen.n} CPs")}
+    util = {"cps": (chosen.util, f"{chosen.n} CP{'' if chosen.n == 1 else 's'}")}
     if chosen.ziips:
-        util["specialty"] = (chosen.ziip / chosen.ziips, f"{chosen.ziips} {policy.name}s")
+        util["specialty"] = (
+            chosen.ziip / chosen.ziips,
+            f"{chosen.ziips} {policy.name}{'' if chosen.ziips == 1 else 's'}",
+        )
     if rmodel is not None and rmodel.software is not None:
         sw = rmodel.software
         util["software"] = (tps * sw.service_s / sw.servers, f"software station ({sw.servers} servers)")
