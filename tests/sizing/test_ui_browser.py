@@ -182,6 +182,11 @@ def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_ser
     assert example["path"] == "fiteq-authenticator" and example["tps"] == "8000"
     api = page.request.get(f"{live_server.url}/api/v1/estimate", params=example).json()
     assert page.locator('[data-kpi="cps_required"]').inner_text() == str(api["cps_required"])
+    # Used against installed on the sized model: the API's capacity block, CP MSU apart.
+    cap = api["capacity"]
+    gauge = page.locator("#capacity-gauge").inner_text()
+    assert cap["model"] in gauge
+    assert f"{round(cap['cp']['msu_used']):,} of {round(cap['cp']['msu_installed']):,} MSU" in gauge
     save = page.get_by_role("button", name="Save estimate")
     assert save.is_enabled()
 

@@ -227,6 +227,7 @@ function render(answer) {
   const binding = bindingText(e.binding_resource);
   document.getElementById("binding").textContent = binding ? `Binding resource at ${fmt.int(inp.tps)} TPS: ${binding}.` : "";
 
+  renderCapacity(e.capacity);
   renderDecisions(document.getElementById("decisions"), e.warnings || []);
   renderWarnings(document.getElementById("warnings"), (e.warnings || []).filter((w) => w.level !== "decision"));
 
@@ -264,6 +265,41 @@ function bindingText(binding) {
   if (!binding) return "";
   if (typeof binding === "string") return binding;
   return binding.label || binding.name || binding.resource || "";
+}
+
+// MIPS and MSU used against installed on the sized model, per pool: CP capacity is what
+// software is priced on (MSU); specialty-engine capacity is not priced.
+function gaugeRow(id, label, used, installed, unit, note) {
+  const row = document.createElement("div");
+  row.className = "gauge-row";
+  const name = Object.assign(document.createElement("label"), { htmlFor: id, textContent: label });
+  const meter = Object.assign(document.createElement("meter"), { id, min: 0, max: installed, value: Math.min(used, installed), high: installed * 0.85, optimum: 0 });
+  const text = Object.assign(document.createElement("span"), {
+    className: "gauge-text",
+    textContent: `${fmt.int(used)} of ${fmt.int(installed)} ${unit} (${fmt.pct(used / installed)})${note ? ` · ${note}` : ""}`,
+  });
+  row.append(name, meter, text);
+  return row;
+}
+
+function renderCapacity(cap) {
+  const box = document.getElementById("capacity-gauge");
+  if (!cap || !cap.cp) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  document.getElementById("capacity-title").textContent =
+    `Used against installed on ${cap.model}${cap.capacity_setting ? ` (setting ${cap.capacity_setting})` : ""}`;
+  const rows = [
+    gaugeRow("gauge-cp-mips", `${cap.cps} CP${cap.cps === 1 ? "" : "s"}`, cap.cp.mips_used, cap.cp.mips_installed, "MIPS"),
+    gaugeRow("gauge-cp-msu", "CP MSU", cap.cp.msu_used, cap.cp.msu_installed, "MSU", "what software is priced on"),
+  ];
+  const sp = cap.specialty;
+  if (sp && sp.mips_installed) {
+    rows.push(gaugeRow("gauge-specialty", `${cap.specialty_engines} ${sp.engine}${cap.specialty_engines === 1 ? "" : "s"}`, sp.mips_used, sp.mips_installed, "MIPS", "not priced"));
+  }
+  document.getElementById("capacity-rows").replaceChildren(...rows);
 }
 
 // Decision-changing warnings sit on the main card, in the words said to a customer.
