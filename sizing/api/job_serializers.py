@@ -326,9 +326,9 @@ class JobDetailSerializer(JobSerializer):
         read_only_fields = fields
 
 
-def submit_doc_serializers() -> dict[str, type[serializers.Serializer]]:
+def submit_doc_serializers() -> dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]]:
     """One request schema per kind (for the OpenAPI document): ``kind`` fixed, ``params`` typed."""
-    out = {}
+    out: dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]] = {}
     for kind, params in PARAMS_SERIALIZERS.items():
         name = f"{kind.capitalize()}JobRequest"
         out[str(kind)] = type(

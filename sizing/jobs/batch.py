@@ -14,7 +14,7 @@ import io
 from collections.abc import Iterator
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from sizing.api.estimate_serializers import EstimateInputSerializer
@@ -43,7 +43,7 @@ def _errors_text(detail: Any, prefix: str = "") -> str:
     return prefix + str(detail)
 
 
-def size_row(*, owner: AbstractBaseUser, values: dict[str, str]) -> tuple[dict[str, Any], str]:
+def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
     """(flattened answer, "") for a good row, ({}, reason) for a bad one."""
     data = {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
     serializer = EstimateInputSerializer(data=data)
@@ -58,7 +58,7 @@ def size_row(*, owner: AbstractBaseUser, values: dict[str, str]) -> tuple[dict[s
     return flatten(outputs), ""
 
 
-def run_batch(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     header, rows = read_rows(params["csv"])
     data = list(rows)
     answers: list[tuple[list[str], dict[str, Any], str]] = []

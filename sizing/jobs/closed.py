@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from models_lib.queueing import MVAResult, Station, mva
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
@@ -94,7 +94,7 @@ class Network:
         return (self.ziip_fixed + throughput * self.ziip_per_tran) / self.ziips
 
 
-def run_closed(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     clients = sorted(set(params["clients"]))
     think = float(params["think_time_s"])
     cps = params["cps"]

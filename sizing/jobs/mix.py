@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from models_lib.capacity import demand_mips, demand_msu
 from models_lib.engine import specialty_engines
@@ -169,7 +169,7 @@ def _scale_limit(
     return lo
 
 
-def run_mix(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     entries = params["workloads"]
     capacity = current_reference().lspr_table()
     models: list[WorkloadModel] = []

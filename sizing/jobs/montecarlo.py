@@ -39,7 +39,7 @@ import math
 from typing import Any
 
 import numpy as np
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from models_lib.engine import split_pools_array
 from models_lib.response import erlang_c_array
@@ -89,7 +89,7 @@ def _residence(servers: np.ndarray | int, load: np.ndarray, service_s: np.ndarra
     return out
 
 
-def run_montecarlo(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_montecarlo(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     tps = float(params["tps"])
     samples = params.get("samples") or DEFAULT_SAMPLES
     seed = params.get("seed")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from sizing.jobs.base import Progress, json_safe, table, warnings_of
 from sizing.jobs.workload import Evaluation, WorkloadModel, load_workload_for
@@ -99,7 +99,7 @@ def frontier(found: list[tuple[tuple[float, int, float], dict[str, Any]]]) -> li
     return sorted(kept, key=lambda r: (r["cost"], r["cps"] + r["ziips"]))
 
 
-def run_optimize(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_optimize(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     tps = float(params["tps"])
     costs = {"gcp": float(params["costs"]["gcp"]), "ziip": float(params["costs"]["ziip"])}
     sla = params.get("response_time_sla_ms")
