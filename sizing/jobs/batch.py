@@ -24,7 +24,7 @@ from sizing.services.estimates import estimate_compute
 
 #: Columns a batch must have; the others of EstimateInputSerializer are optional.
 REQUIRED_COLUMNS = ("path", "configuration", "machine", "tps")
-OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields if name not in REQUIRED_COLUMNS)
+OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields.keys() if name not in REQUIRED_COLUMNS)
 
 
 def read_rows(text: str) -> tuple[list[str], Iterator[list[str]]]:

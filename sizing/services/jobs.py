@@ -48,7 +48,7 @@ MAX_ATTEMPTS = 3
 #: notices a cancellation.
 PROGRESS_INTERVAL_S = 0.5
 #: Errors worth retrying: the database or the broker was briefly unreachable.
-TRANSIENT_DB_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
+TRANSIENT_DB_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
 TERMINAL = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)
