@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 
 from sizing.api.estimate_serializers import EstimateInputSerializer
 from sizing.api.flatten import flatten
-from sizing.jobs.base import Progress, json_safe, table
+from sizing.jobs.base import Progress, json_result, table
 from sizing.services.estimates import estimate_compute
 
 #: Columns a batch must have; the others of EstimateInputSerializer are optional.
@@ -65,6 +65,7 @@ def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dic
     out_columns: dict[str, None] = {}
     failed = 0
     for i, row in enumerate(data):
+        answer: dict[str, Any]
         values = dict(zip(header, row + [""] * (len(header) - len(row)), strict=False))
         if len(row) > len(header):
             answer, error = {}, f"the row has {len(row)} cells but the header has {len(header)} columns"
@@ -81,7 +82,7 @@ def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dic
     table_rows = [
         [n, *given, error, *(answer.get(c) for c in out_columns)] for n, (given, answer, error) in enumerate(answers, 1)
     ]
-    return json_safe(
+    return json_result(
         {
             "kind": "batch",
             "rows": len(data),

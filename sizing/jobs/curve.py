@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from django.contrib.auth.models import User
 
-from sizing.jobs.base import Progress, json_safe, table, warnings_of
+from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 
 DEFAULT_POINTS = 50
@@ -145,7 +145,7 @@ def run_curve(*, params: dict[str, Any], owner: User, progress: Progress) -> dic
             )
         )
     ]
-    return json_safe(
+    return json_result(
         {
             "kind": "curve",
             "path": wm.path,

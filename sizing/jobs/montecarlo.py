@@ -43,7 +43,7 @@ from django.contrib.auth.models import User
 
 from models_lib.engine import split_pools_array
 from models_lib.response import erlang_c_array
-from sizing.jobs.base import Progress, json_safe, table, warnings_of
+from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 
 DEFAULT_SAMPLES = 10_000
@@ -200,4 +200,4 @@ def run_montecarlo(*, params: dict[str, Any], owner: User, progress: Progress) -
             [(h["cps"], h["samples"], h["share"], c) for h, c in zip(histogram, cumulative, strict=True)],
         ),
     }
-    return json_safe(result)
+    return json_result(result)

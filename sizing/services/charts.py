@@ -185,10 +185,11 @@ def cpu_chart(
             "etr_min": fit.etr_min,
             "etr_max": fit.etr_max,
         }
+        primary = model.primary
         for point in cfg.points:
-            if model.primary not in point.busy_cps:
+            if primary is None or primary not in point.busy_cps:
                 continue
-            busy = point.busy_cps[model.primary]
+            busy = point.busy_cps[primary]
             chart["points"].append(
                 {
                     **_point_hover(rows, point.id),
