@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -20,6 +21,9 @@ from config.env import (
     env_list,
     env_str,
 )
+
+# Generic Django classes (ModelAdmin[Model], ...) are subscriptable at run time, as the stubs type them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(env_str("ZSIZER_VAR_DIR", str(BASE_DIR / "var")))

@@ -30,7 +30,7 @@ from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, InterfaceError, OperationalError, connections, transaction
 from django.db.models import F
@@ -48,7 +48,7 @@ MAX_ATTEMPTS = 3
 #: notices a cancellation.
 PROGRESS_INTERVAL_S = 0.5
 #: Errors worth retrying: the database or the broker was briefly unreachable.
-TRANSIENT_DB_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
+TRANSIENT_DB_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
 TERMINAL = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)
@@ -61,7 +61,7 @@ class JobNotCancellable(Exception):
 # -- submit and cancel (the web process) ---------------------------------------------------
 
 
-def job_submit(*, user: AbstractBaseUser, kind: str, params: dict[str, Any]) -> Job:
+def job_submit(*, user: User, kind: str, params: dict[str, Any]) -> Job:
     """Store a queued job owned by ``user`` and send it to a worker once the row is committed.
 
     ``params`` must already be validated (``sizing.api.job_serializers``).  Without a broker
@@ -97,7 +97,7 @@ def _dispatch(*, job_id: int, task_id: str) -> None:
         return
     try:
         run_job.apply_async(
-            args=[job_id],
+            args=(job_id,),
             task_id=task_id,
             queue=settings.ZSIZER_TASK_QUEUE,
             # The limits travel with the message; read them now, not when the task was imported.
@@ -119,12 +119,12 @@ def _run_in_thread(*, job_id: int, task_id: str) -> None:
     from sizing.tasks import run_job  # sizing.tasks imports this module
 
     try:
-        run_job.apply(args=[job_id], task_id=task_id)
+        run_job.apply(args=(job_id,), task_id=task_id)
     finally:
         connections.close_all()  # this thread's own connections
 
 
-def job_cancel(*, user: AbstractBaseUser, job: Job) -> Job:
+def job_cancel(*, user: User, job: Job) -> Job:
     """Cancel a queued or running job of ``user``; its task is revoked (terminated if running).
 
     Cancelling a cancelled job changes nothing; a finished job raises :class:`JobNotCancellable`.
