@@ -18,7 +18,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle
 
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.job_serializers import (
@@ -28,6 +28,7 @@ from sizing.api.job_serializers import (
     submit_doc_serializers,
 )
 from sizing.api.renderers import CSVRenderer
+from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Job, JobStatus
 from sizing.selectors.jobs import job_list
 from sizing.services.jobs import JobNotCancellable, job_cancel, job_submit
@@ -83,7 +84,7 @@ class JobViewSet(
     def get_throttles(self) -> list[BaseThrottle]:
         # Submitting and cancelling are throttled; polling (the progress bar asks every second
         # or so) and reading results are not.
-        return [ScopedRateThrottle()] if self.action in ("create", "destroy") else []
+        return [SharedScopedRateThrottle()] if self.action in ("create", "destroy") else []
 
     @extend_schema(
         request=SUBMIT_REQUEST,
