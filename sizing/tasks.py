@@ -10,7 +10,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
-from sizing.services.jobs import TRANSIENT_DB_ERRORS, job_fail, job_run
+from sizing.services.jobs import RUN_JOB_TASK, TRANSIENT_DB_ERRORS, job_fail, job_run
 
 #: Database or broker briefly unreachable: retried with exponential backoff.
 TRANSIENT_ERRORS: tuple[type[Exception], ...] = (*TRANSIENT_DB_ERRORS, BrokerOperationalError, ConnectionError)
@@ -37,7 +37,7 @@ class JobTask(Task[Any, str]):
 @shared_task(
     bind=True,
     base=JobTask,
-    name="sizing.run_job",
+    name=RUN_JOB_TASK,
     acks_late=True,
     reject_on_worker_lost=True,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,

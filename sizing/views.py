@@ -20,10 +20,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from sizing.api.estimate_serializers import EstimateInputSerializer
 from sizing.selectors import catalogue
 from sizing.selectors.estimates import estimate_list
 from sizing.services import charts
+from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
 from sizing.users import signed_in_user
 
