@@ -21,7 +21,7 @@ from sizing.services.jobs import TRANSIENT_DB_ERRORS, job_fail, job_run
 logger = logging.getLogger(__name__)
 
 #: Database or broker briefly unreachable: retried with exponential backoff.
-TRANSIENT_ERRORS = (*TRANSIENT_DB_ERRORS, BrokerOperationalError, ConnectionError)
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (*TRANSIENT_DB_ERRORS, BrokerOperationalError, ConnectionError)
 MAX_TRANSIENT_RETRIES = 5
 #: Waiting for another worker's lease to run out is not an error; allow for a long job.
 MAX_LEASE_WAITS = 100
@@ -35,7 +35,7 @@ def _backoff(retries: int) -> float:
     return base * (1.0 + 0.5 * random.random())
 
 
-class JobTask(Task):  # type: ignore[misc]
+class JobTask(Task[Any, str]):
     def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
         # Whatever escaped job_run (retries exhausted, the hard time limit, a bug outside the
         # computation) must not leave the job queued or running for ever.
@@ -55,7 +55,7 @@ class JobTask(Task):  # type: ignore[misc]
     max_retries=MAX_TRANSIENT_RETRIES,
     ignore_result=True,
 )
-def run_job(self: Task, job_id: int) -> str:
+def run_job(self: JobTask, job_id: int) -> str:
     """Run job ``job_id``: claim it, compute, store the result; a duplicate delivery is a no-op."""
     request = self.request
     try:

@@ -9,7 +9,9 @@ ImproperlyConfigured naming the variable.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -20,6 +22,9 @@ from config.env import (
     env_list,
     env_str,
 )
+
+# Generic Django classes (ModelAdmin[Model], ...) are subscriptable at run time, as the stubs type them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(env_str("ZSIZER_VAR_DIR", str(BASE_DIR / "var")))
@@ -213,13 +218,25 @@ if ZSIZER_CACHE_URL:
     check_broker_url("ZSIZER_CACHE_URL", ZSIZER_CACHE_URL)
 ZSIZER_ANSWER_CACHE = "answers"
 ZSIZER_ANSWER_CACHE_SECONDS = env_int("ZSIZER_ANSWER_CACHE_SECONDS", 24 * 3600, minimum=1)
+# Throttle histories live in the "throttles" cache: with ZSIZER_CACHE_URL every web process
+# counts against one budget per user and scope; without it each process counts its own.
+ZSIZER_THROTTLE_CACHE = "throttles"
+
+
+def _shared_cache(location: str) -> dict[str, Any]:
+    if ZSIZER_CACHE_URL:
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": ZSIZER_CACHE_URL,
+            "KEY_PREFIX": f"zsizer-{location}" if location != "answers" else "zsizer",
+        }
+    return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": location}
+
+
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "answers": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ZSIZER_CACHE_URL, "KEY_PREFIX": "zsizer"}
-        if ZSIZER_CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "answers"}
-    ),
+    "answers": _shared_cache("answers"),
+    ZSIZER_THROTTLE_CACHE: _shared_cache(ZSIZER_THROTTLE_CACHE),
 }
 
 LOGGING = {

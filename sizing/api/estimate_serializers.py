@@ -18,11 +18,21 @@ MAX_THINK_TIME_S = 3600.0
 MAX_SLA_MS = 3_600_000.0
 
 
-class EstimateInputSerializer(serializers.Serializer):
+class EstimateInputSerializer(serializers.Serializer[Any]):
     """What to size: a path, a configuration, a machine and a target TPS, plus optional inputs."""
 
-    path = serializers.CharField(max_length=60, help_text="Workload path slug, e.g. fiteq-authenticator")
-    configuration = serializers.CharField(max_length=60, help_text="Configuration slug of that path")
+    path = serializers.CharField(
+        max_length=60, required=False, help_text="Workload path slug, e.g. fiteq-authenticator (or give calibration)"
+    )
+    configuration = serializers.CharField(
+        max_length=60, required=False, help_text="Configuration slug of that path (or give calibration)"
+    )
+    calibration = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        help_text="Id of one of your calibrations (your own measured intervals), instead of path and configuration",
+    )
     machine = serializers.CharField(max_length=20, help_text="Target machine: z13, zec12 or z10")
     tps = FiniteFloatField(
         min_value=0, max_value=MAX_TPS, help_text="Target transactions per second (> 0, at most 10,000,000)"
@@ -95,13 +105,33 @@ class EstimateInputSerializer(serializers.Serializer):
             raise serializers.ValidationError("Must be greater than zero.")
         return value
 
+    def to_internal_value(self, data: Any) -> Any:
+        # path and configuration are required unless a calibration is given: named together with
+        # any other field's error, as required fields are.
+        errors: dict[str, Any] = {}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            errors = dict(exc.detail) if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+            value = {}
+        given = hasattr(data, "get") and data.get("calibration") not in (None, "")
+        for name in ("path", "configuration"):
+            present = hasattr(data, "get") and data.get(name) not in (None, "")
+            if given and present:
+                errors.setdefault(name, ["Give either calibration or path and configuration."])
+            elif not given and not present:
+                errors.setdefault(name, ["This field is required (or give calibration)."])
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("clients") is not None and attrs.get("think_time_s") is None:
             raise serializers.ValidationError({"think_time_s": "Give the think time with the number of clients."})
         return attrs
 
 
-class WarningSerializer(serializers.Serializer):
+class WarningSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="stable code, see docs/models.md")
     message = serializers.CharField(help_text="what the engine found, with its numbers")
     level = serializers.ChoiceField(
@@ -112,7 +142,7 @@ class WarningSerializer(serializers.Serializer):
     headline = serializers.CharField(required=False, help_text="the warning in words for the customer")
 
 
-class CpuPerTranSerializer(serializers.Serializer):
+class CpuPerTranSerializer(serializers.Serializer[Any]):
     total = serializers.FloatField(allow_null=True, help_text="CP-ms per transaction on the target")
     gcp = serializers.FloatField(allow_null=True)
     ziip = serializers.FloatField(allow_null=True)
@@ -120,20 +150,20 @@ class CpuPerTranSerializer(serializers.Serializer):
     high = serializers.FloatField(allow_null=True, help_text="95% interval, high")
 
 
-class BusyCpsSerializer(serializers.Serializer):
+class BusyCpsSerializer(serializers.Serializer[Any]):
     total = serializers.FloatField(allow_null=True, help_text="busy engines (1.0 = one engine busy)")
     gcp = serializers.FloatField(allow_null=True)
     ziip = serializers.FloatField(allow_null=True)
     ziip_on_gcp = serializers.FloatField(allow_null=True, help_text="zIIP-eligible work run on GCPs (IIPCP)")
 
 
-class IntervalSerializer(serializers.Serializer):
+class IntervalSerializer(serializers.Serializer[Any]):
     value = serializers.FloatField(allow_null=True)
     low = serializers.FloatField(allow_null=True)
     high = serializers.FloatField(allow_null=True)
 
 
-class BasisModelSerializer(serializers.Serializer):
+class BasisModelSerializer(serializers.Serializer[Any]):
     component = serializers.CharField(allow_null=True)
     slope_ms = serializers.FloatField(allow_null=True, help_text="CP-ms per transaction (slope)")
     intercept_cps = serializers.FloatField(allow_null=True, help_text="fixed busy CPs (intercept)")
@@ -143,7 +173,7 @@ class BasisModelSerializer(serializers.Serializer):
     etr_max = serializers.FloatField(allow_null=True)
 
 
-class BasisProjectionSerializer(serializers.Serializer):
+class BasisProjectionSerializer(serializers.Serializer[Any]):
     from_machine_type = serializers.CharField()
     from_cps = serializers.IntegerField(allow_null=True)
     to_machine_type = serializers.CharField()
@@ -155,20 +185,20 @@ class BasisProjectionSerializer(serializers.Serializer):
     capacity_setting = serializers.CharField(
         required=False, allow_blank=True, help_text="capacity setting of the target's CPs (empty: full speed)"
     )
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
     rating_ids = serializers.ListField(child=serializers.IntegerField(allow_null=True), required=False)
 
 
-class BindingSerializer(serializers.Serializer):
+class BindingSerializer(serializers.Serializer[Any]):
     resource = serializers.ChoiceField(
         choices=["cps", "specialty", "software", "clients"],
         help_text="what binds: CPs, CPs with specialty engines, the fitted software station, or the client population",
     )
-    label = serializers.CharField(help_text="the resource in words")
+    label = serializers.CharField(help_text="the resource in words")  # type: ignore[assignment]  # the API's field named label shadows Field.label in the stubs
     utilization = serializers.FloatField(required=False, allow_null=True, help_text="its utilisation at the target TPS")
 
 
-class RangesSerializer(serializers.Serializer):
+class RangesSerializer(serializers.Serializer[Any]):
     cps = serializers.ListField(
         child=serializers.FloatField(allow_null=True), min_length=2, max_length=2, help_text="CPs required [low, high]"
     )
@@ -189,7 +219,7 @@ class RangesSerializer(serializers.Serializer):
     )
 
 
-class CapacityCpSerializer(serializers.Serializer):
+class CapacityCpSerializer(serializers.Serializer[Any]):
     mips_installed = serializers.FloatField(help_text="LSPR MIPS of the target model (its CPs)")
     msu_installed = serializers.FloatField(help_text="MSU of the target model: what software is priced on")
     mips_used = serializers.FloatField(help_text="MIPS of the CP work")
@@ -197,7 +227,7 @@ class CapacityCpSerializer(serializers.Serializer):
     utilization = serializers.FloatField(help_text="mean CP utilisation")
 
 
-class CapacitySpecialtySerializer(serializers.Serializer):
+class CapacitySpecialtySerializer(serializers.Serializer[Any]):
     engine = serializers.CharField(help_text="zIIP or zAAP, as specialty_engine")
     mips_installed = serializers.FloatField(help_text="specialty engines rated at the full-speed per-CP MIPS")
     mips_used = serializers.FloatField(help_text="MIPS of the work on the specialty engines")
@@ -205,7 +235,7 @@ class CapacitySpecialtySerializer(serializers.Serializer):
     priced = serializers.BooleanField(help_text="always false: specialty capacity carries no MSU charge")
 
 
-class CapacityBasisSerializer(serializers.Serializer):
+class CapacityBasisSerializer(serializers.Serializer[Any]):
     from_model = serializers.CharField(allow_blank=True)
     from_machine_type = serializers.CharField()
     from_cps = serializers.IntegerField()
@@ -215,10 +245,10 @@ class CapacityBasisSerializer(serializers.Serializer):
     to_full_speed_mips = serializers.FloatField()
     cp_factor = serializers.FloatField()
     specialty_factor = serializers.FloatField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
 
 
-class CapacitySerializer(serializers.Serializer):
+class CapacitySerializer(serializers.Serializer[Any]):
     model = serializers.CharField(allow_blank=True, help_text="model capacity identifier, e.g. 3931-710")
     machine_type = serializers.CharField()
     capacity_setting = serializers.CharField(allow_blank=True)
@@ -229,7 +259,7 @@ class CapacitySerializer(serializers.Serializer):
     basis = CapacityBasisSerializer()
 
 
-class BasisNativeSerializer(serializers.Serializer):
+class BasisNativeSerializer(serializers.Serializer[Any]):
     component = serializers.CharField(help_text="the CPU component that sizes the LPAR (lpar or cics)")
     intercept_cps = serializers.FloatField(help_text="fixed busy CPs on the measured LPAR (payload-scaled)")
     slope_s = serializers.FloatField(help_text="CP-seconds per transaction on the measured LPAR (payload-scaled)")
@@ -237,14 +267,14 @@ class BasisNativeSerializer(serializers.Serializer):
     busy_cps = serializers.FloatField(help_text="busy CPs at the target TPS on the measured LPAR, before projection")
 
 
-class ShareSerializer(serializers.Serializer):
+class ShareSerializer(serializers.Serializer[Any]):
     value = serializers.FloatField()
     low = serializers.FloatField()
     high = serializers.FloatField()
-    source = serializers.CharField(required=False, help_text="how it was derived or who gave it")
+    source = serializers.CharField(required=False, help_text="how it was derived or who gave it")  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
 
 
-class BasisSerializer(serializers.Serializer):
+class BasisSerializer(serializers.Serializer[Any]):
     points = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the benchmark points used")
     model = BasisModelSerializer(allow_null=True)
     projection = BasisProjectionSerializer(allow_null=True)
@@ -257,7 +287,7 @@ class BasisSerializer(serializers.Serializer):
     eligible_share = ShareSerializer(required=False, help_text="eligible share of the sized demand, with its range")
 
 
-class EstimateResultSerializer(serializers.Serializer):
+class EstimateResultSerializer(serializers.Serializer[Any]):
     """The answer (documented for the schema; the service produces it)."""
 
     cpu_per_tran_ms = CpuPerTranSerializer()
@@ -288,7 +318,7 @@ class EstimateResultSerializer(serializers.Serializer):
     basis = BasisSerializer()
 
 
-class EstimateOutputSerializer(serializers.ModelSerializer):
+class EstimateOutputSerializer(serializers.ModelSerializer[Estimate]):
     path = serializers.CharField(source="configuration.path.slug")
     configuration = serializers.CharField(source="configuration.slug")
     machine = serializers.CharField(source="machine.slug")
@@ -318,5 +348,5 @@ class EstimateOutputSerializer(serializers.ModelSerializer):
         return data
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField(required=False, help_text="a sentence; field errors are keyed by field name")

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from sizing.models import Job
 
 
-def job_list(*, user: AbstractBaseUser, with_result: bool = False) -> QuerySet[Job]:
+def job_list(*, user: User, with_result: bool = False) -> QuerySet[Job]:
     """The jobs of ``user``, newest first; an engineer never sees another's (nor the chunks a
     big batch is split into).
 

@@ -31,7 +31,7 @@ from typing import Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, InterfaceError, OperationalError, connections, transaction
 from django.db.models import F
@@ -51,7 +51,7 @@ PROGRESS_INTERVAL_S = 0.5
 #: A job whose owner has the most running jobs allowed is looked at again after this (seconds).
 RUNNING_LIMIT_WAIT_S = 3.0
 #: Errors worth retrying: the database or the broker was briefly unreachable.
-TRANSIENT_DB_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
+TRANSIENT_DB_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
 TERMINAL = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)
@@ -76,7 +76,7 @@ class TooManyJobs(Exception):
 # -- submit and cancel (the web process) ---------------------------------------------------
 
 
-def job_submit(*, user: AbstractBaseUser, kind: str, params: dict[str, Any]) -> Job:
+def job_submit(*, user: User, kind: str, params: dict[str, Any]) -> Job:
     """Store a queued job owned by ``user`` and send it to a worker once the row is committed.
 
     ``params`` must already be validated (``sizing.api.job_serializers``).  Without a broker
@@ -163,7 +163,7 @@ def _run_in_thread(*, job_id: int, task_id: str) -> None:
         connections.close_all()  # this thread's own connections
 
 
-def job_cancel(*, user: AbstractBaseUser, job: Job) -> Job:
+def job_cancel(*, user: User, job: Job) -> Job:
     """Cancel a queued or running job of ``user``; its task is revoked (terminated if running).
 
     Cancelling a cancelled job changes nothing; a finished job raises :class:`JobNotCancellable`.
