@@ -386,6 +386,17 @@ class Job(models.Model):
     heartbeat_at = models.DateTimeField(
         null=True, blank=True, help_text="last sign of life of the worker running it (its lease)"
     )
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its task was last handed to the broker (a queued job's sign of life)"
+    )
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="chunks",
+        help_text="the batch job this job is a chunk of (chunks are not listed to their owner)",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import ParseError, ValidationError
@@ -21,6 +21,7 @@ from sizing.api.fields import StrictIntegerField
 from sizing.models import Calibration
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.services.calibrations import calibration_create, calibration_delete
+from sizing.users import signed_in_user
 
 #: Largest request body read (bytes): the longest report plus JSON quoting of its tabs.
 MAX_BODY_BYTES = 2 * MAX_REPORT_CHARS
@@ -44,10 +45,8 @@ class PlainTextParser(BaseParser):
             raise ParseError(f"text: not UTF-8 text (byte {exc.start}): paste the report as text") from None
 
 
-def _user(request: Request) -> AbstractBaseUser:
-    user = request.user
-    assert isinstance(user, AbstractBaseUser)  # IsAuthenticated has let only real users in
-    return user
+def _user(request: Request) -> User:
+    return signed_in_user(request)  # IsAuthenticated has let only real users in
 
 
 def _check_size(request: Request) -> None:

@@ -18,7 +18,7 @@ MAX_THINK_TIME_S = 3600.0
 MAX_SLA_MS = 3_600_000.0
 
 
-class EstimateInputSerializer(serializers.Serializer):
+class EstimateInputSerializer(serializers.Serializer[Any]):
     """What to size: a path, a configuration, a machine and a target TPS, plus optional inputs."""
 
     path = serializers.CharField(
@@ -131,7 +131,7 @@ class EstimateInputSerializer(serializers.Serializer):
         return attrs
 
 
-class WarningSerializer(serializers.Serializer):
+class WarningSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="stable code, see docs/models.md")
     message = serializers.CharField(help_text="what the engine found, with its numbers")
     level = serializers.ChoiceField(
@@ -142,7 +142,7 @@ class WarningSerializer(serializers.Serializer):
     headline = serializers.CharField(required=False, help_text="the warning in words for the customer")
 
 
-class CpuPerTranSerializer(serializers.Serializer):
+class CpuPerTranSerializer(serializers.Serializer[Any]):
     total = serializers.FloatField(allow_null=True, help_text="CP-ms per transaction on the target")
     gcp = serializers.FloatField(allow_null=True)
     ziip = serializers.FloatField(allow_null=True)
@@ -150,20 +150,20 @@ class CpuPerTranSerializer(serializers.Serializer):
     high = serializers.FloatField(allow_null=True, help_text="95% interval, high")
 
 
-class BusyCpsSerializer(serializers.Serializer):
+class BusyCpsSerializer(serializers.Serializer[Any]):
     total = serializers.FloatField(allow_null=True, help_text="busy engines (1.0 = one engine busy)")
     gcp = serializers.FloatField(allow_null=True)
     ziip = serializers.FloatField(allow_null=True)
     ziip_on_gcp = serializers.FloatField(allow_null=True, help_text="zIIP-eligible work run on GCPs (IIPCP)")
 
 
-class IntervalSerializer(serializers.Serializer):
+class IntervalSerializer(serializers.Serializer[Any]):
     value = serializers.FloatField(allow_null=True)
     low = serializers.FloatField(allow_null=True)
     high = serializers.FloatField(allow_null=True)
 
 
-class BasisModelSerializer(serializers.Serializer):
+class BasisModelSerializer(serializers.Serializer[Any]):
     component = serializers.CharField(allow_null=True)
     slope_ms = serializers.FloatField(allow_null=True, help_text="CP-ms per transaction (slope)")
     intercept_cps = serializers.FloatField(allow_null=True, help_text="fixed busy CPs (intercept)")
@@ -173,7 +173,7 @@ class BasisModelSerializer(serializers.Serializer):
     etr_max = serializers.FloatField(allow_null=True)
 
 
-class BasisProjectionSerializer(serializers.Serializer):
+class BasisProjectionSerializer(serializers.Serializer[Any]):
     from_machine_type = serializers.CharField()
     from_cps = serializers.IntegerField(allow_null=True)
     to_machine_type = serializers.CharField()
@@ -185,20 +185,20 @@ class BasisProjectionSerializer(serializers.Serializer):
     capacity_setting = serializers.CharField(
         required=False, allow_blank=True, help_text="capacity setting of the target's CPs (empty: full speed)"
     )
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
     rating_ids = serializers.ListField(child=serializers.IntegerField(allow_null=True), required=False)
 
 
-class BindingSerializer(serializers.Serializer):
+class BindingSerializer(serializers.Serializer[Any]):
     resource = serializers.ChoiceField(
         choices=["cps", "specialty", "software", "clients"],
         help_text="what binds: CPs, CPs with specialty engines, the fitted software station, or the client population",
     )
-    label = serializers.CharField(help_text="the resource in words")
+    label = serializers.CharField(help_text="the resource in words")  # type: ignore[assignment]  # the API's field named label shadows Field.label in the stubs
     utilization = serializers.FloatField(required=False, allow_null=True, help_text="its utilisation at the target TPS")
 
 
-class RangesSerializer(serializers.Serializer):
+class RangesSerializer(serializers.Serializer[Any]):
     cps = serializers.ListField(
         child=serializers.FloatField(allow_null=True), min_length=2, max_length=2, help_text="CPs required [low, high]"
     )
@@ -219,7 +219,7 @@ class RangesSerializer(serializers.Serializer):
     )
 
 
-class CapacityCpSerializer(serializers.Serializer):
+class CapacityCpSerializer(serializers.Serializer[Any]):
     mips_installed = serializers.FloatField(help_text="LSPR MIPS of the target model (its CPs)")
     msu_installed = serializers.FloatField(help_text="MSU of the target model: what software is priced on")
     mips_used = serializers.FloatField(help_text="MIPS of the CP work")
@@ -227,7 +227,7 @@ class CapacityCpSerializer(serializers.Serializer):
     utilization = serializers.FloatField(help_text="mean CP utilisation")
 
 
-class CapacitySpecialtySerializer(serializers.Serializer):
+class CapacitySpecialtySerializer(serializers.Serializer[Any]):
     engine = serializers.CharField(help_text="zIIP or zAAP, as specialty_engine")
     mips_installed = serializers.FloatField(help_text="specialty engines rated at the full-speed per-CP MIPS")
     mips_used = serializers.FloatField(help_text="MIPS of the work on the specialty engines")
@@ -235,7 +235,7 @@ class CapacitySpecialtySerializer(serializers.Serializer):
     priced = serializers.BooleanField(help_text="always false: specialty capacity carries no MSU charge")
 
 
-class CapacityBasisSerializer(serializers.Serializer):
+class CapacityBasisSerializer(serializers.Serializer[Any]):
     from_model = serializers.CharField(allow_blank=True)
     from_machine_type = serializers.CharField()
     from_cps = serializers.IntegerField()
@@ -245,10 +245,10 @@ class CapacityBasisSerializer(serializers.Serializer):
     to_full_speed_mips = serializers.FloatField()
     cp_factor = serializers.FloatField()
     specialty_factor = serializers.FloatField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
 
 
-class CapacitySerializer(serializers.Serializer):
+class CapacitySerializer(serializers.Serializer[Any]):
     model = serializers.CharField(allow_blank=True, help_text="model capacity identifier, e.g. 3931-710")
     machine_type = serializers.CharField()
     capacity_setting = serializers.CharField(allow_blank=True)
@@ -259,7 +259,7 @@ class CapacitySerializer(serializers.Serializer):
     basis = CapacityBasisSerializer()
 
 
-class BasisNativeSerializer(serializers.Serializer):
+class BasisNativeSerializer(serializers.Serializer[Any]):
     component = serializers.CharField(help_text="the CPU component that sizes the LPAR (lpar or cics)")
     intercept_cps = serializers.FloatField(help_text="fixed busy CPs on the measured LPAR (payload-scaled)")
     slope_s = serializers.FloatField(help_text="CP-seconds per transaction on the measured LPAR (payload-scaled)")
@@ -267,14 +267,14 @@ class BasisNativeSerializer(serializers.Serializer):
     busy_cps = serializers.FloatField(help_text="busy CPs at the target TPS on the measured LPAR, before projection")
 
 
-class ShareSerializer(serializers.Serializer):
+class ShareSerializer(serializers.Serializer[Any]):
     value = serializers.FloatField()
     low = serializers.FloatField()
     high = serializers.FloatField()
-    source = serializers.CharField(required=False, help_text="how it was derived or who gave it")
+    source = serializers.CharField(required=False, help_text="how it was derived or who gave it")  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
 
 
-class BasisSerializer(serializers.Serializer):
+class BasisSerializer(serializers.Serializer[Any]):
     points = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the benchmark points used")
     model = BasisModelSerializer(allow_null=True)
     projection = BasisProjectionSerializer(allow_null=True)
@@ -287,7 +287,7 @@ class BasisSerializer(serializers.Serializer):
     eligible_share = ShareSerializer(required=False, help_text="eligible share of the sized demand, with its range")
 
 
-class EstimateResultSerializer(serializers.Serializer):
+class EstimateResultSerializer(serializers.Serializer[Any]):
     """The answer (documented for the schema; the service produces it)."""
 
     cpu_per_tran_ms = CpuPerTranSerializer()
@@ -318,7 +318,7 @@ class EstimateResultSerializer(serializers.Serializer):
     basis = BasisSerializer()
 
 
-class EstimateOutputSerializer(serializers.ModelSerializer):
+class EstimateOutputSerializer(serializers.ModelSerializer[Estimate]):
     path = serializers.CharField(source="configuration.path.slug")
     configuration = serializers.CharField(source="configuration.slug")
     machine = serializers.CharField(source="machine.slug")
@@ -348,5 +348,5 @@ class EstimateOutputSerializer(serializers.ModelSerializer):
         return data
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField(required=False, help_text="a sentence; field errors are keyed by field name")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
@@ -96,7 +96,7 @@ def current_model(*, model: str, cps: int | None) -> CurrentModel:
     return CurrentModel(rating=rating, cps=lpar_cps, speed=speed)
 
 
-def calibration_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Calibration:
+def calibration_create(*, user: User, data: dict[str, Any]) -> Calibration:
     """Check, fit and store a calibration owned by ``user``; 400 naming the field, nothing stored.
 
     ``data``: ``name``, ``path`` (slug), ``model`` (current model), optional ``cps``, ``ziips``,
@@ -159,7 +159,7 @@ def calibration_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Calib
     return calibration
 
 
-def calibration_delete(*, user: AbstractBaseUser, calibration: Calibration) -> None:
+def calibration_delete(*, user: User, calibration: Calibration) -> None:
     """Delete the calibration and its private configuration (400 while estimates still use it)."""
     if calibration.owner.pk != user.pk:
         raise PermissionError("Only the owner can delete a calibration.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 import models_lib
@@ -31,7 +31,7 @@ ENGINE_ARGS = (
 
 
 def resolve_target(
-    *, user: AbstractBaseUser, path: str, configuration: str, machine: str, reference: Reference | None = None
+    *, user: User, path: str, configuration: str, machine: str, reference: Reference | None = None
 ) -> tuple[Configuration, Machine]:
     """Look up the path, configuration and machine (case-insensitive) or raise a 400 naming the field.
 
@@ -76,7 +76,7 @@ def _engine_error(exc: ValueError) -> ValidationError:
     return ValidationError({match.group(1) if match else "non_field_errors": [message]})
 
 
-def with_calibration(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> dict[str, Any]:
+def with_calibration(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     """``inputs`` with ``calibration=<id>`` replaced by its path and private configuration (400 when
     it is not one of ``user``'s calibrations)."""
     if inputs.get("calibration") is None:
@@ -114,9 +114,7 @@ def data_origin(config_row: Configuration) -> dict[str, Any]:
     }
 
 
-def estimate_compute(
-    *, user: AbstractBaseUser, inputs: dict[str, Any]
-) -> tuple[Configuration, Machine, dict[str, Any]]:
+def estimate_compute(*, user: User, inputs: dict[str, Any]) -> tuple[Configuration, Machine, dict[str, Any]]:
     """Size one scenario without storing it; ``inputs`` are validated request fields."""
     reference = current_reference()
     inputs = with_calibration(user=user, inputs=inputs)
@@ -162,7 +160,7 @@ def normalised_inputs(inputs: dict[str, Any], config_row: Configuration, machine
     return data
 
 
-def estimate_create(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> Estimate:
+def estimate_create(*, user: User, inputs: dict[str, Any]) -> Estimate:
     """Size and store an estimate owned by ``user`` (nothing is stored if sizing fails)."""
     config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
     # One INSERT: atomic on its own.
@@ -178,7 +176,7 @@ def estimate_create(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> Estima
     )
 
 
-def estimate_delete(*, user: AbstractBaseUser, estimate: Estimate) -> None:
+def estimate_delete(*, user: User, estimate: Estimate) -> None:
     if estimate.owner_id != user.pk:
         raise PermissionError("Only the owner can delete an estimate.")
     estimate.delete()
