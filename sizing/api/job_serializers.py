@@ -20,11 +20,11 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from models_lib.capacity import MAX_CPS
-from sizing.api.estimate_serializers import EstimateInputSerializer
-from sizing.api.fields import FiniteFloatField, StrictIntegerField
 from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 from sizing.models import Job, JobKind, Machine
+from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import resolve_target
+from sizing.services.input_fields import FiniteFloatField, StrictIntegerField
 
 #: Limits sized for a 2-core worker (see docs/jobs.md).
 MAX_CLIENTS = 50_000
@@ -83,8 +83,8 @@ class ParamsSerializer(serializers.Serializer[Any]):
 
 
 class TargetParams(ParamsSerializer):
-    path = estimate_field("path")
-    configuration = estimate_field("configuration")
+    path = estimate_field("path", required=True)
+    configuration = estimate_field("configuration", required=True)
     machine = estimate_field("machine")
     max_utilization = estimate_field("max_utilization")
     payload_bytes = estimate_field("payload_bytes")
@@ -182,8 +182,8 @@ class OptimizeParams(TargetParams):
 
 
 class WorkloadParams(ParamsSerializer):
-    path = estimate_field("path")
-    configuration = estimate_field("configuration")
+    path = estimate_field("path", required=True)
+    configuration = estimate_field("configuration", required=True)
     tps = estimate_field("tps")
     payload_bytes = estimate_field("payload_bytes")
     response_time_sla_ms = estimate_field("response_time_sla_ms")
