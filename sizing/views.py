@@ -17,9 +17,9 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.selectors import catalogue
 from sizing.selectors.estimates import estimate_list
 from sizing.services import charts
@@ -65,7 +65,7 @@ class ChartDataView(APIView):
     """GET /ui/chart-data: the numbers behind the workbench charts (same inputs, 400s and
     throttle as GET /api/v1/estimate)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "estimates"
     schema = None  # a page's private endpoint, not part of the public API
 

@@ -10,7 +10,6 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 import models_lib
@@ -21,6 +20,7 @@ from sizing.api.estimate_serializers import (
     EstimateResultSerializer,
 )
 from sizing.api.renderers import CSVRenderer
+from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Estimate
 from sizing.selectors.estimates import estimate_list
 from sizing.services.estimates import estimate_compute, estimate_create, estimate_delete, normalised_inputs
@@ -65,7 +65,7 @@ class EstimateViewSet(
 ):
     """Stored estimates, each owned by the engineer who made it."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "estimates"
     serializer_class = EstimateOutputSerializer
 
@@ -115,7 +115,7 @@ class EstimateViewSet(
 class EstimateQueryView(APIView):
     """Size a scenario without storing it: query parameters in, the answer out (JSON or one CSV row)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "estimates"
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
 

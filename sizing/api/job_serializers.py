@@ -83,8 +83,8 @@ class ParamsSerializer(serializers.Serializer[Any]):
 
 
 class TargetParams(ParamsSerializer):
-    path = estimate_field("path")
-    configuration = estimate_field("configuration")
+    path = estimate_field("path", required=True)
+    configuration = estimate_field("configuration", required=True)
     machine = estimate_field("machine")
     max_utilization = estimate_field("max_utilization")
     payload_bytes = estimate_field("payload_bytes")
@@ -182,8 +182,8 @@ class OptimizeParams(TargetParams):
 
 
 class WorkloadParams(ParamsSerializer):
-    path = estimate_field("path")
-    configuration = estimate_field("configuration")
+    path = estimate_field("path", required=True)
+    configuration = estimate_field("configuration", required=True)
     tps = estimate_field("tps")
     payload_bytes = estimate_field("payload_bytes")
     response_time_sla_ms = estimate_field("response_time_sla_ms")

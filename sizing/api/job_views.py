@@ -14,11 +14,11 @@ from drf_spectacular.utils import (
     PolymorphicProxySerializer,
     extend_schema,
 )
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle
 
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.job_serializers import (
@@ -28,9 +28,10 @@ from sizing.api.job_serializers import (
     submit_doc_serializers,
 )
 from sizing.api.renderers import CSVRenderer
+from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Job, JobStatus
 from sizing.selectors.jobs import job_list
-from sizing.services.jobs import JobNotCancellable, job_cancel, job_submit
+from sizing.services.jobs import JobNotCancellable, TooManyJobs, job_cancel, job_submit
 from sizing.users import signed_in_user
 
 ERRORS = {
@@ -38,6 +39,24 @@ ERRORS = {
 }
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such job among yours")}
 THROTTLED = {429: OpenApiResponse(ErrorSerializer, description="Throttled (scope 'jobs')")}
+
+
+class JobLimitSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField(help_text="a sentence")
+    code = serializers.CharField(required=False, help_text="too_many_queued_jobs (absent when throttled)")
+    queued = serializers.IntegerField(required=False, help_text="your jobs waiting to run")
+    limit = serializers.IntegerField(required=False, help_text="ZSIZER_MAX_QUEUED_JOBS_PER_USER")
+
+
+SUBMIT_LIMITED = {
+    429: OpenApiResponse(
+        JobLimitSerializer,
+        description=(
+            "Throttled (scope 'jobs'), or code 'too_many_queued_jobs': the most queued jobs a user may "
+            "have (ZSIZER_MAX_QUEUED_JOBS_PER_USER) are already waiting"
+        ),
+    )
+}
 FORMAT_PARAM = OpenApiParameter(
     "format", str, enum=["json", "csv"], description="csv: the result table of a succeeded job (as result.csv)"
 )
@@ -83,7 +102,7 @@ class JobViewSet(
     def get_throttles(self) -> list[BaseThrottle]:
         # Submitting and cancelling are throttled; polling (the progress bar asks every second
         # or so) and reading results are not.
-        return [ScopedRateThrottle()] if self.action in ("create", "destroy") else []
+        return [SharedScopedRateThrottle()] if self.action in ("create", "destroy") else []
 
     @extend_schema(
         request=SUBMIT_REQUEST,
@@ -94,7 +113,7 @@ class JobViewSet(
                 description="Bad kind or parameters: {'kind': [...]} or {'params': {field: [...]}}; nothing stored",
             ),
             **ERRORS,
-            **THROTTLED,
+            **SUBMIT_LIMITED,
         },
         examples=[
             OpenApiExample(
@@ -131,9 +150,13 @@ class JobViewSet(
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = JobSubmitSerializer(data=request.data, context={"user": request.user})
         data.is_valid(raise_exception=True)
-        job = job_submit(
-            user=signed_in_user(request), kind=data.validated_data["kind"], params=data.validated_data["params"]
-        )
+        try:
+            job = job_submit(
+                user=signed_in_user(request), kind=data.validated_data["kind"], params=data.validated_data["params"]
+            )
+        except TooManyJobs as exc:
+            body = {"detail": str(exc), "code": "too_many_queued_jobs", "queued": exc.queued, "limit": exc.limit}
+            return Response(body, status=status.HTTP_429_TOO_MANY_REQUESTS, headers={"Retry-After": "10"})
         body = JobDetailSerializer(job, context={"request": request}).data
         location = str(body["url"])  # a plain str: wsgiref (runserver, live_server) rejects str subclasses
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})

@@ -24,8 +24,18 @@ MAX_SLA_MS = 3_600_000.0
 class EstimateInputSerializer(serializers.Serializer[Any]):
     """What to size: a path, a configuration, a machine and a target TPS, plus optional inputs."""
 
-    path = serializers.CharField(max_length=60, help_text="Workload path slug, e.g. fiteq-authenticator")
-    configuration = serializers.CharField(max_length=60, help_text="Configuration slug of that path")
+    path = serializers.CharField(
+        max_length=60, required=False, help_text="Workload path slug, e.g. fiteq-authenticator (or give calibration)"
+    )
+    configuration = serializers.CharField(
+        max_length=60, required=False, help_text="Configuration slug of that path (or give calibration)"
+    )
+    calibration = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        help_text="Id of one of your calibrations (your own measured intervals), instead of path and configuration",
+    )
     machine = serializers.CharField(max_length=20, help_text="Target machine: z13, zec12 or z10")
     tps = FiniteFloatField(
         min_value=0, max_value=MAX_TPS, help_text="Target transactions per second (> 0, at most 10,000,000)"
@@ -96,6 +106,26 @@ class EstimateInputSerializer(serializers.Serializer[Any]):
     def validate_response_time_sla_ms(self, value: float | None) -> float | None:
         if value is not None and value <= 0:
             raise serializers.ValidationError("Must be greater than zero.")
+        return value
+
+    def to_internal_value(self, data: Any) -> Any:
+        # path and configuration are required unless a calibration is given: named together with
+        # any other field's error, as required fields are.
+        errors: dict[str, Any] = {}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            errors = dict(exc.detail) if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+            value = {}
+        given = hasattr(data, "get") and data.get("calibration") not in (None, "")
+        for name in ("path", "configuration"):
+            present = hasattr(data, "get") and data.get(name) not in (None, "")
+            if given and present:
+                errors.setdefault(name, ["Give either calibration or path and configuration."])
+            elif not given and not present:
+                errors.setdefault(name, ["This field is required (or give calibration)."])
+        if errors:
+            raise serializers.ValidationError(errors)
         return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
