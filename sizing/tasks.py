@@ -11,6 +11,7 @@ from django.conf import settings
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
 from sizing.services.jobs import TRANSIENT_DB_ERRORS, job_fail, job_run
+from sizing.services.reports import report_build
 
 #: Database or broker briefly unreachable: retried with exponential backoff.
 TRANSIENT_ERRORS = (*TRANSIENT_DB_ERRORS, BrokerOperationalError, ConnectionError)
@@ -63,3 +64,16 @@ def run_job(self: Task, job_id: int) -> str:
         # without a broker, there is no other worker and nothing to wait for).
         raise self.retry(countdown=outcome.retry_in_s, max_retries=MAX_LEASE_WAITS)
     return outcome.state
+
+
+@shared_task(
+    name="sizing.build_report",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    ignore_result=True,
+)
+def build_report(report_id: int) -> str:
+    """Build a heavy PDF report; the row's conditional claim makes a redelivery a no-op."""
+    return report_build(report_id=report_id)
