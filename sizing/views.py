@@ -196,7 +196,7 @@ def calibration_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def calibration_remove(request: HttpRequest, pk: int) -> HttpResponse:
     calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)
     try:
-        calibration_delete(user=request.user, calibration=calibration)
+        calibration_delete(user=signed_in_user(request), calibration=calibration)
     except ValidationError as exc:
         calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)  # rolled back: read again
         machines = catalogue.workbench_choices(user=request.user)["machines"]
