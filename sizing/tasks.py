@@ -16,7 +16,7 @@ from kombu.exceptions import OperationalError as BrokerOperationalError
 
 from sizing.models import JobStatus
 from sizing.services.job_recovery import jobs_reconcile
-from sizing.services.jobs import TRANSIENT_DB_ERRORS, job_fail, job_run
+from sizing.services.jobs import RUN_JOB_TASK, TRANSIENT_DB_ERRORS, job_fail, job_run
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class JobTask(Task[Any, str]):
 @shared_task(
     bind=True,
     base=JobTask,
-    name="sizing.run_job",
+    name=RUN_JOB_TASK,
     acks_late=True,
     reject_on_worker_lost=True,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,

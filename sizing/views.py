@@ -20,13 +20,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sizing.api.estimate_serializers import EstimateInputSerializer
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.selectors import catalogue
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
 from sizing.services import charts
 from sizing.services.calibrations import calibration_delete
+from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
 from sizing.users import signed_in_user
 
