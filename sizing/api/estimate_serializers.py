@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.reverse import reverse
 
 from sizing.models import Estimate
 
@@ -223,10 +224,29 @@ class EstimateOutputSerializer(serializers.ModelSerializer[Estimate]):
         ]
 
     def to_representation(self, instance: Estimate) -> dict[str, Any]:
-        data = super().to_representation(instance)
+        # Built directly rather than through the declared fields: the same keys and values, but
+        # without DRF's per-instance field machinery (about 1 ms per estimate; the fields stay
+        # declared above for the schema).  tests/sizing/test_estimates_api.py compares the two.
+        data = {
+            "id": instance.pk,
+            "url": reverse("estimate-detail", kwargs={"pk": instance.pk}, request=self.context.get("request")),
+            "name": instance.name,
+            "owner": instance.owner.get_username(),
+            "path": instance.configuration.path.slug,
+            "configuration": instance.configuration.slug,
+            "machine": instance.machine.slug,
+            "tps": float(instance.tps),
+            "inputs": instance.inputs,
+            "model_version": instance.model_version,
+            "created_at": _CREATED_AT.to_representation(instance.created_at),
+        }
         # The answer's fields at top level too, so a client reads estimate["cps_required"].
         data.update(instance.outputs)
         return data
+
+
+#: Formats ``created_at`` exactly as the declared DateTimeField would (ISO 8601, settings' zone).
+_CREATED_AT = serializers.DateTimeField()
 
 
 class ErrorSerializer(serializers.Serializer[Any]):

@@ -88,26 +88,6 @@ class EstimateInputSerializer(serializers.Serializer[Any]):
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
-    def validate_tps(self, value: float) -> float:
-        if value <= 0:
-            raise serializers.ValidationError("Must be greater than zero.")
-        return value
-
-    def validate_max_utilization(self, value: float | None) -> float | None:
-        if value is not None and not 0 < value <= 1:
-            raise serializers.ValidationError("Must be in (0, 1]: a share of capacity, e.g. 0.85.")
-        return value
-
-    def validate_projection_band(self, value: float | None) -> float | None:
-        if value is not None and not 0 <= value < 1:
-            raise serializers.ValidationError("Must be in [0, 1): a relative band, e.g. 0.1 for ±10 %.")
-        return value
-
-    def validate_response_time_sla_ms(self, value: float | None) -> float | None:
-        if value is not None and value <= 0:
-            raise serializers.ValidationError("Must be greater than zero.")
-        return value
-
     def to_internal_value(self, data: Any) -> Any:
         # path and configuration are required unless a calibration is given: named together with
         # any other field's error, as required fields are.
@@ -126,6 +106,26 @@ class EstimateInputSerializer(serializers.Serializer[Any]):
                 errors.setdefault(name, ["This field is required (or give calibration)."])
         if errors:
             raise serializers.ValidationError(errors)
+        return value
+
+    def validate_tps(self, value: float) -> float:
+        if value <= 0:
+            raise serializers.ValidationError("Must be greater than zero.")
+        return value
+
+    def validate_max_utilization(self, value: float | None) -> float | None:
+        if value is not None and not 0 < value <= 1:
+            raise serializers.ValidationError("Must be in (0, 1]: a share of capacity, e.g. 0.85.")
+        return value
+
+    def validate_projection_band(self, value: float | None) -> float | None:
+        if value is not None and not 0 <= value < 1:
+            raise serializers.ValidationError("Must be in [0, 1): a relative band, e.g. 0.1 for ±10 %.")
+        return value
+
+    def validate_response_time_sla_ms(self, value: float | None) -> float | None:
+        if value is not None and value <= 0:
+            raise serializers.ValidationError("Must be greater than zero.")
         return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

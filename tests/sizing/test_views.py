@@ -354,14 +354,18 @@ def test_estimate_list_shows_only_own_estimates(
     assert browser.get(f"/estimates/{theirs.pk}/").status_code == 404
 
 
-def test_estimate_page_shows_the_stored_answer_without_a_dead_pdf_link(browser: Any, user: Any) -> None:
+def test_estimate_page_shows_the_stored_answer_and_a_live_pdf_link(browser: Any, user: Any) -> None:
     estimate = _estimate(user, name="Bank A peak")
     response = browser.get(f"/estimates/{estimate.pk}/")
     assert response.status_code == 200
     html = response.content.decode()
     assert f'data-kpi="cps_required">{estimate.outputs["cps_required"]}<' in html
-    assert "PDF" not in html
     assert 'id="chart-cpu"' in html
+    # The PDF report is served now: the page links it, and the link is not dead.
+    pdf_url = f"/api/v1/estimates/{estimate.pk}/report.pdf"
+    assert f'href="{pdf_url}">Download PDF</a>' in html
+    pdf = browser.get(pdf_url)
+    assert pdf.status_code == 200 and pdf["Content-Type"].startswith("application/pdf")
 
 
 def test_compare_two_or_three(browser: Any, user: Any, other_user: Any) -> None:
