@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -19,11 +20,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sizing.api.estimate_serializers import EstimateInputSerializer
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.selectors import catalogue
+from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
 from sizing.services import charts
+from sizing.services.calibrations import calibration_delete
+from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
 from sizing.users import signed_in_user
 
@@ -159,6 +162,52 @@ def estimate_remove(request: HttpRequest, pk: int) -> HttpResponse:
     estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
     estimate_delete(user=signed_in_user(request), estimate=estimate)
     return redirect("estimates")
+
+
+# -- private calibrations: paste, read, fix, save; then size on another machine --------------
+
+
+@login_required
+def calibration_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "sizing/calibration_list.html", {"calibrations": calibration_list(user=request.user)})
+
+
+@login_required
+def calibration_new(request: HttpRequest) -> HttpResponse:
+    """The paste page: the report is read by ``POST /api/v1/rmf/parse`` and saved by ``POST
+    /api/v1/calibrations/`` (calibration.js), so the page and the API give the same answers."""
+    paths = [{"slug": p.slug, "name": p.name} for p in catalogue.path_summaries(user=request.user)]
+    return render(request, "sizing/calibration_new.html", {"paths": paths})
+
+
+@login_required
+def calibration_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)
+    machines = catalogue.workbench_choices(user=request.user)["machines"]
+    return render(
+        request,
+        "sizing/calibration_detail.html",
+        {"calibration": calibration, "fit": calibration_fit(calibration=calibration), "machines": machines},
+    )
+
+
+@login_required
+@require_POST
+def calibration_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)
+    try:
+        calibration_delete(user=signed_in_user(request), calibration=calibration)
+    except ValidationError as exc:
+        calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)  # rolled back: read again
+        machines = catalogue.workbench_choices(user=request.user)["machines"]
+        context = {
+            "calibration": calibration,
+            "fit": calibration_fit(calibration=calibration),
+            "machines": machines,
+            "error": " ".join(exc.messages),
+        }
+        return render(request, "sizing/calibration_detail.html", context, status=400)
+    return redirect("calibrations")
 
 
 # -- plotly.js, served from the installed plotly package (no CDN, nothing committed) ---------

@@ -157,6 +157,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "JobKindEnum": "sizing.models.JobKind",
         "StatementKindEnum": "sizing.models.StatementKind",
+        "JobStatusEnum": "sizing.models.JobStatus",
+        "ReportStatusEnum": "sizing.models.ReportStatus",
     },
 }
 

@@ -19,12 +19,12 @@ from sizing.api.estimate_serializers import (
     EstimateOutputSerializer,
     EstimateResultSerializer,
 )
-from sizing.api.flatten import flatten
 from sizing.api.renderers import CSVRenderer
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Estimate
 from sizing.selectors.estimates import estimate_list
 from sizing.services.estimates import estimate_compute, estimate_create, estimate_delete, normalised_inputs
+from sizing.services.flatten import flatten
 from sizing.users import signed_in_user
 
 ERRORS = {

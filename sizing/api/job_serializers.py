@@ -20,11 +20,11 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from models_lib.capacity import MAX_CPS
-from sizing.api.estimate_serializers import EstimateInputSerializer
-from sizing.api.fields import FiniteFloatField, StrictIntegerField
 from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 from sizing.models import Job, JobKind, Machine
+from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import resolve_target
+from sizing.services.input_fields import FiniteFloatField, StrictIntegerField
 
 #: Limits sized for a 2-core worker (see docs/jobs.md).
 MAX_CLIENTS = 50_000

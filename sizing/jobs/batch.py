@@ -1,7 +1,7 @@
 """``batch``: a CSV of scenarios in (one estimate per row), a CSV of answers out.
 
 The header names estimate fields (``path``, ``configuration``, ``machine``, ``tps`` and any of
-the optional ones); each row is validated by the estimate API's own serializer and sized by
+the optional ones); each row is validated by the estimate's input form (the API's too) and sized by
 ``estimate_compute``, exactly as ``GET /api/v1/estimate`` would, and flattened as its CSV is.  A
 bad row does not fail the batch: its ``error`` column says what is wrong (field: reason) and its
 answer columns are empty.
@@ -17,10 +17,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
-from sizing.api.estimate_serializers import EstimateInputSerializer
-from sizing.api.flatten import flatten
 from sizing.jobs.base import Progress, json_result, table
+from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_compute
+from sizing.services.flatten import flatten
 
 #: Columns a batch must have; the others of EstimateInputSerializer are optional.
 REQUIRED_COLUMNS = ("path", "configuration", "machine", "tps")

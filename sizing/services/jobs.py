@@ -28,6 +28,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -38,12 +39,15 @@ from django.db.models import F
 from django.utils import timezone
 
 import models_lib
+from config.celery import app as celery_app
 from sizing.jobs import RUNNERS, JobStopped
 from sizing.models import Job, JobKind, JobStatus
 from sizing.services.batch_chunks import batch_after_chunk, batch_chunks_of, batch_split
 
 logger = logging.getLogger(__name__)
 
+#: The Celery task that runs a job (sizing.tasks.run_job).
+RUN_JOB_TASK = "sizing.run_job"
 #: A job is given up after its worker has been lost this many times.
 MAX_ATTEMPTS = 3
 #: Progress is written at most this often (seconds); each write also renews the lease and
@@ -109,6 +113,12 @@ def job_submit(*, user: User, kind: str, params: dict[str, Any]) -> Job:
     return job
 
 
+def _run_job_task() -> Task[Any, Any]:
+    """The worker's task, looked up by its name in the Celery app: sizing.tasks calls this module,
+    so this module does not import it (``SizingConfig.ready`` registers the task in every process)."""
+    return celery_app.tasks[RUN_JOB_TASK]
+
+
 def _lock_owner(owner_id: int) -> None:
     """Serialise one user's submissions and claims (the user row, locked to the transaction's
     end), so that the per-user limits count each other."""
@@ -118,7 +128,7 @@ def _lock_owner(owner_id: int) -> None:
 def job_send(*, job_id: int, task_id: str) -> threading.Thread | None:
     """Hand the job's task to the broker (or, without one, to a thread: returned); ``sent_at``
     records it.  A broker that cannot take it leaves the job queued for the reconciler."""
-    from sizing.tasks import run_job  # sizing.tasks imports this module
+    run_job = _run_job_task()
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
         thread = threading.Thread(
@@ -156,7 +166,7 @@ def job_send(*, job_id: int, task_id: str) -> threading.Thread | None:
 
 
 def _run_in_thread(*, job_id: int, task_id: str) -> None:
-    from sizing.tasks import run_job  # sizing.tasks imports this module
+    run_job = _run_job_task()
 
     try:
         run_job.apply(args=(job_id,), task_id=task_id)

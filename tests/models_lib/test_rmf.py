@@ -153,3 +153,16 @@ def test_trans_time_hhh_mm_ss_ttt() -> None:
 def test_malformed_reports_name_the_reason(text: str, reason: str) -> None:
     with pytest.raises(ValueError, match=reason.replace("$", r"\$").replace("(", r"\(")):
         parse_workload_activity(text)
+
+
+def test_a_service_class_heading_names_the_class_not_its_workload() -> None:
+    # The heading layout of a service-class period (RMF Report Analysis); Figure 6's grid below it.
+    grid = _read("cicsts53_figure6.txt").split("\n", 2)[2]
+    heading = (
+        "REPORT BY: POLICY=WLMPOL   WORKLOAD=ONLINE   SERVICE CLASS=CICSHI   RESOURCE GROUP=*NONE   PERIOD=1 IMPORTANCE=1\n"
+        "CRITICAL  =NONE\nDESCRIPTION =CICS high importance\n"
+    )
+    section = parse_workload_activity(heading + grid).sections[0]
+    assert (section.kind, section.name, section.policy, section.period) == ("service_class", "CICSHI", "WLMPOL", 1)
+    assert section.description == "CICS high importance"
+    assert section.transactions.end_per_s == 1059.11  # Figure 6
