@@ -23,7 +23,7 @@ from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity  # noqa: E4
 from perf.record import record  # noqa: E402
 
 
-def best_of(func: Callable[[], object], repeats: int = 5) -> float:
+def best_of(func: Callable[[], object], repeats: int = 3) -> float:
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
