@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -16,6 +17,7 @@ MAX_ZIIPS = 200
 MAX_CLIENTS = 1_000_000
 MAX_THINK_TIME_S = 3600.0
 MAX_SLA_MS = 3_600_000.0
+NO_TARGET = "Give a machine (e.g. z16) or a model capacity identifier as model (e.g. 3931-710)."
 
 
 class EstimateInputSerializer(serializers.Serializer):
@@ -23,7 +25,26 @@ class EstimateInputSerializer(serializers.Serializer):
 
     path = serializers.CharField(max_length=60, help_text="Workload path slug, e.g. fiteq-authenticator")
     configuration = serializers.CharField(max_length=60, help_text="Configuration slug of that path")
-    machine = serializers.CharField(max_length=20, help_text="Target machine: z13, zec12 or z10")
+    machine = serializers.CharField(
+        max_length=20,
+        required=False,
+        help_text="Target machine: slug (z17, z16, z16-a02, z15, ..., z10) or machine type (3931); "
+        "or give model instead",
+    )
+    model = serializers.CharField(
+        max_length=12,
+        required=False,
+        allow_blank=True,
+        help_text="Target model capacity identifier, e.g. 3931-710 (z16, full speed, 10 CPs), 3931-510 "
+        "(sub-capacity), 9176-D05 (midrange): fixes machine, capacity setting and CPs",
+    )
+    capacity_setting = serializers.CharField(
+        max_length=3,
+        required=False,
+        allow_blank=True,
+        help_text="Capacity setting of the machine's CPs: 700 (full speed, default), 400/500/600 (sub-capacity, "
+        "also 4xx..6xx) or A00..Z00 (midrange); with cps or sized",
+    )
     tps = FiniteFloatField(
         min_value=0, max_value=MAX_TPS, help_text="Target transactions per second (> 0, at most 10,000,000)"
     )
@@ -75,6 +96,16 @@ class EstimateInputSerializer(serializers.Serializer):
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
+    def to_internal_value(self, data: Any) -> Any:
+        # The target is required as machine or model: named with the other missing fields.
+        no_target = isinstance(data, Mapping) and not data.get("machine") and not data.get("model")
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if no_target and isinstance(exc.detail, dict):
+                exc.detail.setdefault("machine", [serializers.ErrorDetail(NO_TARGET, code="required")])
+            raise
+
     def validate_tps(self, value: float) -> float:
         if value <= 0:
             raise serializers.ValidationError("Must be greater than zero.")
@@ -98,6 +129,8 @@ class EstimateInputSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("clients") is not None and attrs.get("think_time_s") is None:
             raise serializers.ValidationError({"think_time_s": "Give the think time with the number of clients."})
+        if not attrs.get("machine") and not attrs.get("model"):
+            raise serializers.ValidationError({"machine": NO_TARGET})
         return attrs
 
 
