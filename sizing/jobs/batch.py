@@ -1,7 +1,7 @@
 """``batch``: a CSV of scenarios in (one estimate per row), a CSV of answers out.
 
-The header names estimate fields (``path``, ``configuration``, ``machine``, ``tps`` and any of
-the optional ones); each row is validated by the estimate's input form (the API's too) and sized by
+The header names estimate fields (``path``, ``configuration``, ``machine`` or ``model``, ``tps``
+and any of the optional ones); each row is validated by the estimate's input form (the API's too) and sized by
 ``estimate_compute``, exactly as ``GET /api/v1/estimate`` would, and flattened as its CSV is.  A
 bad row does not fail the batch: its ``error`` column says what is wrong (field: reason) and its
 answer columns are empty.
@@ -22,8 +22,11 @@ from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_compute
 from sizing.services.flatten import flatten
 
-#: Columns a batch must have; the others of EstimateInputSerializer are optional.
-REQUIRED_COLUMNS = ("path", "configuration", "machine", "tps")
+#: Columns a batch must have (and one of TARGET_COLUMNS); the others of EstimateInputSerializer
+#: are optional.
+REQUIRED_COLUMNS = ("path", "configuration", "tps")
+#: A row names its target by machine (with capacity_setting and cps) or by model (3931-510).
+TARGET_COLUMNS = ("machine", "model")
 OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields.keys() if name not in REQUIRED_COLUMNS)
 
 
