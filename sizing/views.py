@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
-from django.views.decorators.cache import cache_control
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,7 +22,8 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from sizing.api.estimate_serializers import EstimateInputSerializer
-from sizing.selectors import catalogue
+from sizing.plotly_static import STATIC_PATH as PLOTLY_STATIC_PATH
+from sizing.selectors import catalogue, health
 from sizing.selectors.estimates import estimate_list
 from sizing.services import charts
 from sizing.services.estimates import estimate_delete
@@ -32,8 +34,8 @@ MAX_COMPARE = 3
 def _render_with_charts(
     request: HttpRequest, template: str, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
-    """Render a page that draws Plotly charts: it loads plotly.js from this server."""
-    context["plotly_src"] = reverse("plotly-js", kwargs={"version": charts.plotly_js_file()[1]})
+    """Render a page that draws Plotly charts: it loads plotly.js from this server's static files."""
+    context["plotly_src"] = static(PLOTLY_STATIC_PATH)
     return render(request, template, context, status=status)
 
 
@@ -160,13 +162,12 @@ def estimate_remove(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("estimates")
 
 
-# -- plotly.js, served from the installed plotly package (no CDN, nothing committed) ---------
+# -- health ------------------------------------------------------------------------------------
 
 
 @require_GET
-@cache_control(public=True, max_age=365 * 24 * 3600, immutable=True)
-def plotly_js(request: HttpRequest, version: str) -> FileResponse:
-    path, current = charts.plotly_js_file()
-    if version != current:
-        raise Http404("Unknown plotly.js version.")
-    return FileResponse(path.open("rb"), content_type="text/javascript; charset=utf-8")
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    """``/healthz`` (no login): 200 when the database and broker answer, else 503; no configuration shown."""
+    healthy, checks = health.health()
+    return JsonResponse({"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503)
