@@ -158,12 +158,10 @@ def _job_basis(*, user: User, job: Job) -> ReportBasis | None:
     basis = result.get("basis") or (result.get("estimate") or {}).get("basis")
     if not basis or not params.get("path"):
         return None
-    from sizing.services.estimates import resolve_target
+    from sizing.services.estimates import resolve_configuration
 
     try:
-        config, _ = resolve_target(
-            user=user, path=params["path"], configuration=params["configuration"], machine=params["machine"]
-        )
+        config = resolve_configuration(user=user, path=params["path"], configuration=params["configuration"])
     except ValidationError:
         return None
     return report_basis(configuration=config, basis=basis)
