@@ -30,6 +30,7 @@ from sizing.models import Report, ReportStatus
 from sizing.selectors.estimates import estimate_list
 from sizing.selectors.jobs import job_list
 from sizing.services import reports
+from sizing.users import signed_in_user
 
 MAX_COMPARE = 3
 
@@ -97,8 +98,8 @@ class EstimateReportView(_ReportView):
         responses={**PDF_200, **NOT_FOUND}, summary="PDF report of a saved estimate", operation_id="estimate_report_pdf"
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
-        estimate = get_object_or_404(estimate_list(user=request.user), pk=pk)
-        pdf = reports.estimate_report_pdf(user=request.user, estimate=estimate)
+        estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
+        pdf = reports.estimate_report_pdf(user=signed_in_user(request), estimate=estimate)
         return pdf_response(pdf, f"zsizer-estimate-{estimate.pk}.pdf")
 
 
@@ -119,13 +120,13 @@ class ComparisonReportView(_ReportView):
         ids = list(dict.fromkeys(int(p) for p in raw))
         if len(ids) != len(raw):
             return Response({"ids": ["The same estimate is named twice."]}, status=status.HTTP_400_BAD_REQUEST)
-        found = {e.pk: e for e in estimate_list(user=request.user).filter(pk__in=ids)}
+        found = {e.pk: e for e in estimate_list(user=signed_in_user(request)).filter(pk__in=ids)}
         missing = [i for i in ids if i not in found]
         if missing:
             return Response(
                 {"detail": f"No estimate {', '.join(map(str, missing))} among yours."}, status=status.HTTP_404_NOT_FOUND
             )
-        pdf = reports.comparison_report_pdf(user=request.user, estimates=[found[i] for i in ids])
+        pdf = reports.comparison_report_pdf(user=signed_in_user(request), estimates=[found[i] for i in ids])
         return pdf_response(pdf, f"zsizer-comparison-{'-'.join(map(str, ids))}.pdf")
 
 
@@ -140,11 +141,13 @@ class JobReportView(_ReportView):
         summary="PDF report of a finished job (202 with a progress URL while a worker builds a heavy one)",
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
-        job = get_object_or_404(job_list(user=request.user, with_result=True), pk=pk)
+        job = get_object_or_404(job_list(user=signed_in_user(request), with_result=True), pk=pk)
         try:
             if not reports.report_is_heavy(job):
-                return pdf_response(reports.job_report_pdf(user=request.user, job=job), f"zsizer-job-{job.pk}.pdf")
-            report = reports.report_request(user=request.user, job=job)
+                return pdf_response(
+                    reports.job_report_pdf(user=signed_in_user(request), job=job), f"zsizer-job-{job.pk}.pdf"
+                )
+            report = reports.report_request(user=signed_in_user(request), job=job)
         except reports.ReportNotReady as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         if report.status == ReportStatus.SUCCEEDED:
@@ -154,7 +157,7 @@ class JobReportView(_ReportView):
 
 
 def _own_report(request: Request, pk: int) -> Report:
-    return get_object_or_404(Report.objects.filter(owner_id=request.user.pk).defer("pdf"), pk=pk)
+    return get_object_or_404(Report.objects.filter(owner_id=signed_in_user(request).pk).defer("pdf"), pk=pk)
 
 
 class ReportDetailView(APIView):

@@ -15,13 +15,14 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connections, transaction
 from django.utils import timezone
 from reportlab.platypus import Flowable, PageBreak
 
 import models_lib
+from config.celery import app as celery_app
 from sizing.models import Estimate, Job, JobKind, JobStatus, Report, ReportStatus, Visibility
 from sizing.reports import document
 from sizing.reports.estimate import EstimateSubject, comparison_table, estimate_story, scenario_name
@@ -35,7 +36,7 @@ class ReportNotReady(Exception):
     """The job has no result to report on (it has not succeeded)."""
 
 
-def _author(user: AbstractBaseUser) -> str:
+def _author(user: User) -> str:
     full = getattr(user, "get_full_name", lambda: "")()
     return str(full or user.get_username())
 
@@ -58,7 +59,7 @@ def estimate_subject(estimate: Estimate) -> EstimateSubject:
     )
 
 
-def _chart_data(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+def _chart_data(*, user: User, inputs: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
     """The estimate page's chart numbers, or None and why (reference data changed since)."""
     try:
         return charts.chart_data(user=user, inputs=inputs), ""
@@ -66,14 +67,14 @@ def _chart_data(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> tuple[dict
         return None, f"The charts could not be drawn with the current reference data: {'; '.join(exc.messages)}"
 
 
-def _estimate_parts(*, user: AbstractBaseUser, estimate: Estimate) -> tuple[EstimateSubject, list[Flowable]]:
+def _estimate_parts(*, user: User, estimate: Estimate) -> tuple[EstimateSubject, list[Flowable]]:
     subject = estimate_subject(estimate)
     basis = report_basis(configuration=estimate.configuration, basis=estimate.outputs.get("basis") or {})
     chart, note = _chart_data(user=user, inputs=dict(estimate.inputs))
     return subject, estimate_story(subject, basis, chart, note)
 
 
-def estimate_report_pdf(*, user: AbstractBaseUser, estimate: Estimate) -> bytes:
+def estimate_report_pdf(*, user: User, estimate: Estimate) -> bytes:
     """The report of one saved estimate of ``user`` (the caller has checked ownership)."""
     created = timezone.now()
     subject, story = _estimate_parts(user=user, estimate=estimate)
@@ -91,7 +92,7 @@ def estimate_report_pdf(*, user: AbstractBaseUser, estimate: Estimate) -> bytes:
     return document.render(story, document.Meta(title=title, author=_author(user), created=created))
 
 
-def comparison_report_pdf(*, user: AbstractBaseUser, estimates: Sequence[Estimate]) -> bytes:
+def comparison_report_pdf(*, user: User, estimates: Sequence[Estimate]) -> bytes:
     """Two or three estimates side by side, then each one's report in full."""
     created = timezone.now()
     subjects = [estimate_subject(e) for e in estimates]
@@ -114,7 +115,7 @@ def comparison_report_pdf(*, user: AbstractBaseUser, estimates: Sequence[Estimat
     return document.render(story, document.Meta(title=title, author=_author(user), created=created))
 
 
-def job_report_pdf(*, user: AbstractBaseUser, job: Job) -> bytes:
+def job_report_pdf(*, user: User, job: Job) -> bytes:
     """The report of a succeeded job of ``user``."""
     from sizing.reports.jobs import job_story  # the job layouts are only needed here
 
@@ -148,7 +149,7 @@ def _job_scenario(job: Job) -> str:
     return f"{p.get('path')}/{p.get('configuration')} on {p.get('machine')}"
 
 
-def _job_basis(*, user: AbstractBaseUser, job: Job) -> ReportBasis | None:
+def _job_basis(*, user: User, job: Job) -> ReportBasis | None:
     """The basis of a single-configuration job (curve, closed, Monte Carlo, optimise)."""
     result, params = job.result or {}, job.params
     basis = result.get("basis") or (result.get("estimate") or {}).get("basis")
@@ -167,6 +168,9 @@ def _job_basis(*, user: AbstractBaseUser, job: Job) -> ReportBasis | None:
 
 # -- heavy reports, built on a worker ----------------------------------------------------------
 
+#: The Celery task that builds a report (sizing.tasks.build_report; looked up by name because
+#: sizing.tasks calls this module).
+BUILD_REPORT_TASK = "sizing.build_report"
 #: A batch with more rows than this is reported on a worker (about 5 ms a row to lay out).
 HEAVY_BATCH_ROWS = 100
 
@@ -175,7 +179,7 @@ def report_is_heavy(job: Job) -> bool:
     return job.kind == JobKind.BATCH and int((job.result or {}).get("rows") or 0) > HEAVY_BATCH_ROWS
 
 
-def report_request(*, user: AbstractBaseUser, job: Job) -> Report:
+def report_request(*, user: User, job: Job) -> Report:
     """The stored report of ``job``, or a new one queued for a worker once the row is committed.
 
     A report that failed is tried again; one queued, running or done is returned as it is.
@@ -200,15 +204,15 @@ def report_request(*, user: AbstractBaseUser, job: Job) -> Report:
 
 
 def _dispatch(*, report_id: int, task_id: str) -> None:
-    from sizing.tasks import build_report  # sizing.tasks imports the services
-
     if settings.CELERY_TASK_ALWAYS_EAGER:
         threading.Thread(
             target=_build_in_thread, kwargs={"report_id": report_id}, name=f"zsizer-report-{report_id}", daemon=True
         ).start()
         return
     try:
-        build_report.apply_async(args=(report_id,), task_id=task_id, queue=settings.ZSIZER_TASK_QUEUE)
+        celery_app.tasks[BUILD_REPORT_TASK].apply_async(
+            args=(report_id,), task_id=task_id, queue=settings.ZSIZER_TASK_QUEUE
+        )
     except Exception as exc:  # the broker is down: say so on the report instead of leaving it queued
         Report.objects.filter(pk=report_id, status=ReportStatus.QUEUED).update(
             status=ReportStatus.FAILED,

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sizing', '0005_statement_kind_limit'),
+        ('sizing', '0007_calibration'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
