@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -18,15 +19,18 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from sizing.api.estimate_serializers import EstimateInputSerializer
+from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.plotly_static import STATIC_PATH as PLOTLY_STATIC_PATH
 from sizing.selectors import catalogue, health
+from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
 from sizing.services import charts
+from sizing.services.calibrations import calibration_delete
+from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
+from sizing.users import signed_in_user
 
 MAX_COMPARE = 3
 
@@ -66,14 +70,14 @@ class ChartDataView(APIView):
     """GET /ui/chart-data: the numbers behind the workbench charts (same inputs, 400s and
     throttle as GET /api/v1/estimate)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "estimates"
     schema = None  # a page's private endpoint, not part of the public API
 
     def get(self, request: Request) -> Response:
         data = EstimateInputSerializer(data=request.query_params.dict())
         data.is_valid(raise_exception=True)
-        return Response(charts.chart_data(user=request.user, inputs=data.validated_data))
+        return Response(charts.chart_data(user=signed_in_user(request), inputs=data.validated_data))
 
 
 chart_data = ChartDataView.as_view()
@@ -115,13 +119,13 @@ def estimate_index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sizing/estimate_list.html",
-        {"estimates": estimate_list(user=request.user), "max_compare": MAX_COMPARE},
+        {"estimates": estimate_list(user=signed_in_user(request)), "max_compare": MAX_COMPARE},
     )
 
 
 @login_required
 def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    estimate = get_object_or_404(estimate_list(user=request.user), pk=pk)
+    estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
     return _render_with_charts(
         request,
         "sizing/estimate_detail.html",
@@ -138,7 +142,7 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
     if not 2 <= len(ids) <= MAX_COMPARE or not all(i.isdigit() for i in ids):
         error = f"Choose two or three saved estimates to compare (you chose {len(ids)})."
     else:
-        found = {e.pk: e for e in estimate_list(user=request.user).filter(pk__in=[int(i) for i in ids])}
+        found = {e.pk: e for e in estimate_list(user=signed_in_user(request)).filter(pk__in=[int(i) for i in ids])}
         estimates = [found[int(i)] for i in ids if int(i) in found]
         if len(estimates) != len(ids):
             error = "One of those estimates does not exist or is not yours."
@@ -157,9 +161,55 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def estimate_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    estimate = get_object_or_404(estimate_list(user=request.user), pk=pk)
-    estimate_delete(user=request.user, estimate=estimate)
+    estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
+    estimate_delete(user=signed_in_user(request), estimate=estimate)
     return redirect("estimates")
+
+
+# -- private calibrations: paste, read, fix, save; then size on another machine --------------
+
+
+@login_required
+def calibration_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "sizing/calibration_list.html", {"calibrations": calibration_list(user=request.user)})
+
+
+@login_required
+def calibration_new(request: HttpRequest) -> HttpResponse:
+    """The paste page: the report is read by ``POST /api/v1/rmf/parse`` and saved by ``POST
+    /api/v1/calibrations/`` (calibration.js), so the page and the API give the same answers."""
+    paths = [{"slug": p.slug, "name": p.name} for p in catalogue.path_summaries(user=request.user)]
+    return render(request, "sizing/calibration_new.html", {"paths": paths})
+
+
+@login_required
+def calibration_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)
+    machines = catalogue.workbench_choices(user=request.user)["machines"]
+    return render(
+        request,
+        "sizing/calibration_detail.html",
+        {"calibration": calibration, "fit": calibration_fit(calibration=calibration), "machines": machines},
+    )
+
+
+@login_required
+@require_POST
+def calibration_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)
+    try:
+        calibration_delete(user=signed_in_user(request), calibration=calibration)
+    except ValidationError as exc:
+        calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)  # rolled back: read again
+        machines = catalogue.workbench_choices(user=request.user)["machines"]
+        context = {
+            "calibration": calibration,
+            "fit": calibration_fit(calibration=calibration),
+            "machines": machines,
+            "error": " ".join(exc.messages),
+        }
+        return render(request, "sizing/calibration_detail.html", context, status=400)
+    return redirect("calibrations")
 
 
 # -- health ------------------------------------------------------------------------------------

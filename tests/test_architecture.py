@@ -39,3 +39,75 @@ def test_importing_models_lib_loads_no_framework() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+#: The longest a models_lib function may be: statements, without its signature, docstring,
+#: blank lines and comments (numpydoc docstrings and keyword-only signatures are documentation).
+MAX_FUNCTION_LINES = 80
+
+
+def _body_lines(source_lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    body = node.body
+    first = body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        body = body[1:]
+    if not body:
+        return 0
+    end = node.end_lineno or body[-1].lineno
+    text = (line.strip() for line in source_lines[body[0].lineno - 1 : end])
+    return sum(1 for line in text if line and not line.startswith("#"))
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "models_lib").rglob("*.py")), ids=lambda p: p.name)
+def test_models_lib_functions_are_short(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    long = {
+        f"{node.name} (line {node.lineno})": n
+        for node in ast.walk(ast.parse(source, filename=str(path)))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (n := _body_lines(lines, node)) > MAX_FUNCTION_LINES
+    }
+    assert long == {}, f"{path.relative_to(REPO)}: split these into named steps: {long}"
+
+
+def test_function_length_check_counts_statements_not_docstrings() -> None:
+    # The check itself: a 3-statement function with a long docstring and comments counts 3.
+    source = 'def f():\n    """Doc.\n\n    More.\n    """\n    # why\n    a = 1\n\n    b = 2\n    return a + b\n'
+    node = ast.parse(source).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    assert _body_lines(source.splitlines(), node) == 3
+
+
+# -- layers of the app: api/views/tasks -> jobs -> services/selectors -> models_lib ------------
+
+#: What the business layer must not import: the HTTP layer and the Celery tasks that call it.
+UPPER_LAYERS = ("sizing.api", "sizing.views", "sizing.tasks")
+
+
+def _sizing_imports(path: Path) -> list[str]:
+    """Every module ``path`` imports, at the top or inside a function, ``from sizing import x``
+    counted as ``sizing.x``."""
+    names = _imports(path)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module == "sizing" and node.level == 0:
+            names.extend(f"sizing.{alias.name}" for alias in node.names)
+    return names
+
+
+BUSINESS_MODULES = sorted(
+    p for layer in ("services", "selectors", "jobs") for p in (REPO / "sizing" / layer).rglob("*.py")
+)
+
+
+@pytest.mark.parametrize("path", BUSINESS_MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_services_selectors_and_jobs_import_no_api_views_or_tasks(path: Path) -> None:
+    # Job kinds call services (not API serializers); services do not import the tasks that call them.
+    bad = [n for n in _sizing_imports(path) if any(n == u or n.startswith(f"{u}.") for u in UPPER_LAYERS)]
+    assert bad == [], f"{path.relative_to(REPO)} imports {bad}"
+
+
+def test_layer_check_sees_lazy_and_from_package_imports(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from sizing.tasks import run_job\n    from sizing import api\n")
+    assert _sizing_imports(module) == ["sizing.tasks", "sizing", "sizing.api"]

@@ -9,7 +9,9 @@ ImproperlyConfigured naming the variable.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -21,6 +23,9 @@ from config.env import (
     env_str,
 )
 from config.security import DEFAULT_POLICY as DEFAULT_CSP
+
+# Generic Django classes (ModelAdmin[Model], ...) are subscriptable at run time, as the stubs type them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(env_str("ZSIZER_VAR_DIR", str(BASE_DIR / "var")))
@@ -50,6 +55,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Database unreachable -> 503 JSON with Retry-After instead of a 500 (sizing.middleware).
+    "sizing.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -165,6 +172,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "JobKindEnum": "sizing.models.JobKind",
         "StatementKindEnum": "sizing.models.StatementKind",
+        "JobStatusEnum": "sizing.models.JobStatus",
+        "ReportStatusEnum": "sizing.models.ReportStatus",
     },
 }
 
@@ -196,9 +205,24 @@ CELERY_TASK_DEFAULT_QUEUE = ZSIZER_TASK_QUEUE
 # takes a running job over only once the lease has run out, i.e. its worker died.  Waiting for
 # a lease is a countdown retry, so it must stay below the visibility timeout.
 _visibility_timeout = CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
-ZSIZER_JOB_LEASE_SECONDS = env_int("ZSIZER_JOB_LEASE_SECONDS", min(60, max(2, _visibility_timeout // 2)), minimum=2)
+ZSIZER_JOB_LEASE_SECONDS = env_int("ZSIZER_JOB_LEASE_SECONDS", min(20, max(2, _visibility_timeout // 2)), minimum=2)
 if ZSIZER_JOB_LEASE_SECONDS >= _visibility_timeout:
     raise ImproperlyConfigured("ZSIZER_JOB_LEASE_SECONDS must be less than ZSIZER_BROKER_VISIBILITY_TIMEOUT.")
+# The database is the truth for jobs (sizing.services.job_recovery): every worker runs a
+# reconciler every ZSIZER_RECONCILE_INTERVAL_SECONDS (0: none) that re-sends a queued job the
+# broker no longer holds once it has waited ZSIZER_JOB_RESEND_SECONDS since it was last sent,
+# and re-queues (or, after 3 lost workers, fails) a running job whose lease ran out.
+ZSIZER_RECONCILE_INTERVAL_SECONDS = env_int("ZSIZER_RECONCILE_INTERVAL_SECONDS", 10, minimum=0)
+ZSIZER_JOB_RESEND_SECONDS = env_int("ZSIZER_JOB_RESEND_SECONDS", 30, minimum=1)
+# Per-user limits: a submission beyond ZSIZER_MAX_QUEUED_JOBS_PER_USER queued jobs answers 429;
+# workers run at most ZSIZER_MAX_RUNNING_JOBS_PER_USER of one user's jobs at once (the others wait
+# queued), so one engineer cannot occupy every worker.
+ZSIZER_MAX_QUEUED_JOBS_PER_USER = env_int("ZSIZER_MAX_QUEUED_JOBS_PER_USER", 20, minimum=1)
+ZSIZER_MAX_RUNNING_JOBS_PER_USER = env_int("ZSIZER_MAX_RUNNING_JOBS_PER_USER", 4, minimum=1)
+# A batch of more rows than this is split into chunks that workers run in parallel.
+ZSIZER_BATCH_CHUNK_ROWS = env_int("ZSIZER_BATCH_CHUNK_ROWS", 250, minimum=1)
+# A request that finds the database unreachable answers 503 with this Retry-After (seconds).
+ZSIZER_DB_RETRY_AFTER_SECONDS = env_int("ZSIZER_DB_RETRY_AFTER_SECONDS", 5, minimum=1)
 
 # Reference data and answers are cached per reference-data version (sizing.selectors.fitted).
 # A process looks at the version row at most every ZSIZER_REFERENCE_CHECK_MS, so a change made
@@ -211,13 +235,25 @@ if ZSIZER_CACHE_URL:
     check_broker_url("ZSIZER_CACHE_URL", ZSIZER_CACHE_URL)
 ZSIZER_ANSWER_CACHE = "answers"
 ZSIZER_ANSWER_CACHE_SECONDS = env_int("ZSIZER_ANSWER_CACHE_SECONDS", 24 * 3600, minimum=1)
+# Throttle histories live in the "throttles" cache: with ZSIZER_CACHE_URL every web process
+# counts against one budget per user and scope; without it each process counts its own.
+ZSIZER_THROTTLE_CACHE = "throttles"
+
+
+def _shared_cache(location: str) -> dict[str, Any]:
+    if ZSIZER_CACHE_URL:
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": ZSIZER_CACHE_URL,
+            "KEY_PREFIX": f"zsizer-{location}" if location != "answers" else "zsizer",
+        }
+    return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": location}
+
+
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "answers": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ZSIZER_CACHE_URL, "KEY_PREFIX": "zsizer"}
-        if ZSIZER_CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "answers"}
-    ),
+    "answers": _shared_cache("answers"),
+    ZSIZER_THROTTLE_CACHE: _shared_cache(ZSIZER_THROTTLE_CACHE),
 }
 
 # ZSIZER_LOG_FORMAT=json writes one JSON object per line (config.logs); production's default.

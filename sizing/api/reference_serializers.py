@@ -20,13 +20,13 @@ from sizing.models import (
 )
 
 
-class MachineSerializer(serializers.ModelSerializer):
+class MachineSerializer(serializers.ModelSerializer[Machine]):
     class Meta:
         model = Machine
         fields = ["id", "slug", "name", "machine_type", "generation"]
 
 
-class SourceDocumentSerializer(serializers.ModelSerializer):
+class SourceDocumentSerializer(serializers.ModelSerializer[SourceDocument]):
     class Meta:
         model = SourceDocument
         fields = [
@@ -43,15 +43,15 @@ class SourceDocumentSerializer(serializers.ModelSerializer):
         ]
 
 
-class ConfigurationSerializer(serializers.ModelSerializer):
+class ConfigurationSerializer(serializers.ModelSerializer[Configuration]):
     class Meta:
         model = Configuration
         fields = ["id", "slug", "name", "description", "attributes", "visibility"]
 
 
-class PathSerializer(serializers.ModelSerializer):
-    native_machine = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class PathSerializer(serializers.ModelSerializer[Path]):
+    native_machine = serializers.SlugRelatedField[Machine](slug_field="slug", read_only=True)
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
     configurations = ConfigurationSerializer(many=True, read_only=True)
 
     class Meta:
@@ -59,17 +59,17 @@ class PathSerializer(serializers.ModelSerializer):
         fields = ["id", "slug", "name", "description", "native_machine", "source", "configurations"]
 
 
-class PointMetricSerializer(serializers.ModelSerializer):
+class PointMetricSerializer(serializers.ModelSerializer[PointMetric]):
     class Meta:
         model = PointMetric
         fields = ["name", "value", "unit", "engines"]
 
 
-class BenchmarkPointSerializer(serializers.ModelSerializer):
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class BenchmarkPointSerializer(serializers.ModelSerializer[BenchmarkPoint]):
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
     path = serializers.CharField(source="configuration.path.slug", read_only=True)
     configuration = serializers.CharField(source="configuration.slug", read_only=True)
-    machine = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    machine = serializers.SlugRelatedField[Machine](slug_field="slug", read_only=True)
     metrics = PointMetricSerializer(many=True, read_only=True)
 
     class Meta:
@@ -101,10 +101,10 @@ class BenchmarkPointCSVSerializer(BenchmarkPointSerializer):
         return row
 
 
-class StatementSerializer(serializers.ModelSerializer):
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    path = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    configuration = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class StatementSerializer(serializers.ModelSerializer[Statement]):
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
+    path = serializers.SlugRelatedField[Path](slug_field="slug", read_only=True)
+    configuration = serializers.SlugRelatedField[Configuration](slug_field="slug", read_only=True)
 
     class Meta:
         model = Statement
@@ -123,10 +123,10 @@ class StatementSerializer(serializers.ModelSerializer):
         ]
 
 
-class CapacityRatingSerializer(serializers.ModelSerializer):
-    machine = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class CapacityRatingSerializer(serializers.ModelSerializer[CapacityRating]):
+    machine = serializers.SlugRelatedField[Machine](slug_field="slug", read_only=True)
     machine_type = serializers.CharField(source="machine.machine_type", read_only=True)
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
     mips_per_cp = serializers.SerializerMethodField()
 
     generation = serializers.CharField(source="machine.generation", read_only=True)
@@ -156,8 +156,8 @@ class CapacityRatingSerializer(serializers.ModelSerializer):
         return obj.msu / obj.cps
 
 
-class EngineRuleSerializer(serializers.ModelSerializer):
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class EngineRuleSerializer(serializers.ModelSerializer[EngineRule]):
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
 
     class Meta:
         model = EngineRule

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework.renderers import BaseRenderer
@@ -15,7 +16,7 @@ class CSVRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(
-        self, data: Any, accepted_media_type: str | None = None, renderer_context: dict[str, Any] | None = None
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None
     ) -> bytes:
         if data is None:
             return b""

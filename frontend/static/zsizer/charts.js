@@ -127,7 +127,8 @@ export function drawCpu(el, cpu, context) {
     data.push({
       x: cpu.points.map((p) => p.etr), y: cpu.points.map((p) => p.busy_cps), mode: "markers",
       marker: { color: COLORS.points, size: 9, line: { color: "#fff", width: 1.5 } },
-      name: `Published (${cpu.points[0].source})`,
+      // A calibration's intervals are the customer's own measurements, not published points.
+      name: cpu.points[0].source_slug === null ? "Measured (your data)" : `Published (${cpu.points[0].source})`,
       text: cpu.points.map((p) =>
         pointHover(p, `Busy CPs: ${fmt.num(p.busy_cps_published, 3)} published${cpu.factor !== 1 ? ` → ${fmt.num(p.busy_cps, 3)} on target` : ""}`),
       ),

@@ -19,7 +19,9 @@ const resultBox = document.getElementById("result");
 const emptyState = document.getElementById("empty-state");
 const staleBanner = document.getElementById("stale-banner");
 
-const OPTIONAL = ["cps", "ziips", "max_utilization", "payload_bytes", "clients", "think_time_s", "response_time_sla_ms"];
+const OPTIONAL = [
+  "cps", "ziips", "max_utilization", "payload_bytes", "clients", "think_time_s", "response_time_sla_ms", "projection_band",
+];
 const FIELDS = ["path", "configuration", "machine", "tps", ...OPTIONAL];
 
 let lastInputs = null; // inputs of the answer on screen
