@@ -31,6 +31,9 @@ from sizing.services import charts
 
 logger = logging.getLogger(__name__)
 
+#: The Celery task that builds a heavy report (sizing.tasks.build_report).
+BUILD_REPORT_TASK = "sizing.build_report"
+
 
 class ReportNotReady(Exception):
     """The job has no result to report on (it has not succeeded)."""
@@ -155,12 +158,10 @@ def _job_basis(*, user: User, job: Job) -> ReportBasis | None:
     basis = result.get("basis") or (result.get("estimate") or {}).get("basis")
     if not basis or not params.get("path"):
         return None
-    from sizing.services.estimates import resolve_target
+    from sizing.services.estimates import resolve_configuration
 
     try:
-        config, _ = resolve_target(
-            user=user, path=params["path"], configuration=params["configuration"], machine=params["machine"]
-        )
+        config = resolve_configuration(user=user, path=params["path"], configuration=params["configuration"])
     except ValidationError:
         return None
     return report_basis(configuration=config, basis=basis)
@@ -168,9 +169,6 @@ def _job_basis(*, user: User, job: Job) -> ReportBasis | None:
 
 # -- heavy reports, built on a worker ----------------------------------------------------------
 
-#: The Celery task that builds a report (sizing.tasks.build_report; looked up by name because
-#: sizing.tasks calls this module).
-BUILD_REPORT_TASK = "sizing.build_report"
 #: A batch with more rows than this is reported on a worker (about 5 ms a row to lay out).
 HEAVY_BATCH_ROWS = 100
 
@@ -210,6 +208,7 @@ def _dispatch(*, report_id: int, task_id: str) -> None:
         ).start()
         return
     try:
+        # Looked up by name: sizing.tasks imports this module.
         celery_app.tasks[BUILD_REPORT_TASK].apply_async(
             args=(report_id,), task_id=task_id, queue=settings.ZSIZER_TASK_QUEUE
         )
