@@ -63,6 +63,7 @@ def workbench(request: HttpRequest) -> HttpResponse:
             "choices": {**catalogue.workbench_choices(user=request.user), "targets": machine_settings()},
             "initial": initial,
             "example": example and bool(initial),
+            "generations": list(dict.fromkeys(m["generation"] for m in machine_settings().values())),
         },
     )
 

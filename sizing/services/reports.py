@@ -31,9 +31,6 @@ from sizing.services import charts
 
 logger = logging.getLogger(__name__)
 
-#: The Celery task that builds a heavy report (sizing.tasks.build_report).
-BUILD_REPORT_TASK = "sizing.build_report"
-
 
 class ReportNotReady(Exception):
     """The job has no result to report on (it has not succeeded)."""
@@ -169,6 +166,9 @@ def _job_basis(*, user: User, job: Job) -> ReportBasis | None:
 
 # -- heavy reports, built on a worker ----------------------------------------------------------
 
+#: The Celery task that builds a report (sizing.tasks.build_report; looked up by name because
+#: sizing.tasks calls this module).
+BUILD_REPORT_TASK = "sizing.build_report"
 #: A batch with more rows than this is reported on a worker (about 5 ms a row to lay out).
 HEAVY_BATCH_ROWS = 100
 
