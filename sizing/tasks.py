@@ -17,6 +17,7 @@ from kombu.exceptions import OperationalError as BrokerOperationalError
 from sizing.models import JobStatus
 from sizing.services.job_recovery import jobs_reconcile
 from sizing.services.jobs import RUN_JOB_TASK, TRANSIENT_DB_ERRORS, job_fail, job_run
+from sizing.services.reports import BUILD_REPORT_TASK, report_build
 
 logger = logging.getLogger(__name__)
 
@@ -107,3 +108,16 @@ def _start_reconciler(**_: Any) -> None:
 @worker_shutting_down.connect
 def _stop_reconciler(**_: Any) -> None:
     _reconciler_stop.set()
+
+
+@shared_task(
+    name=BUILD_REPORT_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    ignore_result=True,
+)
+def build_report(report_id: int) -> str:
+    """Build a heavy PDF report; the row's conditional claim makes a redelivery a no-op."""
+    return report_build(report_id=report_id)

@@ -1,12 +1,21 @@
 """Browser pages (the sizing workbench)."""
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from sizing import views
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="registration/login.html",
+            # The embedded default's first-run account: say where its password is (never the password).
+            extra_context={"local_account_file": settings.ZSIZER_LOCAL_ACCOUNT and settings.ZSIZER_LOCAL_ACCOUNT_FILE},
+        ),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.home, name="home"),
     path("size/", views.workbench, name="workbench"),
@@ -24,5 +33,4 @@ urlpatterns = [
     path("calibrations/new/", views.calibration_new, name="calibration-new"),
     path("calibrations/<int:pk>/", views.calibration_detail, name="calibration-page"),
     path("calibrations/<int:pk>/delete/", views.calibration_remove, name="calibration-remove"),
-    path("vendor/plotly-<str:version>.min.js", views.plotly_js, name="plotly-js"),
 ]

@@ -11,17 +11,19 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
-from django.views.decorators.cache import cache_control
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sizing.api.throttles import SharedScopedRateThrottle
-from sizing.selectors import catalogue, lspr
+from sizing.plotly_static import STATIC_PATH as PLOTLY_STATIC_PATH
+from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
 from sizing.selectors.targets import machine_settings, model_choices
@@ -37,8 +39,8 @@ MAX_COMPARE = 3
 def _render_with_charts(
     request: HttpRequest, template: str, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
-    """Render a page that draws Plotly charts: it loads plotly.js from this server."""
-    context["plotly_src"] = reverse("plotly-js", kwargs={"version": charts.plotly_js_file()[1]})
+    """Render a page that draws Plotly charts: it loads plotly.js from this server's static files."""
+    context["plotly_src"] = static(PLOTLY_STATIC_PATH)
     return render(request, template, context, status=status)
 
 
@@ -248,13 +250,12 @@ def calibration_remove(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("calibrations")
 
 
-# -- plotly.js, served from the installed plotly package (no CDN, nothing committed) ---------
+# -- health ------------------------------------------------------------------------------------
 
 
 @require_GET
-@cache_control(public=True, max_age=365 * 24 * 3600, immutable=True)
-def plotly_js(request: HttpRequest, version: str) -> FileResponse:
-    path, current = charts.plotly_js_file()
-    if version != current:
-        raise Http404("Unknown plotly.js version.")
-    return FileResponse(path.open("rb"), content_type="text/javascript; charset=utf-8")
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    """``/healthz`` (no login): 200 when the database and broker answer, else 503; no configuration shown."""
+    healthy, checks = health.health()
+    return JsonResponse({"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503)

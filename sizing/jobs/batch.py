@@ -92,23 +92,32 @@ def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], st
     return flatten(outputs), ""
 
 
-def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
-    header, rows = read_rows(params["csv"])
-    data = list(rows)
-    answers: list[tuple[list[str], dict[str, Any], str]] = []
-    out_columns: dict[str, None] = {}
-    failed = 0
-    for i, row in enumerate(data):
+#: One row's outcome: the cells as given (padded to the header), the flattened answer, the error.
+Answer = tuple[list[str], dict[str, Any], str]
+
+
+def size_rows(*, header: list[str], rows: list[list[str]], owner: User, progress: Progress) -> list[Answer]:
+    """Size every row as ``GET /api/v1/estimate`` would; a bad row gets its reason, not an error."""
+    answers: list[Answer] = []
+    for i, row in enumerate(rows):
         answer: dict[str, Any]
         values = dict(zip(header, row + [""] * (len(header) - len(row)), strict=False))
         if len(row) > len(header):
             answer, error = {}, f"the row has {len(row)} cells but the header has {len(header)} columns"
         else:
             answer, error = size_row(owner=owner, values=values)
-        failed += bool(error)
-        out_columns.update(dict.fromkeys(answer))
         answers.append((row[: len(header)] + [""] * (len(header) - len(row)), answer, error))
-        progress(i + 1, len(data))
+        progress(i + 1, len(rows))
+    return answers
+
+
+def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
+    """The batch's result from its rows' outcomes, in row order (also how a split batch is
+    assembled from its chunks, ``sizing.services.batch_chunks``)."""
+    out_columns: dict[str, None] = {}
+    for _, answer, _ in answers:
+        out_columns.update(dict.fromkeys(answer))
+    failed = sum(bool(error) for _, _, error in answers)
     # The scenario's own columns come back as given; an answer column with the same name (the
     # resolved path, the CPs evaluated...) is prefixed so that every header is unique.
     named = {c: (f"result_{c}" if c in header or c in ("row", "error") else c) for c in out_columns}
@@ -119,9 +128,21 @@ def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dic
     return json_result(
         {
             "kind": "batch",
-            "rows": len(data),
-            "succeeded": len(data) - failed,
+            "rows": len(answers),
+            "succeeded": len(answers) - failed,
             "failed": failed,
             "table": table(columns, table_rows),
         }
     )
+
+
+def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
+    header, rows = read_rows(params["csv"])
+    answers = size_rows(header=header, rows=list(rows), owner=owner, progress=progress)
+    if "chunk" in params:
+        # One chunk of a batch split across workers: its rows' outcomes, which the batch's
+        # assemble step puts in row order (sizing.services.batch_chunks).
+        # Each answer as [column, value] pairs: a JSON object would lose the column order.
+        parts = [[given, list(answer.items()), error] for given, answer, error in answers]
+        return json_result({"kind": "batch-chunk", "chunk": params["chunk"], "answers": parts})
+    return batch_result(header=header, answers=answers)

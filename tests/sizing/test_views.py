@@ -156,18 +156,19 @@ def test_pages_load_nothing_from_other_hosts(browser: Any, user: Any) -> None:
         assert "fonts.googleapis" not in html and "cdn" not in html.lower(), url
 
 
-def test_plotly_js_is_served_from_the_installed_package(browser: Any, client: Any) -> None:
-    path, version = plotly_js_file()
+def test_plotly_js_is_a_static_file_taken_from_the_installed_package(browser: Any, client: Any) -> None:
+    # Served by WhiteNoise from sizing.plotly_static's finder; production serves the hashed,
+    # compressed copy collectstatic writes (tests/test_production.py).
+    path, _ = plotly_js_file()
     html = browser.get("/size/").content.decode()
-    src = f"/vendor/plotly-{version}.min.js"
-    assert f'<script src="{src}" defer></script>' in html
-    response = client.get(src)
+    assert '<script src="/static/vendor/plotly.min.js" defer></script>' in html
+    response = client.get("/static/vendor/plotly.min.js")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
-    assert "immutable" in response["Cache-Control"]
     body = b"".join(response.streaming_content)
     assert body == path.read_bytes()
-    assert client.get("/vendor/plotly-0.0.1.min.js").status_code == 404
+    # Only that one file of the package is exposed.
+    assert client.get("/static/vendor/widgetbundle.js").status_code == 404
 
 
 # -- chart data ------------------------------------------------------------------------------
@@ -354,13 +355,17 @@ def test_estimate_list_shows_only_own_estimates(
     assert browser.get(f"/estimates/{theirs.pk}/").status_code == 404
 
 
-def test_estimate_page_shows_the_stored_answer_without_a_dead_pdf_link(browser: Any, user: Any) -> None:
+def test_estimate_page_shows_the_stored_answer_with_a_working_pdf_link(browser: Any, user: Any) -> None:
     estimate = _estimate(user, name="Bank A peak")
     response = browser.get(f"/estimates/{estimate.pk}/")
     assert response.status_code == 200
     html = response.content.decode()
     assert f'data-kpi="cps_required">{estimate.outputs["cps_required"]}<' in html
-    assert "PDF" not in html
+    pdf_url = f"/api/v1/estimates/{estimate.pk}/report.pdf"
+    assert f'href="{pdf_url}"' in html
+    pdf = browser.get(pdf_url)
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert b"".join(pdf.streaming_content if pdf.streaming else [pdf.content]).startswith(b"%PDF-")
     assert 'id="chart-cpu"' in html
 
 
