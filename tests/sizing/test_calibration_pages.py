@@ -77,3 +77,18 @@ def test_workbench_chart_data_draws_the_calibration_intervals_as_your_data(api: 
     # Table 11-1's four rows, posted as the customer's intervals, ordered by ETR.
     assert [p["etr"] for p in points] == [i["etr"] for i in calibration["intervals"]]
     assert {p["source"] for p in points} == {"your data"}
+
+
+def test_a_calibrated_estimate_page_says_the_data_are_the_customers(api: Any, browser: Client) -> None:
+    calibration = _calibration(api)
+    estimate = api.post(
+        "/api/v1/estimates/", {"calibration": calibration["id"], "machine": "z16", "tps": 8000}, format="json"
+    ).json()
+    text = browser.get(f"/estimates/{estimate['id']}/").content.decode()
+    assert "customer data" in text and "Sized from your own measurements" in text and "2827-710" in text
+    published = api.post(
+        "/api/v1/estimates/",
+        {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z16", "tps": 8000},
+        format="json",
+    ).json()
+    assert "customer data" not in browser.get(f"/estimates/{published['id']}/").content.decode()
