@@ -114,6 +114,7 @@ def main() -> int:
         "queueing": sections.get("queueing", []),
         "api": _api_summary(sections.get("api", []), sections.get("api_summary", [])),
         "jobs": (sections.get("jobs") or [None])[0],
+        "reports": sections.get("reports", []),
         "exit_status": status,
     }
     RESULTS.mkdir(exist_ok=True)
