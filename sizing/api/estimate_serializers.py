@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from sizing.api.fields import FiniteFloatField, StrictIntegerField
+from sizing.api.fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 from sizing.models import Estimate
 
 MAX_TPS = 10_000_000
@@ -18,8 +18,10 @@ MAX_THINK_TIME_S = 3600.0
 MAX_SLA_MS = 3_600_000.0
 
 
-class EstimateInputSerializer(serializers.Serializer):
-    """What to size: a path, a configuration, a machine and a target TPS, plus optional inputs."""
+class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+    """What to size: a path, a configuration, a machine and a target TPS, plus optional inputs.
+
+    Unknown fields are refused (400 naming them)."""
 
     path = serializers.CharField(max_length=60, help_text="Workload path slug, e.g. fiteq-authenticator")
     configuration = serializers.CharField(max_length=60, help_text="Configuration slug of that path")
@@ -101,193 +103,6 @@ class EstimateInputSerializer(serializers.Serializer):
         return attrs
 
 
-class WarningSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="stable code, see docs/models.md")
-    message = serializers.CharField(help_text="what the engine found, with its numbers")
-    level = serializers.ChoiceField(
-        choices=["decision", "caveat", "note"],
-        required=False,
-        help_text="decision: changes what can be signed; caveat: a limitation to say; note: how it was reached",
-    )
-    headline = serializers.CharField(required=False, help_text="the warning in words for the customer")
-
-
-class CpuPerTranSerializer(serializers.Serializer):
-    total = serializers.FloatField(allow_null=True, help_text="CP-ms per transaction on the target")
-    gcp = serializers.FloatField(allow_null=True)
-    ziip = serializers.FloatField(allow_null=True)
-    low = serializers.FloatField(allow_null=True, help_text="95% interval, low")
-    high = serializers.FloatField(allow_null=True, help_text="95% interval, high")
-
-
-class BusyCpsSerializer(serializers.Serializer):
-    total = serializers.FloatField(allow_null=True, help_text="busy engines (1.0 = one engine busy)")
-    gcp = serializers.FloatField(allow_null=True)
-    ziip = serializers.FloatField(allow_null=True)
-    ziip_on_gcp = serializers.FloatField(allow_null=True, help_text="zIIP-eligible work run on GCPs (IIPCP)")
-
-
-class IntervalSerializer(serializers.Serializer):
-    value = serializers.FloatField(allow_null=True)
-    low = serializers.FloatField(allow_null=True)
-    high = serializers.FloatField(allow_null=True)
-
-
-class BasisModelSerializer(serializers.Serializer):
-    component = serializers.CharField(allow_null=True)
-    slope_ms = serializers.FloatField(allow_null=True, help_text="CP-ms per transaction (slope)")
-    intercept_cps = serializers.FloatField(allow_null=True, help_text="fixed busy CPs (intercept)")
-    r2 = serializers.FloatField(allow_null=True)
-    n = serializers.IntegerField(allow_null=True)
-    etr_min = serializers.FloatField(allow_null=True)
-    etr_max = serializers.FloatField(allow_null=True)
-
-
-class BasisProjectionSerializer(serializers.Serializer):
-    from_machine_type = serializers.CharField()
-    from_cps = serializers.IntegerField(allow_null=True)
-    to_machine_type = serializers.CharField()
-    to_cps = serializers.IntegerField(allow_null=True)
-    factor = serializers.FloatField(allow_null=True, help_text="CP-seconds on the target per CP-second measured")
-    specialty_factor = serializers.FloatField(
-        required=False, help_text="the same for specialty-engine work (full-speed rating of the target)"
-    )
-    capacity_setting = serializers.CharField(
-        required=False, allow_blank=True, help_text="capacity setting of the target's CPs (empty: full speed)"
-    )
-    source = serializers.CharField()
-    rating_ids = serializers.ListField(child=serializers.IntegerField(allow_null=True), required=False)
-
-
-class BindingSerializer(serializers.Serializer):
-    resource = serializers.ChoiceField(
-        choices=["cps", "specialty", "software", "clients"],
-        help_text="what binds: CPs, CPs with specialty engines, the fitted software station, or the client population",
-    )
-    label = serializers.CharField(help_text="the resource in words")
-    utilization = serializers.FloatField(required=False, allow_null=True, help_text="its utilisation at the target TPS")
-
-
-class RangesSerializer(serializers.Serializer):
-    cps = serializers.ListField(
-        child=serializers.FloatField(allow_null=True), min_length=2, max_length=2, help_text="CPs required [low, high]"
-    )
-    ziips = serializers.ListField(
-        child=serializers.FloatField(allow_null=True),
-        min_length=2,
-        max_length=2,
-        help_text="specialty engines [low, high]",
-    )
-    saturation_tps = serializers.ListField(
-        child=serializers.FloatField(allow_null=True),
-        min_length=2,
-        max_length=2,
-        help_text="[low, high]; null: unbounded",
-    )
-    response_time_ms = serializers.ListField(
-        child=serializers.FloatField(allow_null=True), min_length=2, max_length=2, help_text="[low, high], ms"
-    )
-
-
-class CapacityCpSerializer(serializers.Serializer):
-    mips_installed = serializers.FloatField(help_text="LSPR MIPS of the target model (its CPs)")
-    msu_installed = serializers.FloatField(help_text="MSU of the target model: what software is priced on")
-    mips_used = serializers.FloatField(help_text="MIPS of the CP work")
-    msu_used = serializers.FloatField(help_text="MSU of the CP work")
-    utilization = serializers.FloatField(help_text="mean CP utilisation")
-
-
-class CapacitySpecialtySerializer(serializers.Serializer):
-    engine = serializers.CharField(help_text="zIIP or zAAP, as specialty_engine")
-    mips_installed = serializers.FloatField(help_text="specialty engines rated at the full-speed per-CP MIPS")
-    mips_used = serializers.FloatField(help_text="MIPS of the work on the specialty engines")
-    utilization = serializers.FloatField(allow_null=True)
-    priced = serializers.BooleanField(help_text="always false: specialty capacity carries no MSU charge")
-
-
-class CapacityBasisSerializer(serializers.Serializer):
-    from_model = serializers.CharField(allow_blank=True)
-    from_machine_type = serializers.CharField()
-    from_cps = serializers.IntegerField()
-    from_mips = serializers.FloatField()
-    to_model = serializers.CharField(allow_blank=True)
-    to_mips = serializers.FloatField()
-    to_full_speed_mips = serializers.FloatField()
-    cp_factor = serializers.FloatField()
-    specialty_factor = serializers.FloatField()
-    source = serializers.CharField()
-
-
-class CapacitySerializer(serializers.Serializer):
-    model = serializers.CharField(allow_blank=True, help_text="model capacity identifier, e.g. 3931-710")
-    machine_type = serializers.CharField()
-    capacity_setting = serializers.CharField(allow_blank=True)
-    cps = serializers.IntegerField()
-    specialty_engines = serializers.IntegerField()
-    cp = CapacityCpSerializer()
-    specialty = CapacitySpecialtySerializer()
-    basis = CapacityBasisSerializer()
-
-
-class BasisNativeSerializer(serializers.Serializer):
-    component = serializers.CharField(help_text="the CPU component that sizes the LPAR (lpar or cics)")
-    intercept_cps = serializers.FloatField(help_text="fixed busy CPs on the measured LPAR (payload-scaled)")
-    slope_s = serializers.FloatField(help_text="CP-seconds per transaction on the measured LPAR (payload-scaled)")
-    payload_factor = serializers.FloatField(help_text="payload scaling applied to the published cost (1 = none)")
-    busy_cps = serializers.FloatField(help_text="busy CPs at the target TPS on the measured LPAR, before projection")
-
-
-class ShareSerializer(serializers.Serializer):
-    value = serializers.FloatField()
-    low = serializers.FloatField()
-    high = serializers.FloatField()
-    source = serializers.CharField(required=False, help_text="how it was derived or who gave it")
-
-
-class BasisSerializer(serializers.Serializer):
-    points = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the benchmark points used")
-    model = BasisModelSerializer(allow_null=True)
-    projection = BasisProjectionSerializer(allow_null=True)
-    statements = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the statements used")
-    assumptions = serializers.ListField(child=serializers.CharField())
-    native = BasisNativeSerializer(required=False, help_text="demand on the measured LPAR before projection")
-    server_share = ShareSerializer(
-        required=False, allow_null=True, help_text="share of the demand the eligible share applies to, where scoped"
-    )
-    eligible_share = ShareSerializer(required=False, help_text="eligible share of the sized demand, with its range")
-
-
-class EstimateResultSerializer(serializers.Serializer):
-    """The answer (documented for the schema; the service produces it)."""
-
-    cpu_per_tran_ms = CpuPerTranSerializer()
-    busy_cps = BusyCpsSerializer()
-    breakdown = serializers.DictField(child=serializers.FloatField(), help_text="busy CPs per address space")
-    cps_required = serializers.IntegerField(allow_null=True)
-    ziips_required = serializers.IntegerField(allow_null=True)
-    gcp_utilization = serializers.FloatField(allow_null=True)
-    ziip_utilization = serializers.FloatField(allow_null=True)
-    mips = serializers.FloatField(allow_null=True)
-    msu = serializers.FloatField(allow_null=True)
-    response_time_ms = IntervalSerializer()
-    saturation_tps = serializers.FloatField(allow_null=True)
-    saturation_kind = serializers.ChoiceField(
-        choices=["value", "lower-bound"], help_text="lower-bound: the cost is an upper bound (bounds-only path)"
-    )
-    saturation_binding = BindingSerializer(allow_null=True, help_text="the resource that saturates first")
-    binding_resource = BindingSerializer(allow_null=True, help_text="the busiest resource at the target TPS")
-    specialty_engine = serializers.ChoiceField(
-        choices=["zIIP", "zAAP"], help_text="the offload engine of the target generation (ziips_* count these)"
-    )
-    specialty_engine_max = serializers.IntegerField(
-        allow_null=True, help_text="most specialty engines allowed beside these CPs (null: no rule stored)"
-    )
-    ranges = RangesSerializer(help_text="low..high of the headline numbers")
-    capacity = CapacitySerializer(allow_null=True, help_text="MIPS and MSU of the target model, per pool")
-    warnings = WarningSerializer(many=True)
-    basis = BasisSerializer()
-
-
 class EstimateOutputSerializer(serializers.ModelSerializer):
     path = serializers.CharField(source="configuration.path.slug")
     configuration = serializers.CharField(source="configuration.slug")
@@ -313,8 +128,9 @@ class EstimateOutputSerializer(serializers.ModelSerializer):
 
     def to_representation(self, instance: Estimate) -> dict[str, Any]:
         data = super().to_representation(instance)
-        # The answer's fields at top level too, so a client reads estimate["cps_required"].
-        data.update(instance.outputs)
+        # The answer's fields at top level too, so a client reads estimate["cps_required"]; a
+        # column keeps its value where the answer has a field of the same name (path, tps...).
+        data.update({k: v for k, v in instance.outputs.items() if k not in data})
         return data
 
 

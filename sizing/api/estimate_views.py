@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -12,14 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import models_lib
-from sizing.api.estimate_serializers import (
-    ErrorSerializer,
-    EstimateInputSerializer,
-    EstimateOutputSerializer,
-    EstimateResultSerializer,
-)
+from sizing.api.estimate_serializers import ErrorSerializer, EstimateInputSerializer, EstimateOutputSerializer
 from sizing.api.flatten import flatten
 from sizing.api.renderers import CSVRenderer
+from sizing.api.result_schema import EstimateAnswerSerializer, StoredEstimateSerializer
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.selectors.estimates import estimate_list
 from sizing.services.estimates import estimate_compute, estimate_create, estimate_delete, normalised_inputs
@@ -29,22 +26,6 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="Not authenticated"),
     429: OpenApiResponse(ErrorSerializer, description="Throttled"),
 }
-
-
-class StoredEstimateDocSerializer(EstimateResultSerializer):
-    """An estimate as returned by the API: who, what, when, and the whole answer (schema only)."""
-
-    id = serializers.IntegerField()
-    url = serializers.URLField()
-    name = serializers.CharField()
-    owner = serializers.CharField()
-    path = serializers.CharField()
-    configuration = serializers.CharField()
-    machine = serializers.CharField()
-    tps = serializers.FloatField()
-    inputs = serializers.DictField()
-    model_version = serializers.CharField()
-    created_at = serializers.DateTimeField()
 
 
 class _ListFilter(serializers.Serializer):
@@ -76,7 +57,7 @@ class EstimateViewSet(
 
     @extend_schema(
         request=EstimateInputSerializer,
-        responses={201: StoredEstimateDocSerializer, **ERRORS},
+        responses={201: StoredEstimateSerializer, **ERRORS},
         summary="Size a scenario and store the estimate",
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -92,12 +73,12 @@ class EstimateViewSet(
             OpenApiParameter("configuration", str),
             OpenApiParameter("machine", str),
         ],
-        responses={200: StoredEstimateDocSerializer(many=True), **ERRORS},
+        responses={200: StoredEstimateSerializer(many=True), **ERRORS},
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(responses={200: StoredEstimateDocSerializer, 404: OpenApiResponse(ErrorSerializer), **ERRORS})
+    @extend_schema(responses={200: StoredEstimateSerializer, 404: OpenApiResponse(ErrorSerializer), **ERRORS})
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().retrieve(request, *args, **kwargs)
 
@@ -117,14 +98,8 @@ class EstimateQueryView(APIView):
     @extend_schema(
         parameters=[EstimateInputSerializer, OpenApiParameter("format", str, enum=["json", "csv"])],
         responses={
-            200: inline_serializer(
-                "EstimateAnswer",
-                fields={
-                    "inputs": serializers.DictField(),
-                    "model_version": serializers.CharField(),
-                    **EstimateResultSerializer().fields,
-                },
-            ),
+            (200, "application/json"): EstimateAnswerSerializer,
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="format=csv: a header and one row"),
             **ERRORS,
         },
         summary="Size a scenario without storing it (format=csv for one flat row with a header)",
