@@ -65,7 +65,7 @@ lint: install-dev
 	$(VENV)/bin/ruff format --check .
 
 typecheck: install-dev
-	$(VENV)/bin/mypy models_lib
+	$(VENV)/bin/mypy models_lib sizing
 
 check: lint typecheck test
 

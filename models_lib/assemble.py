@@ -122,6 +122,90 @@ def _applies(statement: StatementRecord, configuration: str) -> bool:
     return statement.configuration in (None, configuration)
 
 
+def _bound(s: StatementRecord) -> CapacityBound:
+    d = s.data
+    spec = int(d.get("ziips") or 0) + int(d.get("zaaps") or 0)
+    return CapacityBound(
+        outcome=d["outcome"],
+        tps=float(d["tps"]),
+        engines=int(d["gcps"]) + spec,
+        gcps=int(d["gcps"]),
+        ziips=spec,
+        response_bytes_min=_optional_int(d.get("response_bytes_min")),
+        response_bytes_max=_optional_int(d.get("response_bytes_max")),
+        clients=_optional_int(d.get("clients")),
+        think_time_s=None if d.get("think_time_s") is None else float(d["think_time_s"]),
+        statement_id=s.id,
+        reference=s.reference,
+    )
+
+
+def _ratio(s: StatementRecord) -> CostRatio:
+    d = s.data
+    return CostRatio(
+        numerator=str(d["numerator"]),
+        denominator=str(d["denominator"]),
+        low=float(d["low"]),
+        high=float(d["high"]),
+        condition=dict(d.get("condition") or {}),
+        statement_id=s.id,
+        reference=s.reference,
+    )
+
+
+def _eligibility(s: StatementRecord) -> Eligibility:
+    d = s.data
+    fraction = float(d["fraction"])
+    return Eligibility(
+        fraction=fraction,
+        low=float(d.get("low", fraction)),
+        high=float(d.get("high", fraction)),
+        applies_to=str(d.get("applies_to", "all")),
+        statement_id=s.id,
+        reference=s.reference,
+    )
+
+
+def _payload(s: StatementRecord) -> PayloadScaling:
+    d = s.data
+    rng = d.get("range")
+    # An open end stays open (None): the sources give the lower end only.
+    return PayloadScaling(
+        form=d["form"],
+        range_bytes=None if rng is None else (_optional_int(rng[0]), _optional_int(rng[1])),
+        statement_id=s.id,
+        reference=s.reference,
+    )
+
+
+def _limit(s: StatementRecord) -> PublishedLimit:
+    d = s.data
+    return PublishedLimit(
+        metric="tps",
+        value=float(d["value"]),
+        scope=str(d["scope"]),
+        configuration=s.configuration,
+        statement_id=s.id,
+        reference=s.reference,
+        condition=str(d.get("condition") or ""),
+    )
+
+
+def _floor(s: StatementRecord) -> ResponseFloor:
+    # The whole exchange of one request on a new connection (SYN to the last packet):
+    # what a client waits at no load.
+    return ResponseFloor(
+        value_ms=float(s.data["summary"]["elapsed_s"]) * 1000.0,
+        statement_id=s.id,
+        reference=s.reference,
+    )
+
+
+def _is_payload_scaling(s: StatementRecord) -> bool:
+    d = s.data
+    return s.kind == "proportionality" and d.get("quantity") == "cpu_per_tran" and d.get("variable") == "payload_bytes"
+
+
 def assemble_configuration(
     *,
     path: str,
@@ -158,79 +242,21 @@ def assemble_configuration(
     for s in applicable:
         d = s.data
         if s.kind == "bound" and d.get("quantity") == "throughput":
-            spec = int(d.get("ziips") or 0) + int(d.get("zaaps") or 0)
-            bounds.append(
-                CapacityBound(
-                    outcome=d["outcome"],
-                    tps=float(d["tps"]),
-                    engines=int(d["gcps"]) + spec,
-                    gcps=int(d["gcps"]),
-                    ziips=spec,
-                    response_bytes_min=_optional_int(d.get("response_bytes_min")),
-                    response_bytes_max=_optional_int(d.get("response_bytes_max")),
-                    clients=_optional_int(d.get("clients")),
-                    think_time_s=None if d.get("think_time_s") is None else float(d["think_time_s"]),
-                    statement_id=s.id,
-                    reference=s.reference,
-                )
-            )
+            bounds.append(_bound(s))
         elif s.kind == "ratio" and d.get("quantity") == "cpu_per_tran":
-            ratios.append(
-                CostRatio(
-                    numerator=str(d["numerator"]),
-                    denominator=str(d["denominator"]),
-                    low=float(d["low"]),
-                    high=float(d["high"]),
-                    condition=dict(d.get("condition") or {}),
-                    statement_id=s.id,
-                    reference=s.reference,
-                )
-            )
+            ratios.append(_ratio(s))
         elif s.kind == "eligibility" and d.get("engine") in ("ziip", "zaap"):
-            fraction = float(d["fraction"])
-            eligibility = Eligibility(
-                fraction=fraction,
-                low=float(d.get("low", fraction)),
-                high=float(d.get("high", fraction)),
-                applies_to=str(d.get("applies_to", "all")),
-                statement_id=s.id,
-                reference=s.reference,
-            )
-        elif (
-            s.kind == "proportionality" and d.get("quantity") == "cpu_per_tran" and d.get("variable") == "payload_bytes"
-        ):
-            rng = d.get("range")
-            # An open end stays open (None): the sources give the lower end only.
-            payload = PayloadScaling(
-                form=d["form"],
-                range_bytes=None if rng is None else (_optional_int(rng[0]), _optional_int(rng[1])),
-                statement_id=s.id,
-                reference=s.reference,
-            )
+            eligibility = _eligibility(s)
+        elif _is_payload_scaling(s):
+            payload = _payload(s)
         elif s.kind == "throughput":
             rows = tuple((int(r["clients"]), float(r["tps"])) for r in d["rows"])
             think = None if d.get("think_time_s") is None else float(d["think_time_s"])
             throughput_id = s.id
         elif s.kind == "limit" and d.get("metric") == "tps":
-            limits.append(
-                PublishedLimit(
-                    metric="tps",
-                    value=float(d["value"]),
-                    scope=str(d["scope"]),
-                    configuration=s.configuration,
-                    statement_id=s.id,
-                    reference=s.reference,
-                    condition=str(d.get("condition") or ""),
-                )
-            )
+            limits.append(_limit(s))
         elif s.kind == "packet_trace" and s.configuration == configuration:
-            # The whole exchange of one request on a new connection (SYN to the last packet):
-            # what a client waits at no load.
-            floor = ResponseFloor(
-                value_ms=float(d["summary"]["elapsed_s"]) * 1000.0,
-                statement_id=s.id,
-                reference=s.reference,
-            )
+            floor = _floor(s)
 
     lpar_cps = next((r.lpar_cps for r in point_records if r.lpar_cps), None)
     if lpar_cps is None and bounds:

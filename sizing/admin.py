@@ -3,29 +3,32 @@
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.forms import ModelForm
+from django.http import HttpRequest
 
 from sizing import models
 from sizing.services.reference_version import bump_reference_version
 
 
-class ReferenceAdmin(admin.ModelAdmin):
+class ReferenceAdmin(admin.ModelAdmin[Any]):
     """Reference data edited here start a new reference-data version (cached fits are dropped)."""
 
-    def delete_model(self, request: Any, obj: Any) -> None:
+    def delete_model(self, request: HttpRequest, obj: Model) -> None:
         super().delete_model(request, obj)
         bump_reference_version()
 
-    def delete_queryset(self, request: Any, queryset: Any) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         super().delete_queryset(request, queryset)
         bump_reference_version()
 
-    def save_related(self, request: Any, form: Any, formsets: Any, change: bool) -> None:
+    def save_related(self, request: HttpRequest, form: ModelForm[Any], formsets: Any, change: bool) -> None:
         # Runs after save_model in the admin's transaction, for the row and its inlines.
         super().save_related(request, form, formsets, change)
         bump_reference_version()
 
 
-class PointMetricInline(admin.TabularInline):
+class PointMetricInline(admin.TabularInline[models.PointMetric, models.BenchmarkPoint]):
     model = models.PointMetric
     extra = 0
 
@@ -47,7 +50,7 @@ class CapacityRatingAdmin(ReferenceAdmin):
     list_filter = ("machine",)
 
 
-class ConfigurationInline(admin.TabularInline):
+class ConfigurationInline(admin.TabularInline[models.Configuration, models.Path]):
     model = models.Configuration
     extra = 0
     fields = ("slug", "name", "visibility", "owner")

@@ -1,51 +1,63 @@
-"""Refuse malformed requests before any view sees them, with a JSON body naming the problem.
+"""A database outage answers 503 with a JSON body and Retry-After, never a 500.
 
-* a body larger than ``ZSIZER_MAX_BODY_BYTES`` (by its Content-Length): 413;
-* a Content-Length that is not a number, or a charset Python does not know: 400;
-* a NUL byte in the URL path or in any query parameter (name or value): 400 naming it.
-  PostgreSQL cannot store or compare NUL characters, so a NUL reaching a filter was a 500.
+A view (or DRF's authentication inside it) that cannot reach the database raises Django's
+``OperationalError`` or ``InterfaceError``.  This middleware turns those into::
+
+    503 {"detail": "The database is unavailable ...", "code": "database_unavailable"}
+    Retry-After: ZSIZER_DB_RETRY_AFTER_SECONDS
+
+Recovery needs no restart: the failed connection is closed here, and ``CONN_HEALTH_CHECKS``
+(``config.env.database_from_url``) makes the next request test a kept connection before using
+it, so the first request after the database is back gets a fresh one.
 """
 
 from __future__ import annotations
 
-import codecs
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-NUL = "\x00"
+logger = logging.getLogger(__name__)
+
+UNAVAILABLE = (OperationalError, InterfaceError)
 
 
-class RequestGuardMiddleware:
+def database_unavailable_response() -> JsonResponse:
+    """The 503 a request gets while the database is unreachable."""
+    retry_after = settings.ZSIZER_DB_RETRY_AFTER_SECONDS
+    response = JsonResponse(
+        {
+            "detail": f"The database is unavailable; nothing was changed. Try again in {retry_after} s.",
+            "code": "database_unavailable",
+        },
+        status=503,
+    )
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def _close_broken_connections() -> None:
+    for conn in connections.all(initialized_only=True):
+        try:
+            if conn.connection is not None and not conn.is_usable():
+                conn.close()
+        except Exception:  # closing a dead socket may itself fail; the wrapper is reset either way
+            conn.connection = None
+
+
+class DatabaseUnavailableMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        refusal = self.refusal(request)
-        return refusal if refusal is not None else self.get_response(request)
+        return self.get_response(request)
 
-    def refusal(self, request: HttpRequest) -> HttpResponse | None:
-        limit = settings.ZSIZER_MAX_BODY_BYTES
-        length = request.META.get("CONTENT_LENGTH") or "0"
-        try:
-            size = int(length)
-        except ValueError:
-            return JsonResponse({"detail": f"Content-Length {length!r} is not a number of bytes."}, status=400)
-        if size > limit:
-            return JsonResponse(
-                {"detail": f"The request body is {size:,} bytes; the limit is {limit:,} bytes."}, status=413
-            )
-        charset = request.content_params.get("charset") if request.content_params else None
-        if charset:
-            try:
-                codecs.lookup(charset)
-            except LookupError:
-                return JsonResponse({"detail": f"Unknown charset {charset!r} in Content-Type; send UTF-8."}, status=400)
-        if NUL in request.path:
-            return JsonResponse({"detail": "The URL path contains a NUL byte (%00)."}, status=400)
-        bad = sorted({key for key, values in request.GET.lists() if NUL in key or any(NUL in v for v in values)})
-        if bad:
-            reason = "Contains a NUL byte (%00), which no parameter accepts."
-            return JsonResponse({key.replace(NUL, "\\u0000"): [reason] for key in bad}, status=400)
-        return None
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, UNAVAILABLE):
+            return None
+        logger.warning("database unavailable for %s %s: %s", request.method, request.path, exception)
+        _close_broken_connections()
+        return database_unavailable_response()

@@ -310,6 +310,45 @@ class Estimate(models.Model):
         return self.name or f"{self.configuration} on {self.machine.slug} at {self.tps:g} TPS"
 
 
+class Calibration(models.Model):
+    """A customer's own measured intervals on their current machine: a private configuration.
+
+    It owns one private :class:`Configuration` (visible to ``owner`` only) of the path the
+    workload runs on, so estimates, jobs, the UI and reports use it exactly as they use a
+    published configuration; the intervals are fitted by the same engine steps
+    (``models_lib.calibration.calibration_data``). It never changes published reference data.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calibrations")
+    name = models.CharField(max_length=200)
+    configuration = models.OneToOneField(Configuration, on_delete=models.PROTECT, related_name="calibration")
+    machine = models.ForeignKey(
+        Machine, on_delete=models.PROTECT, related_name="calibrations", help_text="the customer's current machine"
+    )
+    model = models.CharField(max_length=20, help_text="current model capacity identifier, e.g. 3931-710")
+    capacity_setting = models.CharField(
+        max_length=3, help_text="capacity setting of the current model, e.g. 710 -> 700"
+    )
+    cps = models.PositiveSmallIntegerField(help_text="general-purpose CPs of the measured LPAR")
+    ziips = models.PositiveSmallIntegerField(default=0, help_text="zIIPs of the measured LPAR")
+    speed_factor = models.FloatField(
+        default=1.0, help_text="LSPR MIPS per CP of the current setting over full speed (1.0 at full speed)"
+    )
+    component = models.CharField(max_length=10, default="lpar", help_text="what the measured CPU covers")
+    intervals = models.JSONField(help_text="measured intervals: etr, cpu_pct, response_time_ms, ziip_eligible_pct")
+    source_kind = models.CharField(max_length=10, help_text="rmf, csv or json")
+    source_text = models.TextField(blank=True, help_text="the pasted RMF report or CSV, as received")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="calibration_owner_created")]
+        constraints = [models.CheckConstraint(condition=Q(cps__gte=1), name="calibration_cps_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.model})"
+
+
 class JobKind(models.TextChoices):
     CURVE = "curve", "Utilisation and response-time curve"
     CLOSED = "closed", "Closed network (clients and think time)"
@@ -346,6 +385,17 @@ class Job(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(
         null=True, blank=True, help_text="last sign of life of the worker running it (its lease)"
+    )
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its task was last handed to the broker (a queued job's sign of life)"
+    )
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="chunks",
+        help_text="the batch job this job is a chunk of (chunks are not listed to their owner)",
     )
 
     class Meta:

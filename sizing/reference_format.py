@@ -182,7 +182,7 @@ def _check_reference(ck: _Checker, raw: Any, entry: str) -> dict[str, Any]:
     return {k: v for k, v in ref.items() if v not in (None, "")}
 
 
-def _check_metric(ck: _Checker, raw: Any, entry: str, lpar_cps: int | None) -> dict[str, Any]:
+def _check_metric(ck: _Checker, raw: Any, entry: str, lpar_cps: float | None) -> dict[str, Any]:
     metric = ck.mapping(raw, entry)
     name = ck.text(metric, "name", entry, max_len=40)
     if name not in UNITS_FOR:
@@ -471,14 +471,14 @@ def _check_engine_rules(ck: _Checker, raw_rules: Any, raw_refs: Any) -> list[dic
         supported: set[str] = set()
         for j, c in enumerate(cited):
             c = ck.mapping(c, f"{entry} references[{j}]")
-            name = c.get("ref")
-            if name not in refs:
-                raise ck.fail(entry, f"reference {name!r} is not defined under 'references'")
+            ref_name = c.get("ref")
+            if ref_name not in refs:
+                raise ck.fail(entry, f"reference {ref_name!r} is not defined under 'references'")
             supports = c.get("supports")
             if not isinstance(supports, list) or not supports or not set(supports) <= set(ENGINE_RULE_FIELDS):
-                raise ck.fail(entry, f"reference {name!r}: 'supports' must list rule fields")
+                raise ck.fail(entry, f"reference {ref_name!r}: 'supports' must list rule fields")
             supported |= set(supports)
-            references.append({**refs[name], "key": name, "supports": list(supports)})
+            references.append({**refs[ref_name], "key": ref_name, "supports": list(supports)})
         both = supported & set(unconfirmed)
         if both:
             raise ck.fail(entry, f"{', '.join(sorted(both))} is both supported by a reference and unconfirmed")

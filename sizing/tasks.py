@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import socket
+import threading
 from typing import Any
 
 from celery import Task, shared_task
+from celery.signals import worker_ready, worker_shutting_down
 from django.conf import settings
+from django.db import connections
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
+from sizing.models import JobStatus
+from sizing.services.job_recovery import jobs_reconcile
 from sizing.services.jobs import TRANSIENT_DB_ERRORS, job_fail, job_run
 
+logger = logging.getLogger(__name__)
+
 #: Database or broker briefly unreachable: retried with exponential backoff.
-TRANSIENT_ERRORS = (*TRANSIENT_DB_ERRORS, BrokerOperationalError, ConnectionError)
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (*TRANSIENT_DB_ERRORS, BrokerOperationalError, ConnectionError)
 MAX_TRANSIENT_RETRIES = 5
 #: Waiting for another worker's lease to run out is not an error; allow for a long job.
 MAX_LEASE_WAITS = 100
+#: A job held back by its owner's running limit is not failing: it may wait (almost) for ever.
+MAX_QUEUED_WAITS = 1_000_000
 
 
 def _backoff(retries: int) -> float:
@@ -25,7 +35,7 @@ def _backoff(retries: int) -> float:
     return base * (1.0 + 0.5 * random.random())
 
 
-class JobTask(Task):  # type: ignore[misc]
+class JobTask(Task[Any, str]):
     def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
         # Whatever escaped job_run (retries exhausted, the hard time limit, a bug outside the
         # computation) must not leave the job queued or running for ever.
@@ -45,7 +55,7 @@ class JobTask(Task):  # type: ignore[misc]
     max_retries=MAX_TRANSIENT_RETRIES,
     ignore_result=True,
 )
-def run_job(self: Task, job_id: int) -> str:
+def run_job(self: JobTask, job_id: int) -> str:
     """Run job ``job_id``: claim it, compute, store the result; a duplicate delivery is a no-op."""
     request = self.request
     try:
@@ -60,6 +70,40 @@ def run_job(self: Task, job_id: int) -> str:
         raise self.retry(exc=exc, countdown=_backoff(request.retries)) from exc
     if outcome.retry_in_s is not None and not request.is_eager:
         # Another worker holds a live lease: look again when it would have run out (in-process,
-        # without a broker, there is no other worker and nothing to wait for).
-        raise self.retry(countdown=outcome.retry_in_s, max_retries=MAX_LEASE_WAITS)
+        # without a broker, there is no other worker and nothing to wait for).  A job waiting
+        # for its owner's other jobs (the per-user running limit) waits as long as they take.
+        waits = MAX_QUEUED_WAITS if outcome.state == JobStatus.QUEUED else MAX_LEASE_WAITS
+        raise self.retry(countdown=outcome.retry_in_s, max_retries=waits)
     return outcome.state
+
+
+# -- the reconciler, run by every worker -------------------------------------------------------
+
+_reconciler_stop = threading.Event()
+
+
+def _reconcile_forever(interval_s: float) -> None:
+    while not _reconciler_stop.wait(interval_s):
+        try:
+            jobs_reconcile()
+        except Exception:  # the database or the broker is away: try again next round
+            logger.warning("job reconciler: this round failed", exc_info=True)
+        finally:
+            connections.close_all()  # this thread's own; nothing held open across a fork
+
+
+@worker_ready.connect
+def _start_reconciler(**_: Any) -> None:
+    """Every worker runs the reconciler in a thread of its main process (the pool's processes
+    compute jobs); its transitions are compare-and-swap, so several workers never conflict."""
+    interval = settings.ZSIZER_RECONCILE_INTERVAL_SECONDS
+    if interval <= 0:
+        return
+    _reconciler_stop.clear()
+    threading.Thread(target=_reconcile_forever, args=(interval,), name="zsizer-reconciler", daemon=True).start()
+    logger.info("job reconciler: every %s s", interval)
+
+
+@worker_shutting_down.connect
+def _stop_reconciler(**_: Any) -> None:
+    _reconciler_stop.set()

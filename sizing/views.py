@@ -25,6 +25,7 @@ from sizing.selectors import catalogue
 from sizing.selectors.estimates import estimate_list
 from sizing.services import charts
 from sizing.services.estimates import estimate_delete
+from sizing.users import signed_in_user
 
 MAX_COMPARE = 3
 
@@ -71,7 +72,7 @@ class ChartDataView(APIView):
     def get(self, request: Request) -> Response:
         data = EstimateInputSerializer(data=request.query_params.dict())
         data.is_valid(raise_exception=True)
-        return Response(charts.chart_data(user=request.user, inputs=data.validated_data))
+        return Response(charts.chart_data(user=signed_in_user(request), inputs=data.validated_data))
 
 
 chart_data = ChartDataView.as_view()
@@ -113,13 +114,13 @@ def estimate_index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sizing/estimate_list.html",
-        {"estimates": estimate_list(user=request.user), "max_compare": MAX_COMPARE},
+        {"estimates": estimate_list(user=signed_in_user(request)), "max_compare": MAX_COMPARE},
     )
 
 
 @login_required
 def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    estimate = get_object_or_404(estimate_list(user=request.user), pk=pk)
+    estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
     return _render_with_charts(
         request,
         "sizing/estimate_detail.html",
@@ -136,7 +137,7 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
     if not 2 <= len(ids) <= MAX_COMPARE or not all(i.isdigit() for i in ids):
         error = f"Choose two or three saved estimates to compare (you chose {len(ids)})."
     else:
-        found = {e.pk: e for e in estimate_list(user=request.user).filter(pk__in=[int(i) for i in ids])}
+        found = {e.pk: e for e in estimate_list(user=signed_in_user(request)).filter(pk__in=[int(i) for i in ids])}
         estimates = [found[int(i)] for i in ids if int(i) in found]
         if len(estimates) != len(ids):
             error = "One of those estimates does not exist or is not yours."
@@ -155,8 +156,8 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def estimate_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    estimate = get_object_or_404(estimate_list(user=request.user), pk=pk)
-    estimate_delete(user=request.user, estimate=estimate)
+    estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
+    estimate_delete(user=signed_in_user(request), estimate=estimate)
     return redirect("estimates")
 
 

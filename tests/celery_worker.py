@@ -39,7 +39,8 @@ parameter that requests them.  Fixtures and helpers:
   OOM killer would).  ``slow_steps_s`` makes every progress step of a job take that long
   longer, so a test can act while a job is running; it is injected by this module's
   ``worker_process_init`` hook in the worker (``-A tests.celery_worker``), not by any setting
-  of the product.
+  of the product.  Its job reconciler is off (``ZSIZER_RECONCILE_INTERVAL_SECONDS=0``) unless
+  ``env`` turns it on.
 * ``wait_for_job(job_id, until=..., timeout=...)``: poll the row until its status is one of
   ``until`` (default: finished).
 """
@@ -157,6 +158,8 @@ def start_worker(
         "ZSIZER_TASK_QUEUE": queue,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")])),
         "PYTHONUNBUFFERED": "1",
+        # Off unless a test asks: a reconciler would re-send the stale rows other tests commit.
+        "ZSIZER_RECONCILE_INTERVAL_SECONDS": "0",
         **(env or {}),
     }
     if slow_steps_s is not None:

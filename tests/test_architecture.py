@@ -39,3 +39,41 @@ def test_importing_models_lib_loads_no_framework() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+#: The longest a models_lib function may be: statements, without its signature, docstring,
+#: blank lines and comments (numpydoc docstrings and keyword-only signatures are documentation).
+MAX_FUNCTION_LINES = 80
+
+
+def _body_lines(source_lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    body = node.body
+    first = body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        body = body[1:]
+    if not body:
+        return 0
+    end = node.end_lineno or body[-1].lineno
+    text = (line.strip() for line in source_lines[body[0].lineno - 1 : end])
+    return sum(1 for line in text if line and not line.startswith("#"))
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "models_lib").rglob("*.py")), ids=lambda p: p.name)
+def test_models_lib_functions_are_short(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    long = {
+        f"{node.name} (line {node.lineno})": n
+        for node in ast.walk(ast.parse(source, filename=str(path)))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (n := _body_lines(lines, node)) > MAX_FUNCTION_LINES
+    }
+    assert long == {}, f"{path.relative_to(REPO)}: split these into named steps: {long}"
+
+
+def test_function_length_check_counts_statements_not_docstrings() -> None:
+    # The check itself: a 3-statement function with a long docstring and comments counts 3.
+    source = 'def f():\n    """Doc.\n\n    More.\n    """\n    # why\n    a = 1\n\n    b = 2\n    return a + b\n'
+    node = ast.parse(source).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    assert _body_lines(source.splitlines(), node) == 3

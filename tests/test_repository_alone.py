@@ -32,5 +32,9 @@ def test_copied_reference_files_match_the_digests_in_their_provenance_readme() -
     for name, digest in rows:
         assert hashlib.sha256((README.parent / name).read_bytes()).hexdigest() == digest, name
     listed = {name for name, _ in rows}
-    present = {p.name for p in README.parent.iterdir() if p.name != "README.md"}
+    present = {
+        p.relative_to(README.parent).as_posix()
+        for p in README.parent.rglob("*")
+        if p.is_file() and p.name != "README.md"
+    }
     assert present == listed, "every file in tests/data needs a provenance row"

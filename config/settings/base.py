@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -21,6 +22,9 @@ from config.env import (
     env_list,
     env_str,
 )
+
+# Generic Django classes (ModelAdmin[Model], ...) are subscriptable at run time, as the stubs type them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(env_str("ZSIZER_VAR_DIR", str(BASE_DIR / "var")))
@@ -51,7 +55,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Oversized bodies (413), NUL bytes in the URL, unknown charsets (400): JSON, before anything reads them.
-    "sizing.middleware.RequestGuardMiddleware",
+    "sizing.request_guard.RequestGuardMiddleware",
+    # Database unreachable -> 503 JSON with Retry-After instead of a 500 (sizing.middleware).
+    "sizing.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -199,9 +205,24 @@ CELERY_TASK_DEFAULT_QUEUE = ZSIZER_TASK_QUEUE
 # takes a running job over only once the lease has run out, i.e. its worker died.  Waiting for
 # a lease is a countdown retry, so it must stay below the visibility timeout.
 _visibility_timeout = CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
-ZSIZER_JOB_LEASE_SECONDS = env_int("ZSIZER_JOB_LEASE_SECONDS", min(60, max(2, _visibility_timeout // 2)), minimum=2)
+ZSIZER_JOB_LEASE_SECONDS = env_int("ZSIZER_JOB_LEASE_SECONDS", min(20, max(2, _visibility_timeout // 2)), minimum=2)
 if ZSIZER_JOB_LEASE_SECONDS >= _visibility_timeout:
     raise ImproperlyConfigured("ZSIZER_JOB_LEASE_SECONDS must be less than ZSIZER_BROKER_VISIBILITY_TIMEOUT.")
+# The database is the truth for jobs (sizing.services.job_recovery): every worker runs a
+# reconciler every ZSIZER_RECONCILE_INTERVAL_SECONDS (0: none) that re-sends a queued job the
+# broker no longer holds once it has waited ZSIZER_JOB_RESEND_SECONDS since it was last sent,
+# and re-queues (or, after 3 lost workers, fails) a running job whose lease ran out.
+ZSIZER_RECONCILE_INTERVAL_SECONDS = env_int("ZSIZER_RECONCILE_INTERVAL_SECONDS", 10, minimum=0)
+ZSIZER_JOB_RESEND_SECONDS = env_int("ZSIZER_JOB_RESEND_SECONDS", 30, minimum=1)
+# Per-user limits: a submission beyond ZSIZER_MAX_QUEUED_JOBS_PER_USER queued jobs answers 429;
+# workers run at most ZSIZER_MAX_RUNNING_JOBS_PER_USER of one user's jobs at once (the others wait
+# queued), so one engineer cannot occupy every worker.
+ZSIZER_MAX_QUEUED_JOBS_PER_USER = env_int("ZSIZER_MAX_QUEUED_JOBS_PER_USER", 20, minimum=1)
+ZSIZER_MAX_RUNNING_JOBS_PER_USER = env_int("ZSIZER_MAX_RUNNING_JOBS_PER_USER", 4, minimum=1)
+# A batch of more rows than this is split into chunks that workers run in parallel.
+ZSIZER_BATCH_CHUNK_ROWS = env_int("ZSIZER_BATCH_CHUNK_ROWS", 250, minimum=1)
+# A request that finds the database unreachable answers 503 with this Retry-After (seconds).
+ZSIZER_DB_RETRY_AFTER_SECONDS = env_int("ZSIZER_DB_RETRY_AFTER_SECONDS", 5, minimum=1)
 
 # Reference data and answers are cached per reference-data version (sizing.selectors.fitted).
 # A process looks at the version row at most every ZSIZER_REFERENCE_CHECK_MS, so a change made

@@ -120,6 +120,36 @@ def _one_pole(drive: FloatArray, pole: float, last: float) -> FloatArray:
     return out
 
 
+def _build_chains(
+    demands: FloatArray, servers: NDArray[np.int64], single: list[int], multi: list[int], root_delay: float, depth: int
+) -> tuple[list[_Chain], int, dict[int, int]]:
+    """The convolution chains of :func:`exact_curves`: the main chain (delay, then every queue
+    station, single-server first) and, for each multi-server station, the chain of the network
+    without it.  Returns the chains, the index of the main chain's last node and, per
+    multi-server station, the index of its complement's last node."""
+
+    def fresh_history() -> FloatArray:
+        # G(n) = 0 for n < 0 and G(0) = 1 for every network; scale s(0) = 1.
+        history = np.zeros(depth)
+        history[-1] = 1.0
+        return history
+
+    chains: list[_Chain] = [_Chain(parent=-1, demand=root_delay, servers=0, history=fresh_history())]
+    prefix_before: dict[int, int] = {}  # station -> chain node just before it
+    for k in single + multi:
+        prefix_before[k] = len(chains) - 1
+        chains.append(_Chain(len(chains) - 1, float(demands[k]), int(servers[k]), fresh_history()))
+    main = len(chains) - 1
+    complement: dict[int, int] = {}
+    for i, k in enumerate(multi):
+        parent = prefix_before[k]
+        for other in multi[i + 1 :]:
+            chains.append(_Chain(parent, float(demands[other]), int(servers[other]), fresh_history()))
+            parent = len(chains) - 1
+        complement[k] = parent
+    return chains, main, complement
+
+
 def exact_curves(
     demands: FloatArray, servers: NDArray[np.int64], delay: float, clients: int
 ) -> tuple[FloatArray, FloatArray]:
@@ -158,28 +188,7 @@ def exact_curves(
     depth = max([int(servers[k]) - 1 for k in active] + [1])
     budget = budget_for([int(servers[k]) for k in active])
 
-    def fresh_history() -> FloatArray:
-        # G(n) = 0 for n < 0 and G(0) = 1 for every network; scale s(0) = 1.
-        history = np.zeros(depth)
-        history[-1] = 1.0
-        return history
-
-    chains: list[_Chain] = [_Chain(parent=-1, demand=root_delay, servers=0, history=fresh_history())]
-    order = single + multi
-    node_of: dict[int, int] = {}  # station -> chain node that adds it to the main chain
-    prefix_before: dict[int, int] = {}  # station -> chain node just before it
-    for k in order:
-        prefix_before[k] = len(chains) - 1
-        chains.append(_Chain(len(chains) - 1, float(demands[k]), int(servers[k]), fresh_history()))
-        node_of[k] = len(chains) - 1
-    main = len(chains) - 1
-    complement: dict[int, int] = {}
-    for i, k in enumerate(multi):
-        parent = prefix_before[k]
-        for other in multi[i + 1 :]:
-            chains.append(_Chain(parent, float(demands[other]), int(servers[other]), fresh_history()))
-            parent = len(chains) - 1
-        complement[k] = parent
+    chains, main, complement = _build_chains(demands, servers, single, multi, root_delay, depth)
     # y_k = Q_k G at the last population of the previous block (Q_k(0) = 0).
     queue_last = {k: 0.0 for k in active}
 

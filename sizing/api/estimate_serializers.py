@@ -18,13 +18,23 @@ MAX_THINK_TIME_S = 3600.0
 MAX_SLA_MS = 3_600_000.0
 
 
-class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """What to size: a path, a configuration, a machine and a target TPS, plus optional inputs.
 
     Unknown fields are refused (400 naming them)."""
 
-    path = serializers.CharField(max_length=60, help_text="Workload path slug, e.g. fiteq-authenticator")
-    configuration = serializers.CharField(max_length=60, help_text="Configuration slug of that path")
+    path = serializers.CharField(
+        max_length=60, required=False, help_text="Workload path slug, e.g. fiteq-authenticator (or give calibration)"
+    )
+    configuration = serializers.CharField(
+        max_length=60, required=False, help_text="Configuration slug of that path (or give calibration)"
+    )
+    calibration = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        help_text="Id of one of your calibrations (your own measured intervals), instead of path and configuration",
+    )
     machine = serializers.CharField(max_length=20, help_text="Target machine: z13, zec12 or z10")
     tps = FiniteFloatField(
         min_value=0, max_value=MAX_TPS, help_text="Target transactions per second (> 0, at most 10,000,000)"
@@ -97,13 +107,33 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
             raise serializers.ValidationError("Must be greater than zero.")
         return value
 
+    def to_internal_value(self, data: Any) -> Any:
+        # path and configuration are required unless a calibration is given: named together with
+        # any other field's error, as required fields are.
+        errors: dict[str, Any] = {}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            errors = dict(exc.detail) if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+            value = {}
+        given = hasattr(data, "get") and data.get("calibration") not in (None, "")
+        for name in ("path", "configuration"):
+            present = hasattr(data, "get") and data.get(name) not in (None, "")
+            if given and present:
+                errors.setdefault(name, ["Give either calibration or path and configuration."])
+            elif not given and not present:
+                errors.setdefault(name, ["This field is required (or give calibration)."])
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("clients") is not None and attrs.get("think_time_s") is None:
             raise serializers.ValidationError({"think_time_s": "Give the think time with the number of clients."})
         return attrs
 
 
-class EstimateOutputSerializer(serializers.ModelSerializer):
+class EstimateOutputSerializer(serializers.ModelSerializer[Estimate]):
     path = serializers.CharField(source="configuration.path.slug")
     configuration = serializers.CharField(source="configuration.slug")
     machine = serializers.CharField(source="machine.slug")
@@ -134,5 +164,5 @@ class EstimateOutputSerializer(serializers.ModelSerializer):
         return data
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField(required=False, help_text="a sentence; field errors are keyed by field name")

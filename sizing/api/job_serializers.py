@@ -37,13 +37,16 @@ MAX_WORKLOADS = 20
 MAX_ZIIPS = 2 * MAX_CPS
 
 
-def estimate_field(name: str, **overrides: Any) -> serializers.Field:
+def estimate_field(name: str, **overrides: Any) -> serializers.Field[Any, Any, Any, Any]:
     """A fresh copy of one of the estimate's fields (same type, limits and help), with overrides."""
     field = EstimateInputSerializer._declared_fields[name]
-    return type(field)(*field._args, **{**field._kwargs, **overrides})
+    # Field.__new__ keeps the constructor's arguments (DRF deep-copies fields with them); the stubs omit them.
+    args: tuple[Any, ...] = field._args  # type: ignore[attr-defined]
+    kwargs: dict[str, Any] = field._kwargs  # type: ignore[attr-defined]
+    return type(field)(*args, **{**kwargs, **overrides})
 
 
-class ParamsSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+class ParamsSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """Parameters of one kind: unknown keys are errors (a typo must not be silently ignored),
     and optional parameters left out or null are not stored."""
 
@@ -72,8 +75,8 @@ class ParamsSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
 
 
 class TargetParams(ParamsSerializer):
-    path = estimate_field("path")
-    configuration = estimate_field("configuration")
+    path = estimate_field("path", required=True)
+    configuration = estimate_field("configuration", required=True)
     machine = estimate_field("machine")
     max_utilization = estimate_field("max_utilization")
     payload_bytes = estimate_field("payload_bytes")
@@ -171,8 +174,8 @@ class OptimizeParams(TargetParams):
 
 
 class WorkloadParams(ParamsSerializer):
-    path = estimate_field("path")
-    configuration = estimate_field("configuration")
+    path = estimate_field("path", required=True)
+    configuration = estimate_field("configuration", required=True)
     tps = estimate_field("tps")
     payload_bytes = estimate_field("payload_bytes")
     response_time_sla_ms = estimate_field("response_time_sla_ms")
@@ -185,7 +188,8 @@ class MixParams(ParamsSerializer):
     cps = estimate_field("cps", max_value=MAX_CPS, help_text="GCPs in the LPAR (default: sized)")
     ziips = estimate_field("ziips", max_value=MAX_ZIIPS, help_text="zIIPs (default: sized)")
     max_utilization = estimate_field("max_utilization")
-    workloads = WorkloadParams(many=True, min_length=1, max_length=MAX_WORKLOADS, allow_empty=False)
+    # many=True hands min_length/max_length to the ListSerializer; the stubs type only the child's arguments.
+    workloads = WorkloadParams(many=True, min_length=1, max_length=MAX_WORKLOADS, allow_empty=False)  # type: ignore[call-arg]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         errors: list[dict[str, Any]] = []
@@ -275,7 +279,7 @@ PARAMS_SERIALIZERS: dict[str, type[ParamsSerializer]] = {
 }
 
 
-class JobSubmitSerializer(RejectUnknownFieldsMixin, serializers.Serializer):
+class JobSubmitSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """``{"kind": ..., "params": {...}}``; ``params`` are checked by the kind's serializer."""
 
     kind = serializers.ChoiceField(choices=JobKind.choices)
@@ -298,7 +302,7 @@ def _stored(value: Any) -> Any:
     return value
 
 
-class JobSerializer(serializers.ModelSerializer):
+class JobSerializer(serializers.ModelSerializer[Job]):
     """A job as the API shows it (without its result: see :class:`JobDetailSerializer`)."""
 
     url = serializers.HyperlinkedIdentityField(view_name="job-detail")
@@ -333,9 +337,9 @@ class JobDetailSerializer(JobSerializer):
         read_only_fields = fields
 
 
-def submit_doc_serializers() -> dict[str, type[serializers.Serializer]]:
+def submit_doc_serializers() -> dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]]:
     """One request schema per kind (for the OpenAPI document): ``kind`` fixed, ``params`` typed."""
-    out = {}
+    out: dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]] = {}
     for kind, params in PARAMS_SERIALIZERS.items():
         name = f"{kind.capitalize()}JobRequest"
         out[str(kind)] = type(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -13,7 +14,7 @@ from drf_spectacular.utils import (
     PolymorphicProxySerializer,
     extend_schema,
 )
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import APIException
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -31,13 +32,32 @@ from sizing.api.renderers import CSVRenderer
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Job, JobStatus
 from sizing.selectors.jobs import job_list
-from sizing.services.jobs import JobNotCancellable, job_cancel, job_submit
+from sizing.services.jobs import JobNotCancellable, TooManyJobs, job_cancel, job_submit
+from sizing.users import signed_in_user
 
 ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="Not authenticated"),
 }
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such job among yours")}
 THROTTLED = {429: OpenApiResponse(ErrorSerializer, description="Throttled (scope 'jobs')")}
+
+
+class JobLimitSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField(help_text="a sentence")
+    code = serializers.CharField(required=False, help_text="too_many_queued_jobs (absent when throttled)")
+    queued = serializers.IntegerField(required=False, help_text="your jobs waiting to run")
+    limit = serializers.IntegerField(required=False, help_text="ZSIZER_MAX_QUEUED_JOBS_PER_USER")
+
+
+SUBMIT_LIMITED = {
+    429: OpenApiResponse(
+        JobLimitSerializer,
+        description=(
+            "Throttled (scope 'jobs'), or code 'too_many_queued_jobs': the most queued jobs a user may "
+            "have (ZSIZER_MAX_QUEUED_JOBS_PER_USER) are already waiting"
+        ),
+    )
+}
 FORMAT_PARAM = OpenApiParameter(
     "format", str, enum=["json", "csv"], description="csv: the result table of a succeeded job (as result.csv)"
 )
@@ -64,14 +84,16 @@ class JobViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Job],
 ):
     """Heavy solves run by a worker: submit, poll, list your own, cancel, download the table."""
 
     throttle_scope = "jobs"
 
-    def get_queryset(self) -> Any:
-        return job_list(user=self.request.user, with_result=self.action in ("retrieve", "result_csv"))
+    def get_queryset(self) -> QuerySet[Job]:
+        if getattr(self, "swagger_fake_view", False):  # the OpenAPI generator has no signed-in user
+            return Job.objects.none()
+        return job_list(user=signed_in_user(self.request), with_result=self.action in ("retrieve", "result_csv"))
 
     def get_serializer_class(self) -> Any:
         return JobDetailSerializer if self.action in ("retrieve", "create") else JobSerializer
@@ -97,7 +119,7 @@ class JobViewSet(
                 description="Bad kind or parameters: {'kind': [...]} or {'params': {field: [...]}}; nothing stored",
             ),
             **ERRORS,
-            **THROTTLED,
+            **SUBMIT_LIMITED,
         },
         examples=[
             OpenApiExample(
@@ -134,7 +156,13 @@ class JobViewSet(
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = JobSubmitSerializer(data=request.data, context={"user": request.user})
         data.is_valid(raise_exception=True)
-        job = job_submit(user=request.user, kind=data.validated_data["kind"], params=data.validated_data["params"])
+        try:
+            job = job_submit(
+                user=signed_in_user(request), kind=data.validated_data["kind"], params=data.validated_data["params"]
+            )
+        except TooManyJobs as exc:
+            body = {"detail": str(exc), "code": "too_many_queued_jobs", "queued": exc.queued, "limit": exc.limit}
+            return Response(body, status=status.HTTP_429_TOO_MANY_REQUESTS, headers={"Retry-After": "10"})
         body = JobDetailSerializer(job, context={"request": request}).data
         location = str(body["url"])  # a plain str: wsgiref (runserver, live_server) rejects str subclasses
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
@@ -193,7 +221,7 @@ class JobViewSet(
     )
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
-            job_cancel(user=request.user, job=self.get_object())
+            job_cancel(user=signed_in_user(request), job=self.get_object())
         except JobNotCancellable as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         except PermissionError:

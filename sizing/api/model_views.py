@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -10,6 +12,7 @@ from rest_framework.views import APIView
 
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.selectors.models import fitted_models
+from sizing.users import signed_in_user
 
 _FIT = inline_serializer(
     "LinearFitSummary",
@@ -27,7 +30,7 @@ _FIT = inline_serializer(
         "weighting": serializers.CharField(help_text="none or relative (points weighted by 1/ETR^2)"),
     },
 )
-_LOO_FIELDS = {
+_LOO_FIELDS: dict[str, serializers.Field[Any, Any, Any, Any]] = {
     "path": serializers.CharField(),
     "configuration": serializers.CharField(),
     "component": serializers.CharField(),
@@ -37,7 +40,7 @@ _LOO_FIELDS = {
     "loo_predicted": serializers.FloatField(allow_null=True, help_text="busy CPs predicted without this point"),
     "relative_error": serializers.FloatField(allow_null=True),
 }
-_MODEL_FIELDS = {
+_MODEL_FIELDS: dict[str, serializers.Field[Any, Any, Any, Any]] = {
     "path": serializers.CharField(),
     "configuration": serializers.CharField(),
     "machine": serializers.CharField(),
@@ -65,4 +68,4 @@ class FittedModelsView(APIView):
         },
     )
     def get(self, request: Request) -> Response:
-        return Response(fitted_models(user=request.user, path=request.query_params.get("path")))
+        return Response(fitted_models(user=signed_in_user(request), path=request.query_params.get("path")))

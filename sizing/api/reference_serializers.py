@@ -23,7 +23,7 @@ from sizing.models import (
 SLUG_HELP = "identifier, e.g. fiteq-authenticator or v5.2"
 
 
-class MachineSerializer(serializers.ModelSerializer):
+class MachineSerializer(serializers.ModelSerializer[Machine]):
     slug = serializers.CharField(read_only=True, help_text=SLUG_HELP)
 
     class Meta:
@@ -31,7 +31,7 @@ class MachineSerializer(serializers.ModelSerializer):
         fields = ["id", "slug", "name", "machine_type", "generation"]
 
 
-class SourceDocumentSerializer(serializers.ModelSerializer):
+class SourceDocumentSerializer(serializers.ModelSerializer[SourceDocument]):
     slug = serializers.CharField(read_only=True, help_text=SLUG_HELP)
 
     class Meta:
@@ -50,7 +50,7 @@ class SourceDocumentSerializer(serializers.ModelSerializer):
         ]
 
 
-class ConfigurationSerializer(serializers.ModelSerializer):
+class ConfigurationSerializer(serializers.ModelSerializer[Configuration]):
     slug = serializers.CharField(read_only=True, help_text=SLUG_HELP)
 
     class Meta:
@@ -58,10 +58,10 @@ class ConfigurationSerializer(serializers.ModelSerializer):
         fields = ["id", "slug", "name", "description", "attributes", "visibility"]
 
 
-class PathSerializer(serializers.ModelSerializer):
+class PathSerializer(serializers.ModelSerializer[Path]):
     slug = serializers.CharField(read_only=True, help_text=SLUG_HELP)
-    native_machine = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    native_machine = serializers.SlugRelatedField[Machine](slug_field="slug", read_only=True)
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
     configurations = ConfigurationSerializer(many=True, read_only=True)
 
     class Meta:
@@ -69,17 +69,17 @@ class PathSerializer(serializers.ModelSerializer):
         fields = ["id", "slug", "name", "description", "native_machine", "source", "configurations"]
 
 
-class PointMetricSerializer(serializers.ModelSerializer):
+class PointMetricSerializer(serializers.ModelSerializer[PointMetric]):
     class Meta:
         model = PointMetric
         fields = ["name", "value", "unit", "engines"]
 
 
-class BenchmarkPointSerializer(serializers.ModelSerializer):
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class BenchmarkPointSerializer(serializers.ModelSerializer[BenchmarkPoint]):
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
     path = serializers.CharField(source="configuration.path.slug", read_only=True)
     configuration = serializers.CharField(source="configuration.slug", read_only=True)
-    machine = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    machine = serializers.SlugRelatedField[Machine](slug_field="slug", read_only=True)
     metrics = PointMetricSerializer(many=True, read_only=True)
 
     class Meta:
@@ -111,10 +111,10 @@ class BenchmarkPointCSVSerializer(BenchmarkPointSerializer):
         return row
 
 
-class StatementSerializer(serializers.ModelSerializer):
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    path = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
-    configuration = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+class StatementSerializer(serializers.ModelSerializer[Statement]):
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
+    path = serializers.SlugRelatedField[Path](slug_field="slug", read_only=True, allow_null=True)
+    configuration = serializers.SlugRelatedField[Configuration](slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
         model = Statement
@@ -133,10 +133,10 @@ class StatementSerializer(serializers.ModelSerializer):
         ]
 
 
-class CapacityRatingSerializer(serializers.ModelSerializer):
-    machine = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class CapacityRatingSerializer(serializers.ModelSerializer[CapacityRating]):
+    machine = serializers.SlugRelatedField[Machine](slug_field="slug", read_only=True)
     machine_type = serializers.CharField(source="machine.machine_type", read_only=True)
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
     mips_per_cp = serializers.SerializerMethodField()
 
     generation = serializers.CharField(source="machine.generation", read_only=True)
@@ -166,8 +166,8 @@ class CapacityRatingSerializer(serializers.ModelSerializer):
         return obj.msu / obj.cps
 
 
-class EngineRuleSerializer(serializers.ModelSerializer):
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class EngineRuleSerializer(serializers.ModelSerializer[EngineRule]):
+    source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
 
     class Meta:
         model = EngineRule

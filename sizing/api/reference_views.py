@@ -20,7 +20,7 @@ MACHINE_PARAM = OpenApiParameter("machine", str, description="Machine slug: z13,
 FORMAT_PARAM = OpenApiParameter("format", str, enum=["json", "csv"], description="csv: all rows as CSV with a header")
 
 
-class ReferenceViewSet(viewsets.ReadOnlyModelViewSet):
+class ReferenceViewSet(viewsets.ReadOnlyModelViewSet[Any]):
     filter_backends: list[Any] = []
 
 
@@ -84,10 +84,10 @@ class BenchmarkPointViewSet(ReferenceViewSet):
         )
 
 
-class _StatementFilter(serializers.Serializer):
+class _StatementFilter(serializers.Serializer[Any]):
     path = serializers.CharField(required=False)
     kind = serializers.ChoiceField(choices=StatementKind.choices, required=False)
-    source = serializers.CharField(required=False)
+    source = serializers.CharField(required=False)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
 
 
 @extend_schema_view(
@@ -112,7 +112,7 @@ class StatementViewSet(ReferenceViewSet):
         return selectors.statement_list(**params.validated_data)
 
 
-class _RatingFilter(serializers.Serializer):
+class _RatingFilter(serializers.Serializer[Any]):
     machine = serializers.CharField(required=False)
     type = serializers.RegexField(r"^\d{4}$", required=False)
     generation = serializers.CharField(required=False, max_length=40)

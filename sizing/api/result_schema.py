@@ -176,6 +176,19 @@ class ShareSerializer(serializers.Serializer[Any]):
     source = serializers.CharField(required=False, help_text="how it was derived or who gave it")  # type: ignore[assignment]  # an API field named like a Field attribute
 
 
+class BasisCalibrationSerializer(serializers.Serializer[Any]):
+    """The owner's calibration the answer was fitted on (data_origin customer)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+    current_model = serializers.CharField(allow_blank=True, help_text="the customer's model, e.g. 3931-710")
+    current_machine = serializers.CharField(help_text="the customer's machine slug")
+    cps = serializers.IntegerField(help_text="general-purpose CPs of the measured LPAR")
+    ziips = serializers.IntegerField(help_text="zIIPs of the measured LPAR")
+    intervals = serializers.IntegerField(help_text="measured intervals fitted")
+    speed_factor = serializers.FloatField(help_text="capacity-setting speed of the measured CPs (1.0: full speed)")
+
+
 class BasisSerializer(serializers.Serializer[Any]):
     points = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the benchmark points used")
     model = BasisModelSerializer(allow_null=True)
@@ -187,6 +200,12 @@ class BasisSerializer(serializers.Serializer[Any]):
         required=False, allow_null=True, help_text="share of the demand the eligible share applies to, where scoped"
     )
     eligible_share = ShareSerializer(required=False, help_text="eligible share of the sized demand, with its range")
+    data_origin = serializers.ChoiceField(
+        choices=["published", "customer"],
+        required=False,
+        help_text="published: benchmark documents; customer: the owner's own measured intervals",
+    )
+    calibration = BasisCalibrationSerializer(required=False, help_text="the calibration sized (data_origin customer)")
 
 
 class EstimateResultSerializer(serializers.Serializer[Any]):

@@ -38,6 +38,11 @@ def json_safe(value: Any) -> Any:
     raise TypeError(f"cannot store {type(value).__name__} in a job result")
 
 
+def json_result(value: Mapping[str, Any]) -> dict[str, Any]:
+    """A job's result as plain JSON (see :func:`json_safe`)."""
+    return {str(k): json_safe(v) for k, v in value.items()}
+
+
 def table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> dict[str, Any]:
     """The result table a job offers as CSV: column names and rows of values."""
     return {"columns": list(columns), "rows": [list(r) for r in rows]}

@@ -14,17 +14,17 @@ import io
 from collections.abc import Iterator
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from sizing.api.estimate_serializers import EstimateInputSerializer
 from sizing.api.flatten import flatten
-from sizing.jobs.base import Progress, json_safe, table
+from sizing.jobs.base import Progress, json_result, table
 from sizing.services.estimates import estimate_compute
 
 #: Columns a batch must have; the others of EstimateInputSerializer are optional.
 REQUIRED_COLUMNS = ("path", "configuration", "machine", "tps")
-OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields if name not in REQUIRED_COLUMNS)
+OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields.keys() if name not in REQUIRED_COLUMNS)
 
 
 def csv_reader(text: str) -> Any:
@@ -48,7 +48,7 @@ def _errors_text(detail: Any, prefix: str = "") -> str:
     return prefix + str(detail)
 
 
-def size_row(*, owner: AbstractBaseUser, values: dict[str, str]) -> tuple[dict[str, Any], str]:
+def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
     """(flattened answer, "") for a good row, ({}, reason) for a bad one."""
     data = {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
     serializer = EstimateInputSerializer(data=data)
@@ -63,13 +63,14 @@ def size_row(*, owner: AbstractBaseUser, values: dict[str, str]) -> tuple[dict[s
     return flatten(outputs), ""
 
 
-def run_batch(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     header, rows = read_rows(params["csv"])
     data = list(rows)
     answers: list[tuple[list[str], dict[str, Any], str]] = []
     out_columns: dict[str, None] = {}
     failed = 0
     for i, row in enumerate(data):
+        answer: dict[str, Any]
         values = dict(zip(header, row + [""] * (len(header) - len(row)), strict=False))
         if len(row) > len(header):
             answer, error = {}, f"the row has {len(row)} cells but the header has {len(header)} columns"
@@ -86,7 +87,7 @@ def run_batch(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Prog
     table_rows = [
         [n, *given, error, *(answer.get(c) for c in out_columns)] for n, (given, answer, error) in enumerate(answers, 1)
     ]
-    return json_safe(
+    return json_result(
         {
             "kind": "batch",
             "rows": len(data),

@@ -36,10 +36,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from models_lib.queueing import MVAResult, Station, mva
-from sizing.jobs.base import Progress, json_safe, table, warnings_of
+from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 
 #: Points of the plotted curve (the requested populations are always included).
@@ -94,7 +94,7 @@ class Network:
         return (self.ziip_fixed + throughput * self.ziip_per_tran) / self.ziips
 
 
-def run_closed(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     clients = sorted(set(params["clients"]))
     think = float(params["think_time_s"])
     cps = params["cps"]
@@ -116,9 +116,11 @@ def run_closed(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Pro
     central_cost = wm.native_busy(t_ref) / t_ref
     low_s, high_s = wm.cost_range_s
     scales = (low_s / central_cost, high_s / central_cost) if central_cost > 0 else (1.0, 1.0)
-    bands = []
+    bands: list[np.ndarray] = []
     for i, scale in enumerate(scales):
-        bands.append(Network(wm, cps=cps, ziips=ziips, scale=scale).solve(population, think).throughput_curve)
+        bands.append(
+            np.asarray(Network(wm, cps=cps, ziips=ziips, scale=scale).solve(population, think).throughput_curve)
+        )
         progress(2 + i, 3)
 
     x = np.asarray(result.throughput_curve)
@@ -156,7 +158,7 @@ def run_closed(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Pro
                 published.append(
                     {"clients": n, "tps": tps, "model_tps": x[n - 1], "relative_error": x[n - 1] / tps - 1.0}
                 )
-    return json_safe(
+    return json_result(
         {
             "kind": "closed",
             "path": wm.path,

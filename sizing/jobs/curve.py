@@ -18,9 +18,9 @@ import math
 from typing import Any
 
 import numpy as np
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
-from sizing.jobs.base import Progress, json_safe, table, warnings_of
+from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 
 DEFAULT_POINTS = 50
@@ -113,7 +113,7 @@ def curve_series(
     }
 
 
-def run_curve(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_curve(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     cps_list: list[int] = params.get("cps_list") or [params["cps"]]
     wm = load_workload_for(owner=owner, params=params, tps=params.get("tps"))
     umax = wm.ziip_ceiling
@@ -145,7 +145,7 @@ def run_curve(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Prog
             )
         )
     ]
-    return json_safe(
+    return json_result(
         {
             "kind": "curve",
             "path": wm.path,

@@ -39,12 +39,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from models_lib.capacity import demand_mips, demand_msu
 from models_lib.engine import specialty_engines
 from models_lib.queueing import erlang_c
-from sizing.jobs.base import Progress, json_safe, table, warnings_of
+from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload
 from sizing.selectors.fitted import current_reference
 
@@ -169,7 +169,7 @@ def _scale_limit(
     return lo
 
 
-def run_mix(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     entries = params["workloads"]
     capacity = current_reference().lspr_table()
     models: list[WorkloadModel] = []
@@ -203,13 +203,11 @@ def run_mix(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progre
                 }
             )
     else:
-        lpar = None
-        for c in counts:
-            candidate = share_lpar(models, rates, cps=c, ziips=ziips, ceiling=ceiling)
-            if candidate.gcp_utilization <= ceiling + 1e-9:
-                lpar = candidate
-                break
-        if lpar is None:
+        fits = (share_lpar(models, rates, cps=c, ziips=ziips, ceiling=ceiling) for c in counts)
+        found = next((s for s in fits if s.gcp_utilization <= ceiling + 1e-9), None)
+        if found is not None:
+            lpar = found
+        else:
             lpar = share_lpar(models, rates, cps=counts[-1], ziips=ziips, ceiling=ceiling)
             warnings.append(
                 {
@@ -246,7 +244,7 @@ def run_mix(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progre
     saturation = _scale_limit(models, rates, cps, ziips if ziips is not None else z, lambda s: s.stable)
     headroom = _scale_limit(models, rates, cps, ziips, lambda s: s.gcp_utilization <= ceiling + 1e-9)
     progress(1, 1)
-    return json_safe(
+    return json_result(
         {
             "kind": "mix",
             "machine": models[0].machine,

@@ -39,11 +39,11 @@ import math
 from typing import Any
 
 import numpy as np
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from models_lib.engine import split_pools_array
 from models_lib.response import erlang_c_array
-from sizing.jobs.base import Progress, json_safe, table, warnings_of
+from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 
 DEFAULT_SAMPLES = 10_000
@@ -89,7 +89,7 @@ def _residence(servers: np.ndarray | int, load: np.ndarray, service_s: np.ndarra
     return out
 
 
-def run_montecarlo(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_montecarlo(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     tps = float(params["tps"])
     samples = params.get("samples") or DEFAULT_SAMPLES
     seed = params.get("seed")
@@ -200,4 +200,4 @@ def run_montecarlo(*, params: dict[str, Any], owner: AbstractBaseUser, progress:
             [(h["cps"], h["samples"], h["share"], c) for h, c in zip(histogram, cumulative, strict=True)],
         ),
     }
-    return json_safe(result)
+    return json_result(result)

@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
-from sizing.jobs.base import Progress, json_safe, table, warnings_of
+from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import Evaluation, WorkloadModel, load_workload_for
 
 COLUMNS = (
@@ -92,14 +92,14 @@ def frontier(found: list[tuple[tuple[float, int, float], dict[str, Any]]]) -> li
     for _, row in found:
         if row["cps"] not in fewest or row["ziips"] < fewest[row["cps"]]["ziips"]:
             fewest[row["cps"]] = row
-    kept = []
+    kept: list[dict[str, Any]] = []
     for row in sorted(fewest.values(), key=lambda r: r["cps"]):
         if all(row["ziips"] < other["ziips"] for other in kept):  # fewer CPs already came first
             kept.append(row)
     return sorted(kept, key=lambda r: (r["cost"], r["cps"] + r["ziips"]))
 
 
-def run_optimize(*, params: dict[str, Any], owner: AbstractBaseUser, progress: Progress) -> dict[str, Any]:
+def run_optimize(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     tps = float(params["tps"])
     costs = {"gcp": float(params["costs"]["gcp"]), "ziip": float(params["costs"]["ziip"])}
     sla = params.get("response_time_sla_ms")
@@ -122,7 +122,7 @@ def run_optimize(*, params: dict[str, Any], owner: AbstractBaseUser, progress: P
         None if best is None else wm.estimate(tps=tps, cps=best["cps"], ziips=best["ziips"], response_time_sla_ms=sla)
     )
     rows = [[row[c] for c in COLUMNS[:-1]] + [row is best] for row in front]
-    return json_safe(
+    return json_result(
         {
             "kind": "optimize",
             "path": wm.path,

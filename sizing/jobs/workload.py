@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from models_lib.inputs import CapacityTable
 from models_lib.workload import Evaluation, WorkloadModel, reference_rate, workload_model, ziip_residence_ms
@@ -30,7 +30,7 @@ __all__ = [
 
 def load_workload(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     path: str,
     configuration: str,
     machine: str,
@@ -61,7 +61,7 @@ def load_workload(
     )
 
 
-def load_workload_for(*, owner: AbstractBaseUser, params: dict[str, Any], tps: float | None = None) -> WorkloadModel:
+def load_workload_for(*, owner: User, params: dict[str, Any], tps: float | None = None) -> WorkloadModel:
     """:func:`load_workload` for a job's validated ``params`` (the estimate's field names)."""
     return load_workload(
         owner=owner,

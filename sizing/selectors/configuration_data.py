@@ -8,10 +8,11 @@ so each answer can name its basis.
 from __future__ import annotations
 
 from models_lib.assemble import MetricRecord, PointRecord, StatementRecord, assemble_configuration
+from models_lib.calibration import calibration_data, interval_from_dict
 from models_lib.costmodel import fit_configuration
 from models_lib.engine import component_cost
 from models_lib.inputs import ComponentCost, ConfigurationData
-from sizing.models import BenchmarkPoint, Configuration, Statement
+from sizing.models import BenchmarkPoint, Calibration, Configuration, Statement, Visibility
 from sizing.selectors.capacity import (
     capacity_table as capacity_table,  # the one capacity table; re-exported for callers
 )
@@ -34,8 +35,32 @@ def point_record(row: BenchmarkPoint) -> PointRecord:
     )
 
 
+def calibration_configuration_data(*, calibration: Calibration) -> ConfigurationData:
+    """A private calibration's measured intervals as the engine's input (on the current machine)."""
+    configuration = calibration.configuration
+    return calibration_data(
+        [interval_from_dict(item) for item in calibration.intervals],
+        path=configuration.path.slug,
+        configuration=configuration.slug,
+        machine=calibration.machine.slug,
+        machine_type=calibration.machine.machine_type,
+        cps=calibration.cps,
+        ziips=calibration.ziips,
+        speed=calibration.speed_factor,
+        reference=f"customer data, calibration {calibration.pk} '{calibration.name}' on {calibration.model}",
+    )
+
+
 def configuration_data(*, configuration: Configuration) -> ConfigurationData:
-    """Everything published about ``configuration`` on its path's native machine."""
+    """Everything published about ``configuration`` on its path's native machine; for a private
+    calibration, its owner's measured intervals on their current machine."""
+    if configuration.visibility == Visibility.PRIVATE:
+        calibration = Calibration.objects.filter(configuration=configuration).select_related(
+            "machine", "configuration__path"
+        )
+        row = calibration.first()
+        if row is not None:
+            return calibration_configuration_data(calibration=row)
     path = configuration.path
     native = path.native_machine
     rows = (
@@ -72,7 +97,10 @@ def other_component_cost(*, configuration: Configuration, data: ConfigurationDat
     if elig is None or elig.applies_to == "all" or "cics" in elig.applies_to.split("+"):
         return None
     candidates = (
-        Configuration.objects.filter(path__native_machine__machine_type=data.machine_type)
+        # Published data only: another user's private calibration is never anyone else's basis.
+        Configuration.objects.filter(
+            path__native_machine__machine_type=data.machine_type, visibility=Visibility.PUBLISHED
+        )
         .exclude(path_id=configuration.path_id)
         .select_related("path__native_machine")
         .order_by("path__slug", "-slug")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from sizing.models import Estimate
 
 
 def estimate_list(
-    *, user: AbstractBaseUser, path: str | None = None, configuration: str | None = None, machine: str | None = None
+    *, user: User, path: str | None = None, configuration: str | None = None, machine: str | None = None
 ) -> QuerySet[Estimate]:
     qs = Estimate.objects.filter(owner_id=user.pk).select_related("configuration__path", "machine", "owner")
     if path:

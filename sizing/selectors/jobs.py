@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from sizing.models import Job
 
 
-def job_list(*, user: AbstractBaseUser, with_result: bool = False) -> QuerySet[Job]:
-    """The jobs of ``user``, newest first; an engineer never sees another's.
+def job_list(*, user: User, with_result: bool = False) -> QuerySet[Job]:
+    """The jobs of ``user``, newest first; an engineer never sees another's (nor the chunks a
+    big batch is split into).
 
     The result JSON (up to megabytes for a batch) is deferred unless asked for.
     """
-    qs = Job.objects.filter(owner_id=user.pk)
+    qs = Job.objects.filter(owner_id=user.pk, parent=None)  # a batch's chunks are part of it
     return qs if with_result else qs.defer("result")

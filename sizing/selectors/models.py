@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from models_lib.costmodel import median_abs_loo_error
 from sizing.selectors.fitted import current_reference
 from sizing.selectors.reference import visible_configurations
 
 
-def fitted_models(*, user: AbstractBaseUser, path: str | None = None) -> list[dict[str, Any]]:
+def fitted_models(*, user: User, path: str | None = None) -> list[dict[str, Any]]:
     configs = visible_configurations(user=user).select_related("path__native_machine").order_by("path__slug", "slug")
     if path:
         configs = configs.filter(path__slug__iexact=path)

@@ -24,7 +24,7 @@ from pathlib import Path as FilePath
 from typing import Any
 
 import numpy as np
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 import models_lib
 from models_lib import units
@@ -185,10 +185,11 @@ def cpu_chart(
             "etr_min": fit.etr_min,
             "etr_max": fit.etr_max,
         }
+        primary = model.primary
         for point in cfg.points:
-            if model.primary not in point.busy_cps:
+            if primary is None or primary not in point.busy_cps:
                 continue
-            busy = point.busy_cps[model.primary]
+            busy = point.busy_cps[primary]
             chart["points"].append(
                 {
                     **_point_hover(rows, point.id),
@@ -331,7 +332,7 @@ def demand_chart(*, outputs: dict[str, Any], capacity: dict[str, Any]) -> dict[s
     }
 
 
-def chart_data(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> dict[str, Any]:
+def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     """The estimate (as GET /api/v1/estimate answers it) and the data of its three charts."""
     config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
     fitted = current_reference().fitted(config_row)

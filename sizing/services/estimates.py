@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 import models_lib
 from models_lib.sizing import size
-from sizing.models import Configuration, Estimate, Machine, Visibility
+from sizing.models import Calibration, Configuration, Estimate, Machine, Visibility
 from sizing.selectors.configuration_data import other_component_cost
 from sizing.selectors.fitted import Reference, current_reference
 from sizing.services.warning_levels import with_levels
@@ -31,7 +31,7 @@ ENGINE_ARGS = (
 
 
 def resolve_target(
-    *, user: AbstractBaseUser, path: str, configuration: str, machine: str, reference: Reference | None = None
+    *, user: User, path: str, configuration: str, machine: str, reference: Reference | None = None
 ) -> tuple[Configuration, Machine]:
     """Look up the path, configuration and machine (case-insensitive) or raise a 400 naming the field.
 
@@ -76,11 +76,48 @@ def _engine_error(exc: ValueError) -> ValidationError:
     return ValidationError({match.group(1) if match else "non_field_errors": [message]})
 
 
-def estimate_compute(
-    *, user: AbstractBaseUser, inputs: dict[str, Any]
-) -> tuple[Configuration, Machine, dict[str, Any]]:
+def with_calibration(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
+    """``inputs`` with ``calibration=<id>`` replaced by its path and private configuration (400 when
+    it is not one of ``user``'s calibrations)."""
+    if inputs.get("calibration") is None:
+        return inputs
+    row = (
+        Calibration.objects.filter(id=inputs["calibration"], owner_id=user.pk)
+        .values_list("configuration__path__slug", "configuration__slug")
+        .first()
+    )
+    if row is None:
+        raise ValidationError({"calibration": [f"You have no calibration {inputs['calibration']}."]})
+    rest = {k: v for k, v in inputs.items() if k != "calibration"}
+    return {**rest, "path": row[0], "configuration": row[1]}
+
+
+def data_origin(config_row: Configuration) -> dict[str, Any]:
+    """Whose data the answer rests on: published documents, or the owner's own measurements."""
+    if config_row.visibility != Visibility.PRIVATE:
+        return {"data_origin": "published"}
+    calibration = Calibration.objects.filter(configuration=config_row).select_related("machine").first()
+    if calibration is None:
+        return {"data_origin": "customer"}
+    return {
+        "data_origin": "customer",
+        "calibration": {
+            "id": calibration.pk,
+            "name": calibration.name,
+            "current_model": calibration.model,
+            "current_machine": calibration.machine.slug,
+            "cps": calibration.cps,
+            "ziips": calibration.ziips,
+            "intervals": len(calibration.intervals),
+            "speed_factor": calibration.speed_factor,
+        },
+    }
+
+
+def estimate_compute(*, user: User, inputs: dict[str, Any]) -> tuple[Configuration, Machine, dict[str, Any]]:
     """Size one scenario without storing it; ``inputs`` are validated request fields."""
     reference = current_reference()
+    inputs = with_calibration(user=user, inputs=inputs)
     config_row, machine_row = resolve_target(
         user=user,
         path=inputs["path"],
@@ -109,6 +146,7 @@ def estimate_compute(
             raise _engine_error(exc) from None
         outputs = result.to_dict()  # JSON-safe: non-finite numbers are None
         outputs["warnings"] = with_levels(outputs["warnings"])
+        outputs["basis"] = {**outputs["basis"], **data_origin(config_row)}
         return outputs
 
     # One answer per (reference-data version, configuration, machine, inputs): computed once.
@@ -117,12 +155,12 @@ def estimate_compute(
 
 
 def normalised_inputs(inputs: dict[str, Any], config_row: Configuration, machine_row: Machine) -> dict[str, Any]:
-    data = {k: v for k, v in inputs.items() if v is not None and k != "name"}
+    data = {k: v for k, v in inputs.items() if v is not None and k not in ("name", "calibration")}
     data.update(path=config_row.path.slug, configuration=config_row.slug, machine=machine_row.slug)
     return data
 
 
-def estimate_create(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> Estimate:
+def estimate_create(*, user: User, inputs: dict[str, Any]) -> Estimate:
     """Size and store an estimate owned by ``user`` (nothing is stored if sizing fails)."""
     config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
     # One INSERT: atomic on its own.
@@ -138,7 +176,7 @@ def estimate_create(*, user: AbstractBaseUser, inputs: dict[str, Any]) -> Estima
     )
 
 
-def estimate_delete(*, user: AbstractBaseUser, estimate: Estimate) -> None:
+def estimate_delete(*, user: User, estimate: Estimate) -> None:
     if estimate.owner_id != user.pk:
         raise PermissionError("Only the owner can delete an estimate.")
     estimate.delete()

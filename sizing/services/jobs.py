@@ -30,7 +30,8 @@ from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, InterfaceError, OperationalError, connections, transaction
 from django.db.models import F
@@ -47,8 +48,10 @@ MAX_ATTEMPTS = 3
 #: Progress is written at most this often (seconds); each write also renews the lease and
 #: notices a cancellation.
 PROGRESS_INTERVAL_S = 0.5
+#: A job whose owner has the most running jobs allowed is looked at again after this (seconds).
+RUNNING_LIMIT_WAIT_S = 3.0
 #: Errors worth retrying: the database or the broker was briefly unreachable.
-TRANSIENT_DB_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
+TRANSIENT_DB_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
 TERMINAL = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)
@@ -58,19 +61,41 @@ class JobNotCancellable(Exception):
     """The job has already finished (succeeded or failed): there is nothing to cancel."""
 
 
+class TooManyJobs(Exception):
+    """The user already has ``limit`` queued jobs (``ZSIZER_MAX_QUEUED_JOBS_PER_USER``)."""
+
+    def __init__(self, *, queued: int, limit: int) -> None:
+        self.queued = queued
+        self.limit = limit
+        super().__init__(
+            f"You have {queued} jobs waiting to run; at most {limit} may be queued at once. "
+            "Wait for some to start, or cancel some, and submit again."
+        )
+
+
 # -- submit and cancel (the web process) ---------------------------------------------------
 
 
-def job_submit(*, user: AbstractBaseUser, kind: str, params: dict[str, Any]) -> Job:
+def job_submit(*, user: User, kind: str, params: dict[str, Any]) -> Job:
     """Store a queued job owned by ``user`` and send it to a worker once the row is committed.
 
     ``params`` must already be validated (``sizing.api.job_serializers``).  Without a broker
     (``CELERY_TASK_ALWAYS_EAGER``) the job runs in a background thread of this process, through
     the same task and the same states, so the request still answers at once.
+
+    The row is the truth: if the broker cannot take the task after the commit, the job stays
+    ``queued`` and the reconciler (``sizing.services.job_recovery``) sends it once the broker is
+    back.  Raises :class:`TooManyJobs` when the user already has
+    ``ZSIZER_MAX_QUEUED_JOBS_PER_USER`` queued jobs.
     """
     if kind not in RUNNERS:
         raise ValidationError({"kind": [f"Unknown job kind {kind!r}."]})
     with transaction.atomic():
+        _lock_owner(user.pk)
+        limit = settings.ZSIZER_MAX_QUEUED_JOBS_PER_USER
+        queued = Job.objects.filter(owner_id=user.pk, parent=None, status=JobStatus.QUEUED).count()
+        if queued >= limit:
+            raise TooManyJobs(queued=queued, limit=limit)
         job = Job.objects.create(
             owner=user,
             kind=kind,
@@ -79,11 +104,19 @@ def job_submit(*, user: AbstractBaseUser, kind: str, params: dict[str, Any]) -> 
             model_version=models_lib.__version__,
         )
         job_id, task_id = job.pk, job.task_id
-        transaction.on_commit(partial(_dispatch, job_id=job_id, task_id=task_id))
+        transaction.on_commit(partial(job_send, job_id=job_id, task_id=task_id))
     return job
 
 
-def _dispatch(*, job_id: int, task_id: str) -> None:
+def _lock_owner(owner_id: int) -> None:
+    """Serialise one user's submissions and claims (the user row, locked to the transaction's
+    end), so that the per-user limits count each other."""
+    list(get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True))
+
+
+def job_send(*, job_id: int, task_id: str) -> threading.Thread | None:
+    """Hand the job's task to the broker (or, without one, to a thread: returned); ``sent_at``
+    records it.  A broker that cannot take it leaves the job queued for the reconciler."""
     from sizing.tasks import run_job  # sizing.tasks imports this module
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
@@ -94,37 +127,43 @@ def _dispatch(*, job_id: int, task_id: str) -> None:
             daemon=True,
         )
         thread.start()
-        return
+        return thread
     try:
         run_job.apply_async(
-            args=[job_id],
+            args=(job_id,),
             task_id=task_id,
             queue=settings.ZSIZER_TASK_QUEUE,
             # The limits travel with the message; read them now, not when the task was imported.
             soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
             time_limit=settings.CELERY_TASK_TIME_LIMIT,
+            # Briefly: the request waits for this, and the reconciler sends what fails here.
             retry=True,
-            retry_policy={"max_retries": 3, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 2.0},
+            retry_policy={"max_retries": 2, "interval_start": 0.1, "interval_step": 0.2, "interval_max": 0.5},
         )
-    except Exception as exc:  # the broker is down: say so on the job instead of leaving it queued forever
-        logger.exception("job %s: could not be sent to the broker", job_id)
-        Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
-            status=JobStatus.FAILED,
-            error=f"The job could not be queued: the task broker is unreachable ({type(exc).__name__}). Submit it again later.",
-            finished_at=timezone.now(),
-        )
+    except Exception:  # the broker is down: the job stays queued and the reconciler sends it later
+        logger.warning("job %s: the broker could not take it; the reconciler will send it", job_id, exc_info=True)
+        try:
+            Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(sent_at=None)
+        except DatabaseError:
+            pass
+        return None
+    try:
+        Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(sent_at=timezone.now())
+    except DatabaseError:  # without sent_at the reconciler may send it once more: harmless
+        logger.warning("job %s: sent, but sent_at could not be recorded", job_id, exc_info=True)
+    return None
 
 
 def _run_in_thread(*, job_id: int, task_id: str) -> None:
     from sizing.tasks import run_job  # sizing.tasks imports this module
 
     try:
-        run_job.apply(args=[job_id], task_id=task_id)
+        run_job.apply(args=(job_id,), task_id=task_id)
     finally:
         connections.close_all()  # this thread's own connections
 
 
-def job_cancel(*, user: AbstractBaseUser, job: Job) -> Job:
+def job_cancel(*, user: User, job: Job) -> Job:
     """Cancel a queued or running job of ``user``; its task is revoked (terminated if running).
 
     Cancelling a cancelled job changes nothing; a finished job raises :class:`JobNotCancellable`.
@@ -143,6 +182,10 @@ def job_cancel(*, user: AbstractBaseUser, job: Job) -> Job:
             status=JobStatus.CANCELLED, finished_at=timezone.now(), error="Cancelled by its owner."
         )
         if changed:
+            # A batch's chunks stop with it (each at its next progress step).
+            Job.objects.filter(parent_id=job.pk, status__in=ACTIVE).update(
+                status=JobStatus.CANCELLED, finished_at=timezone.now(), error="Its batch was cancelled."
+            )
             transaction.on_commit(partial(_revoke, task_id=job.task_id, terminate=current == JobStatus.RUNNING))
             break
     job.refresh_from_db()
@@ -193,16 +236,9 @@ def job_run(
     job back to ``queued`` where it can, so that the caller retries it.
     """
     hostname = hostname or socket.gethostname()
-    now = timezone.now()
-    claimed = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
-        status=JobStatus.RUNNING,
-        started_at=now,
-        heartbeat_at=now,
-        worker_host=hostname,
-        attempts=F("attempts") + 1,
-        progress=0,
-        error="",
-    )
+    claimed = _claim(job_id=job_id, hostname=hostname)
+    if claimed is None:
+        return RunOutcome(JobStatus.QUEUED, retry_in_s=RUNNING_LIMIT_WAIT_S)
     if not claimed:
         outcome = _take_over_if_abandoned(job_id=job_id, hostname=hostname, redelivered=redelivered)
         if outcome is not None:
@@ -211,6 +247,43 @@ def job_run(
     attempt = job.attempts
     logger.info("job %s (%s): attempt %s on %s, task %s", job_id, job.kind, attempt, hostname, task_id)
     return _compute(job=job, attempt=attempt, soft_time_limit_s=soft_time_limit_s)
+
+
+def _claim(*, job_id: int, hostname: str) -> bool | None:
+    """queued -> running: ``True`` if this delivery claimed the job, ``False`` if it was not
+    queued, ``None`` if its owner already has ``ZSIZER_MAX_RUNNING_JOBS_PER_USER`` jobs running
+    (it stays queued; the task looks again later)."""
+    now = timezone.now()
+    queued = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED)
+    fields = {
+        "status": JobStatus.RUNNING,
+        "started_at": now,
+        "heartbeat_at": now,
+        "worker_host": hostname,
+        "attempts": F("attempts") + 1,
+        "progress": 0,
+        "error": "",
+    }
+    row = queued.values("owner_id", "parent_id").first()
+    if row is None:
+        return False
+    if row["parent_id"] is not None or settings.CELERY_TASK_ALWAYS_EAGER:
+        # A chunk runs under its batch's place; without a broker there are no workers to share.
+        return bool(queued.update(**fields))
+    with transaction.atomic():
+        _lock_owner(row["owner_id"])
+        running = Job.objects.filter(owner_id=row["owner_id"], parent=None, status=JobStatus.RUNNING).count()
+        if running >= settings.ZSIZER_MAX_RUNNING_JOBS_PER_USER:
+            queued.update(sent_at=now)  # the task's retry is its message: nothing for the reconciler
+            return None
+        return bool(queued.update(**fields))
+
+
+def gave_up_message(attempts: int) -> str:
+    return (
+        f"Gave up after {attempts} attempts: the worker running the job was lost each time "
+        "(killed, out of memory, or over the hard time limit)."
+    )
 
 
 def _take_over_if_abandoned(*, job_id: int, hostname: str, redelivered: bool) -> RunOutcome | None:
@@ -233,10 +306,7 @@ def _take_over_if_abandoned(*, job_id: int, hostname: str, redelivered: bool) ->
         same.update(
             status=JobStatus.FAILED,
             finished_at=now,
-            error=(
-                f"Gave up after {row['attempts']} attempts: the worker running the job was lost each time "
-                "(killed, out of memory, or over the hard time limit)."
-            ),
+            error=gave_up_message(row["attempts"]),
         )
         return RunOutcome(JobStatus.FAILED)
     if not same.update(heartbeat_at=now, worker_host=hostname, attempts=F("attempts") + 1, progress=0):
@@ -353,7 +423,8 @@ def _finish(lease: _Lease, *, status: str, result: Any = None, error: str = "") 
 
 def _requeue(lease: _Lease) -> None:
     try:
-        lease.mine().update(status=JobStatus.QUEUED, heartbeat_at=None)
+        # sent_at: the task's own retry is the message that will run it; the reconciler waits.
+        lease.mine().update(status=JobStatus.QUEUED, heartbeat_at=None, sent_at=timezone.now())
     except DatabaseError:
         pass  # the database is still away; the lease runs out and a retry takes the job over
 

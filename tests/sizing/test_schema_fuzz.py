@@ -9,15 +9,19 @@ generated slugs and ids meet real rows as well as missing ones.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
 import schemathesis
+import werkzeug.test
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
+
+_encode_multipart = werkzeug.test.stream_encode_multipart
 
 MAX_EXAMPLES = 15
 SEED = 20261123
@@ -50,6 +54,14 @@ def _keep_test_connection(db: None) -> Iterator[None]:
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
+
+
+@pytest.fixture(autouse=True)
+def _multipart_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """werkzeug's test client (schemathesis's WSGI transport) spools a multipart body over 500 kB
+    to a temporary file that nothing closes; its ResourceWarning would surface in whichever later
+    test the garbage collector runs.  Keep generated bodies in memory instead (test client only)."""
+    monkeypatch.setattr(werkzeug.test, "stream_encode_multipart", partial(_encode_multipart, use_tempfile=False))
 
 
 @pytest.fixture

@@ -1,0 +1,163 @@
+"""RMF report reading and private calibrations: parse, create, list, read, delete (own only)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.exceptions import ParseError, ValidationError
+from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from models_lib.calibration import MAX_INTERVALS, interval_from_section
+from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity
+from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.fields import StrictIntegerField
+from sizing.api.parsers import StrictJSONParser
+from sizing.models import Calibration
+from sizing.selectors.calibrations import calibration_fit, calibration_list
+from sizing.services.calibrations import calibration_create, calibration_delete
+from sizing.users import signed_in_user
+
+#: Largest request body read (bytes): the longest report plus JSON quoting of its tabs.
+MAX_BODY_BYTES = 2 * MAX_REPORT_CHARS
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input: field name -> list of reasons"),
+    401: OpenApiResponse(ErrorSerializer, description="Not authenticated"),
+}
+
+
+class PlainTextParser(BaseParser):
+    """``text/plain`` body: the report itself (``curl --data-binary @report.txt``)."""
+
+    media_type = "text/plain"
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> dict[str, str]:
+        body = stream.read(MAX_BODY_BYTES + 1) if stream is not None else b""
+        try:
+            return {"text": body.decode("utf-8")}
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"text: not UTF-8 text (byte {exc.start}): paste the report as text") from None
+
+
+def _user(request: Request) -> User:
+    return signed_in_user(request)  # IsAuthenticated has let only real users in
+
+
+def _check_size(request: Request) -> None:
+    """Refuse an oversized body before reading it (400 naming the limit)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > MAX_BODY_BYTES:
+        raise ValidationError({"text": [f"the request is {length:,} bytes; at most {MAX_BODY_BYTES:,} are read"]})
+
+
+class ParseInputSerializer(serializers.Serializer[Any]):
+    text = serializers.CharField(max_length=MAX_REPORT_CHARS, trim_whitespace=False, help_text="RMF report text")
+    component = serializers.ChoiceField(
+        choices=["lpar", "cics", "tor", "aor", "for"], default="lpar", help_text="what the sections' CPU covers"
+    )
+
+
+class RmfParseView(APIView):
+    """Read an RMF Workload Activity report: every section's values, and the intervals they measure."""
+
+    parser_classes = [StrictJSONParser, PlainTextParser, FormParser, MultiPartParser]
+
+    @extend_schema(
+        request=ParseInputSerializer,
+        responses={200: OpenApiResponse(description="sections and proposed intervals"), **ERRORS},
+        summary="Parse RMF Workload Activity report text (nothing is stored)",
+    )
+    def post(self, request: Request) -> Response:
+        _check_size(request)
+        data = ParseInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            report = parse_workload_activity(data.validated_data["text"])
+        except ValueError as exc:
+            raise ValidationError({"text": [str(exc)]}) from None
+        sections = []
+        intervals = []
+        for section in report.sections:
+            interval = interval_from_section(section, data.validated_data["component"])
+            body = asdict(section)
+            body["cp_seconds_per_transaction"] = section.cp_seconds_per_transaction()
+            body["specialty_eligible_fraction"] = section.appl.specialty_eligible_fraction()
+            sections.append(body)
+            if interval is not None:
+                intervals.append(interval.to_dict())
+        return Response({"sections": sections, "intervals": intervals})
+
+
+class CalibrationInputSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=200)
+    path = serializers.CharField(max_length=60, help_text="Workload path the measurements are of")
+    model = serializers.CharField(max_length=20, help_text="Current model capacity identifier, e.g. 2964-708")
+    cps = StrictIntegerField(required=False, allow_null=True, min_value=1, max_value=256, help_text="LPAR CPs")
+    ziips = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=256, help_text="LPAR zIIPs")
+    component = serializers.CharField(required=False, default="lpar", max_length=10)
+    intervals = serializers.ListField(
+        child=serializers.DictField(), required=False, max_length=MAX_INTERVALS, help_text="measured intervals"
+    )
+    rmf_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
+    csv_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
+
+
+class CalibrationOutputSerializer(serializers.ModelSerializer[Calibration]):
+    url = serializers.HyperlinkedIdentityField(view_name="calibration-detail")
+    path = serializers.CharField(source="configuration.path.slug")
+    configuration = serializers.CharField(source="configuration.slug")
+    machine = serializers.CharField(source="machine.slug")
+    data_origin = serializers.SerializerMethodField()
+    fit = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Calibration
+        fields = [
+            "id", "url", "name", "path", "configuration", "machine", "model", "capacity_setting", "cps", "ziips",
+            "speed_factor", "component", "source_kind", "intervals", "data_origin", "fit", "created_at",
+        ]  # fmt: skip
+
+    def get_data_origin(self, obj: Calibration) -> str:
+        return "customer"
+
+    def get_fit(self, obj: Calibration) -> dict[str, Any]:
+        return calibration_fit(calibration=obj)
+
+
+class CalibrationViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet[Calibration],
+):
+    """Your calibrations: your own measured intervals, visible to you only (others get 404)."""
+
+    serializer_class = CalibrationOutputSerializer
+
+    def get_queryset(self) -> Any:
+        return calibration_list(user=self.request.user)
+
+    @extend_schema(request=CalibrationInputSerializer, responses={201: CalibrationOutputSerializer, **ERRORS})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        _check_size(request)
+        data = CalibrationInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        calibration = calibration_create(user=_user(request), data=dict(data.validated_data))
+        body = CalibrationOutputSerializer(calibration, context={"request": request}).data
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
+
+    @extend_schema(responses={204: None, 404: OpenApiResponse(ErrorSerializer), **ERRORS})
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        calibration_delete(user=_user(request), calibration=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
