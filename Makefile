@@ -31,11 +31,12 @@ migrate: install
 load: install
 	$(PY) manage.py load_benchmarks
 
+# serve: on the embedded default, the first start makes a local account; each start prints it.
 serve: install
-	@echo "zsizer on http://$(HOST):$(PORT)/  (create a login with: make user)"
+	@$(PY) manage.py local_account --url http://$(HOST):$(PORT)/
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-## user: create a login (asks for a name and password); token: an API token for USER=name
+## user: create another login (asks for a name and password); token: an API token for USER=name
 user: install migrate
 	$(PY) manage.py createsuperuser
 

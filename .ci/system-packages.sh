@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages the suite needs, installed only when missing: PostgreSQL and Redis (real
 # services, no mocks), Debian's chromium (browser tests; never a downloaded browser), make,
-# and python3-venv for the project's virtualenv.
+# poppler-utils (pdftotext, pdftoppm, pdffonts read the PDF reports back in the tests) and
+# python3-venv for the project's virtualenv.
 set -euo pipefail
 
 missing=()
@@ -11,6 +12,7 @@ command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || missing+=(chromium)
+command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || missing+=(python3-venv)
 
 if ((${#missing[@]})); then

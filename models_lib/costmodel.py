@@ -29,6 +29,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
@@ -58,8 +59,24 @@ __all__ = [
     "fit_payload",
     "loo_report",
     "median_abs_loo_error",
+    "normal_quantile",
     "payload_model",
+    "student_t_quantile",
 ]
+
+
+@functools.lru_cache(maxsize=1024)
+def student_t_quantile(q: float, dof: float) -> float:
+    """``scipy.stats.t.ppf(q, dof)``, remembered: a fit has a few (q, dof) pairs and scipy's
+    distribution machinery costs about 100 us a call, several times per answer."""
+    return float(stats.t.ppf(q, dof))
+
+
+@functools.lru_cache(maxsize=64)
+def normal_quantile(q: float) -> float:
+    """``scipy.stats.norm.ppf(q)``, remembered (as :func:`student_t_quantile`)."""
+    return float(stats.norm.ppf(q))
+
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -257,8 +274,8 @@ class LinearFit:
         lv = _check_level(level)
         q = 0.5 + lv / 2.0
         if self.interval_basis == "residuals":
-            return float(stats.t.ppf(q, self.dof))
-        return float(stats.norm.ppf(q))
+            return student_t_quantile(q, self.dof)
+        return normal_quantile(q)
 
     def _interval(self, etr: float, level: float, kind: IntervalKind) -> Interval:
         if kind not in ("prediction", "confidence"):

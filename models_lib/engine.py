@@ -30,10 +30,9 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
 from models_lib.capacity import Projection, projection_factor
-from models_lib.costmodel import ConfigurationModel
+from models_lib.costmodel import ConfigurationModel, student_t_quantile
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData, SpecialtyEngineRules
 from models_lib.ziip import ziips_required
 
@@ -109,7 +108,7 @@ def component_cost(
     fit = model.fits.get(component)
     if fit is None or cfg.lpar_cps is None or fit.slope <= 0:
         return None
-    half = float(stats.t.ppf(0.5 + level / 2.0, fit.dof)) * fit.slope_se if fit.dof >= 1 else 0.0
+    half = student_t_quantile(0.5 + level / 2.0, fit.dof) * fit.slope_se if fit.dof >= 1 else 0.0
     refs = sorted({p.reference for p in cfg.points if p.reference})
     return ComponentCost(
         component=component,

@@ -20,6 +20,7 @@ CICS TS V5.3 Benchmark on IBM z13 (REDP-5320), Figures 6, 10, 11 and 14.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -46,14 +47,21 @@ _MAX_HEADING_LINES = 6
 
 _VALUE = r"(-?\d+(?:\.\d+)*[KM]?|N/A)"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
-_CLASS = re.compile(r"\b(REPORT\s+CLASS|SERVICE\s+CLASS|WORKLOAD|RESOURCE\s+GROUP)\s*=\s*(\S+)", re.IGNORECASE)
+# A service-class heading also names its workload and resource group: the class is the subject.
+_SUBJECTS = tuple(
+    (kind, re.compile(rf"\b{label}\s*=\s*(\S+)", re.IGNORECASE))
+    for kind, label in (
+        ("service_class", r"SERVICE\s+CLASS"),
+        ("report_class", r"REPORT\s+CLASS"),
+        ("workload", "WORKLOAD"),
+        ("resource_group", r"RESOURCE\s+GROUP"),
+    )
+)
 _POLICY = re.compile(r"\bPOLICY\s*=\s*(\S+)", re.IGNORECASE)
 _PERIOD = re.compile(r"\bPERIOD\s*=\s*(\d+)", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"\bDESCRIPTION\s*=\s*(.*)$", re.IGNORECASE)
 _INTERVAL = re.compile(r"INTERVAL(\d+(?:\.\d+){1,3})")
 _TRANSACTION_APPL = re.compile(r"(TOTAL|MOBILE):CP" + _VALUE + r"AAP/IIPONCP" + _VALUE + r"AAP/IIP" + _VALUE)
-_KINDS = {"REPORTCLASS": "report_class", "SERVICECLASS": "service_class", "WORKLOAD": "workload"}
-_KINDS["RESOURCEGROUP"] = "resource_group"
 
 # Each grid row: its leading label, then (label pattern, field) pairs in the published column
 # order. Fields are "<group>.<name>"; the group says how the value is read.
@@ -286,8 +294,11 @@ def _number(text: str, where: str) -> float | None:
     scale = {"K": 1e3, "M": 1e6}.get(text[-1], 1.0)
     digits = text.rstrip("KM")
     if digits.count(".") > 1:
-        raise ValueError(f"{where}: {text!r} is not a number")
-    return float(digits) * scale
+        raise ValueError(f"{where}{text!r} is not a number")
+    value = float(digits) * scale
+    if not math.isfinite(value):
+        raise ValueError(f"{where}{text[:24]!r} is too large")
+    return value
 
 
 def _hms_ms(text: str, micro: bool) -> float | None:
@@ -301,7 +312,10 @@ def _hms_ms(text: str, micro: bool) -> float | None:
     seconds = 0.0
     for weight, part in zip((1.0, 60.0, 3600.0), reversed(parts[:-1]), strict=False):
         seconds += weight * float(part)
-    return seconds * 1000.0 + fraction
+    value = seconds * 1000.0 + fraction
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:24]!r} is too large")
+    return value
 
 
 def _row_pattern(columns: tuple[tuple[str, str], ...]) -> re.Pattern[str]:
@@ -375,12 +389,12 @@ def _heading(raw: str) -> tuple[str, str, str, int | None, str]:
     period_match = _PERIOD.search(raw)
     description_match = _DESCRIPTION.search(raw)
     description = description_match.group(1).strip() if description_match else ""
-    class_match = _CLASS.search(raw)
-    if class_match is None:
-        return "policy", policy, policy, None, description
-    kind = _KINDS[re.sub(r"\s+", "", class_match.group(1)).upper()]
     period = int(period_match.group(1)) if period_match else None
-    return kind, class_match.group(2), policy, period, description
+    for kind, pattern in _SUBJECTS:
+        found = pattern.search(raw)
+        if found is not None:
+            return kind, found.group(1), policy, period, description
+    return "policy", policy, policy, None, description
 
 
 def _take(values: dict[str, str], group: str, micro: bool, where: str) -> dict[str, float | None]:
@@ -390,7 +404,7 @@ def _take(values: dict[str, str], group: str, micro: bool, where: str) -> dict[s
         if prefix != group:
             continue
         try:
-            taken[name] = _hms_ms(text, micro) if group == "time" else _number(text, where)
+            taken[name] = _hms_ms(text, micro) if group == "time" else _number(text, "")
         except ValueError as error:
             raise ValueError(f"{where}: {name.upper()} {error}") from None
     return taken
@@ -450,7 +464,7 @@ def _read_appl_line(builder: _Builder, number: int, raw: str, packed: str) -> No
     if len(matches) != expected:
         raise ValueError(f"line {number}: cannot read the TRANSACTIONS APPL% line: {raw.strip()[:120]!r}")
     for match in matches:
-        where = f"line {number}"
+        where = f"line {number}: "
         cp, on_cp, specialty = (_number(text, where) or 0.0 for text in match.groups()[1:])
         builder.appl_lines[match.group(1)] = TransactionAppl(cp=cp, specialty_on_cp=on_cp, specialty=specialty)
 
@@ -466,7 +480,8 @@ def _feed(builder: _Builder, number: int, raw: str, packed: str) -> None:
         if len(builder.description) >= _MAX_HEADING_LINES:
             raise ValueError(f"line {number}: no '-TRANSACTIONS-' grid follows the REPORT BY line {builder.line}")
         text = _DESCRIPTION.search(raw)
-        builder.description.append((text.group(1) if text else raw).strip())
+        if text is not None or "=" not in raw:  # not CRITICAL =NONE and the like
+            builder.description.append((text.group(1) if text else raw).strip())
         return
     key = _row_key(packed)
     if key is not None:

@@ -134,6 +134,7 @@ WARNING_CODES: Mapping[str, str] = {
     "sla-unreachable": "no CP count meets the response-time goal: sized on CPU alone",
     "published-limit": "the target rate passes a software limit that a source states",
     "cics-only": "CPU of the CICS regions only (no LPAR figure published; no lpar_overhead given)",
+    "software-unscaled": "the saturation is the fitted software station of the measured configuration, not scaled",
 }
 
 _UTIL_EPS = 1e-9
@@ -956,12 +957,35 @@ def _evaluate(n: int, *, basis: _Basis, target: _Target, rmodel: ResponseModel |
     split = split_pools(basis.total, target.fraction, proj.factor, zproj.factor, z, needed, target.ziip_ceiling)
     total = split.total
     ev = _Eval(n, proj, zproj, total, split.gcp, split.special, split.on_gcp, z, split.gcp / n, None, needed=needed)
-    if rmodel is not None and rmodel.has_response_data and total > 0:
-        bd = rmodel.breakdown(tps, cps=n, cost_factor=_cp_cost_factor(basis, proj, split.gcp, total))
+    return ev if rmodel is None else _with_response(ev, basis=basis, rmodel=rmodel, tps=tps)
+
+
+def _with_response(ev: _Eval, *, basis: _Basis, rmodel: ResponseModel, tps: float) -> _Eval:
+    """``ev`` with its modelled response time (ms) at ``ev.n`` CPs, where the model has response data."""
+    if rmodel.has_response_data and ev.total > 0 and ev.response is None:
+        bd = rmodel.breakdown(tps, cps=ev.n, cost_factor=_cp_cost_factor(basis, ev.proj, ev.gcp, ev.total))
         assert bd.total_ms is not None
         ev.response = bd.total_ms + _ziip_residence_ms(ev, tps, 1.0)
         ev.cp_residence = bd.cp_residence_ms
     return ev
+
+
+def _evaluations(req: _Request, basis: _Basis, target: _Target) -> list[_Eval]:
+    """The CP counts :func:`_choose` reads, evaluated in order without response times.
+
+    Up to the first count within the utilisation ceiling (and the given count), which is all
+    :func:`_choose` needs unless a response-time goal is checked at every count within the
+    ceiling; then, or when no count is within it, every rated count.  Response times are
+    modelled only where a goal is checked (:func:`_with_response`).  Evaluating all 141
+    counts of a z13 with their response times was most of the cost of an answer.
+    """
+    out = []
+    for k in req.counts:
+        ev = _evaluate(k, basis=basis, target=target, rmodel=None, tps=req.t)
+        out.append(ev)
+        if req.sla is None and ev.util <= req.umax + _UTIL_EPS and (req.cps is None or k >= req.cps):
+            break
+    return out
 
 
 def _cp_cost_factor(basis: _Basis, proj: Projection, gcp: float, total: float) -> float:
@@ -1041,7 +1065,7 @@ def _saturation_at(
 def _ranges(
     basis: _Basis,
     ends: tuple[_Target, _Target],
-    evals: Sequence[_Eval],
+    counts: Sequence[int],
     chosen: _Eval,
     cps_given: int | None,
     umax: float,
@@ -1066,8 +1090,8 @@ def _ranges(
         scaled = replace(basis, total=basis.total * scale)
         if cps_given is not None:
             return _evaluate(cps_given, basis=scaled, target=target, rmodel=None, tps=1.0)
-        for e in evals:
-            ev = _evaluate(e.n, basis=scaled, target=target, rmodel=None, tps=1.0)
+        for n in counts:
+            ev = _evaluate(n, basis=scaled, target=target, rmodel=None, tps=1.0)
             if ev.util <= umax + _UTIL_EPS:
                 return ev
         return None
@@ -1097,7 +1121,7 @@ def _binding_at_target(
         )
     if rmodel is not None and rmodel.software is not None:
         sw = rmodel.software
-        util["software"] = (tps * sw.service_s / sw.servers, f"software station ({sw.servers} servers)")
+        util["software"] = (tps * sw.service_s / sw.servers, f"software station ({_servers(sw.servers)})")
     if closed_x is not None and closed_x < tps * (1.0 - _CLOSED_TOLERANCE):
         util["clients"] = (tps / closed_x if closed_x > 0 else math.inf, "the client population")
     key = max(util, key=lambda k: util[k][0])
@@ -1110,7 +1134,7 @@ def _binding_label(sat: Saturation, policy: EnginePolicy, rmodel: ResponseModel 
         "specialty": f"the CPs and {policy.name}s together (the {policy.name}s configured fill, then eligible work "
         "spills onto the CPs)",
         "software": "the software station"
-        + ("" if rmodel is None or rmodel.software is None else f" ({rmodel.software.servers} servers)"),
+        + ("" if rmodel is None or rmodel.software is None else f" ({_servers(rmodel.software.servers)})"),
     }
     if sat.binding == "none":
         return None
@@ -1313,7 +1337,7 @@ def size(
     target = _Target(
         capacity, config.machine_type, target_machine_type, capacity_setting, req.policy, fraction, req.ziips, req.zmax
     )
-    evals = [_evaluate(k, basis=basis, target=target, rmodel=rmodel, tps=req.t) for k in req.counts]
+    evals = _evaluations(req, basis, target)
     required, chosen = _choose(evals, req, rmodel, basis, warnings, target_machine_type)
     warnings.extend(_chosen_warnings(chosen, req))
     # ---- 5. saturation and knee ----------------------------------------------------------
@@ -1321,13 +1345,16 @@ def size(
     sat_result = sat_of(1.0)
     cp_factor = _cp_cost_factor(basis, chosen.proj, chosen.gcp, chosen.total)
     warnings.extend(_saturation_warnings(req, chosen, sat_result.tps))
+    warnings.extend(_software_warnings(sat_result, rmodel, config))
     # ---- 6. response time ----------------------------------------------------------------
     rt = _response_step(rmodel, chosen, basis, req, cp_factor, sat_result.tps, warnings)
     # ---- 7. checks, ranges and the answer --------------------------------------------------
     warnings.extend(_limit_warnings(config, req.t))
     band_used = 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else req.band
     ends = (replace(target, fraction=frac_range[0]), replace(target, fraction=frac_range[1]))
-    ranges = _ranges(basis, ends, evals, chosen, req.cps, req.umax, sat_of, band_used, rt[1:3], required is not None)
+    ranges = _ranges(
+        basis, ends, req.counts, chosen, req.cps, req.umax, sat_of, band_used, rt[1:3], required is not None
+    )
     _final_assumptions(basis, req.policy, chosen, band_used, rmodel)
     cap_block = _capacity_block(capacity, chosen, req.policy, capacity_setting)
     cap = req.policy.max_engines(chosen.n)
@@ -1523,6 +1550,8 @@ def _choose(
     CPs"), and the count the figures are evaluated at (given, required, else the largest)."""
     umax, sla = req.umax, req.sla
     util_ok = [e for e in evals if e.util <= umax + _UTIL_EPS]
+    if sla is not None and rmodel is not None:
+        util_ok = [_with_response(e, basis=basis, rmodel=rmodel, tps=req.t) for e in util_ok]
     required: _Eval | None = util_ok[0] if util_ok else None
     if required is not None and sla is not None and required.response is not None:
         meets = [e for e in util_ok if e.response is not None and e.response <= sla]
@@ -1593,6 +1622,32 @@ def _saturation_warnings(req: _Request, chosen: _Eval, sat: float) -> list[Sizin
             f"{req.t:g} TPS is at or beyond the saturation rate {sat:.4g} TPS of {chosen.n} CPs"
             + (f" + {chosen.ziips} {req.policy.name}s" if chosen.ziips else "")
             + ": no steady state, response time unbounded",
+        )
+    ]
+
+
+def _servers(m: int) -> str:
+    return f"{m} server{'' if m == 1 else 's'}"
+
+
+def _software_warnings(sat: Saturation, rmodel: ResponseModel | None, config: ConfigurationData) -> list[SizingWarning]:
+    """Say that a software-bound saturation is the measured configuration's, not a scaled one.
+
+    The software station is fitted to the response times published for one configuration (for
+    FiTeq: the wait for a free HSM channel, REDP-5114 section 11.3).  No source at hand publishes
+    the count behind it (REDP-5114 gives neither the number of channels nor of HSMs), so it is
+    not scaled to other configurations; more CPs do not raise it.
+    """
+    if sat.binding != "software" or rmodel is None or rmodel.software is None:
+        return []
+    sw = rmodel.software
+    return [
+        SizingWarning(
+            "software-unscaled",
+            f"saturation {sat.tps:.4g} TPS is the fitted software station ({_servers(sw.servers)} of "
+            f"{sw.service_s * 1000.0:.3g} ms), fitted to the response times published for "
+            f"{config.path}/{config.configuration} as measured; more CPs do not raise it, and the source "
+            "publishes no count (of channels, connections or regions) to scale it to another configuration",
         )
     ]
 

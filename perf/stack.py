@@ -5,8 +5,10 @@
 * PostgreSQL: the machine's server (``ZSIZER_BENCH_DATABASE_URL``, default
   ``postgres://postgres@127.0.0.1:5432/zsizer_bench``); the database is created if missing,
   migrated and loaded with benchmarks/.
-* gunicorn with ``config.settings.bench`` on ``ZSIZER_BENCH_PORT`` (default 8110), sync workers
-  (``ZSIZER_BENCH_WORKERS``, default 3 as in the Dockerfile), and optionally a Celery worker.
+* gunicorn with ``config/gunicorn.py`` and ``config.settings.bench`` on ``ZSIZER_BENCH_PORT``
+  (default 8110): ``ZSIZER_BENCH_WORKERS`` processes (default 3) of ``ZSIZER_BENCH_THREADS``
+  threads (default 4), gthread workers with keep-alive (``ZSIZER_BENCH_GUNICORN_ARGS`` adds
+  arguments, e.g. ``--worker-class sync`` to compare); optionally a Celery worker.
 
 Every process is started in its own process group and stopped by its pid at the end.
 """
@@ -40,8 +42,10 @@ class Stack:
     user: str
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     gunicorn_workers: int = 3
+    gunicorn_threads: int = 4
     celery_concurrency: int = 0
     shared_cache: bool = True
+    server_pid: int = 0
 
 
 def _wait_port(host: str, port: int, timeout: float) -> None:
@@ -102,6 +106,7 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
     redis_port = int(os.environ.get("ZSIZER_BENCH_REDIS_PORT", "6410"))
     web_port = int(os.environ.get("ZSIZER_BENCH_PORT", "8110"))
     workers = int(os.environ.get("ZSIZER_BENCH_WORKERS", "3"))
+    threads = int(os.environ.get("ZSIZER_BENCH_THREADS", "4"))
     db_url = os.environ.get("ZSIZER_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/zsizer_bench")
     shared_cache = os.environ.get("ZSIZER_BENCH_SHARED_CACHE", "1") != "0"
     for port in (redis_port, web_port):
@@ -159,19 +164,21 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
             f"u, _ = get_user_model().objects.get_or_create(username='{user}');"
             "print(Token.objects.get_or_create(user=u)[0].key)",
         ).split()[-1]  # the last word: the shell may print a banner first
+        server = len(processes)
         processes.append(
             _start(
                 [
                     str(VENV_BIN / "gunicorn"),
+                    "--config",
+                    str(REPO / "config" / "gunicorn.py"),
                     "config.wsgi:application",
                     "--bind",
                     f"127.0.0.1:{web_port}",
                     "--workers",
                     str(workers),
-                    "--timeout",
-                    "60",
-                    "--backlog",
-                    "2048",
+                    "--threads",
+                    str(threads),
+                    *os.environ.get("ZSIZER_BENCH_GUNICORN_ARGS", "").split(),
                 ],  # fmt: skip
                 env,
                 logs / "gunicorn.log",
@@ -207,7 +214,9 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
                 time.sleep(0.2)
         else:
             raise RuntimeError(f"gunicorn did not answer; see {logs / 'gunicorn.log'}")
-        yield Stack(base, env, token, user, processes, workers, celery_concurrency, shared_cache)
+        yield Stack(
+            base, env, token, user, processes, workers, threads, celery_concurrency, shared_cache, processes[server].pid
+        )
     finally:
         for proc in reversed(processes):
             _stop(proc)

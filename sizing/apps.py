@@ -5,3 +5,8 @@ class SizingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "sizing"
     verbose_name = "Sizing"
+
+    def ready(self) -> None:
+        # Registers run_job with the Celery app in every process (web and worker): the job
+        # service sends it by name rather than importing sizing.tasks, which imports the service.
+        from sizing import tasks  # noqa: F401

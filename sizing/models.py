@@ -426,3 +426,36 @@ class ReferenceVersion(models.Model):
 
     def __str__(self) -> str:
         return f"reference data v{self.number} ({self.token[:8]})"
+
+
+class ReportStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+
+
+class Report(models.Model):
+    """A PDF report too heavy to build within a request (a large batch job's), built by a worker.
+
+    Light reports are built on request and never stored; a heavy one is built once per job and
+    kept, so asking again answers at once.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports")
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="reports")
+    status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.QUEUED)
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    error = models.TextField(blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    model_version = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["job", "-created_at"], name="report_job_created")]
+
+    def __str__(self) -> str:
+        return f"report {self.pk} of job {self.job_id} ({self.status})"

@@ -16,7 +16,8 @@ from kombu.exceptions import OperationalError as BrokerOperationalError
 
 from sizing.models import JobStatus
 from sizing.services.job_recovery import jobs_reconcile
-from sizing.services.jobs import TRANSIENT_DB_ERRORS, job_fail, job_run
+from sizing.services.jobs import RUN_JOB_TASK, TRANSIENT_DB_ERRORS, job_fail, job_run
+from sizing.services.reports import BUILD_REPORT_TASK, report_build
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class JobTask(Task[Any, str]):
 @shared_task(
     bind=True,
     base=JobTask,
-    name="sizing.run_job",
+    name=RUN_JOB_TASK,
     acks_late=True,
     reject_on_worker_lost=True,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
@@ -75,6 +76,19 @@ def run_job(self: JobTask, job_id: int) -> str:
         waits = MAX_QUEUED_WAITS if outcome.state == JobStatus.QUEUED else MAX_LEASE_WAITS
         raise self.retry(countdown=outcome.retry_in_s, max_retries=waits)
     return outcome.state
+
+
+@shared_task(
+    name=BUILD_REPORT_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    ignore_result=True,
+)
+def build_report(report_id: int) -> str:
+    """Build a heavy PDF report; the row's conditional claim makes a redelivery a no-op."""
+    return report_build(report_id=report_id)
 
 
 # -- the reconciler, run by every worker -------------------------------------------------------

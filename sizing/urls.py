@@ -1,21 +1,36 @@
 """Browser pages (the sizing workbench)."""
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from sizing import views
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="registration/login.html",
+            # The embedded default's first-run account: say where its password is (never the password).
+            extra_context={"local_account_file": settings.ZSIZER_LOCAL_ACCOUNT and settings.ZSIZER_LOCAL_ACCOUNT_FILE},
+        ),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.home, name="home"),
     path("size/", views.workbench, name="workbench"),
     path("ui/chart-data", views.chart_data, name="chart-data"),
+    path("ui/models", views.models_data, name="models-data"),
     path("reference/", views.reference_list, name="reference"),
+    path("reference/lspr/", views.lspr_index, name="lspr"),
+    path("reference/lspr/<slug:slug>/", views.lspr_machine, name="lspr-machine"),
     path("reference/<slug:slug>/", views.reference_detail, name="reference-detail"),
     path("estimates/", views.estimate_index, name="estimates"),
     path("estimates/compare/", views.estimate_compare, name="estimate-compare"),
     path("estimates/<int:pk>/", views.estimate_detail, name="estimate-page"),
     path("estimates/<int:pk>/delete/", views.estimate_remove, name="estimate-remove"),
-    path("vendor/plotly-<str:version>.min.js", views.plotly_js, name="plotly-js"),
+    path("calibrations/", views.calibration_index, name="calibrations"),
+    path("calibrations/new/", views.calibration_new, name="calibration-new"),
+    path("calibrations/<int:pk>/", views.calibration_detail, name="calibration-page"),
+    path("calibrations/<int:pk>/delete/", views.calibration_remove, name="calibration-remove"),
 ]

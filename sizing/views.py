@@ -10,20 +10,26 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
-from django.views.decorators.cache import cache_control
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from sizing.api.estimate_serializers import EstimateInputSerializer
 from sizing.api.throttles import SharedScopedRateThrottle
-from sizing.selectors import catalogue
+from sizing.plotly_static import STATIC_PATH as PLOTLY_STATIC_PATH
+from sizing.selectors import catalogue, health, lspr
+from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
+from sizing.selectors.targets import machine_settings, model_choices
 from sizing.services import charts
+from sizing.services.calibrations import calibration_delete
+from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
 from sizing.users import signed_in_user
 
@@ -33,8 +39,8 @@ MAX_COMPARE = 3
 def _render_with_charts(
     request: HttpRequest, template: str, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
-    """Render a page that draws Plotly charts: it loads plotly.js from this server."""
-    context["plotly_src"] = reverse("plotly-js", kwargs={"version": charts.plotly_js_file()[1]})
+    """Render a page that draws Plotly charts: it loads plotly.js from this server's static files."""
+    context["plotly_src"] = static(PLOTLY_STATIC_PATH)
     return render(request, template, context, status=status)
 
 
@@ -54,11 +60,21 @@ def workbench(request: HttpRequest) -> HttpResponse:
         request,
         "sizing/workbench.html",
         {
-            "choices": catalogue.workbench_choices(user=request.user),
+            "choices": {**catalogue.workbench_choices(user=request.user), "targets": machine_settings()},
             "initial": initial,
             "example": example and bool(initial),
+            "generations": list(dict.fromkeys(m["generation"] for m in machine_settings().values())),
         },
     )
+
+
+@login_required
+@require_GET
+@cache_control(private=True, max_age=300)
+def models_data(request: HttpRequest) -> JsonResponse:
+    """GET /ui/models: every rated model for the workbench's model picker (fetched on first use,
+    so the page's first answer does not wait for 2,487 rows)."""
+    return JsonResponse(model_choices())
 
 
 class ChartDataView(APIView):
@@ -88,6 +104,9 @@ def reference_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def reference_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    source = lspr.lspr_source()
+    if source is not None and source["slug"] == slug.lower():
+        return redirect("lspr")  # the capacity ratings have their own pages
     detail = catalogue.source_detail(user=request.user, slug=slug)
     if detail is None:
         raise Http404("No such source document.")
@@ -95,6 +114,30 @@ def reference_detail(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "sizing/reference_detail.html",
         {"detail": detail, "chart": charts.source_points_chart(points=detail.points)},
+    )
+
+
+@login_required
+def lspr_index(request: HttpRequest) -> HttpResponse:
+    """LSPR ratings: every machine with its settings, and MIPS (or MSU) per CP against CPs."""
+    overview = lspr.lspr_overview()
+    return _render_with_charts(
+        request,
+        "sizing/lspr.html",
+        {"overview": overview, "chart": {"series": overview["series"], "title": "All machines"}},
+    )
+
+
+@login_required
+def lspr_machine(request: HttpRequest, slug: str) -> HttpResponse:
+    """One machine's models (filtered by ?setting=), per-CP capacity per setting, engine rules."""
+    detail = lspr.lspr_machine(slug=slug, setting=request.GET.get("setting"))
+    if detail is None:
+        raise Http404("No such rated machine.")
+    return _render_with_charts(
+        request,
+        "sizing/lspr_machine.html",
+        {"detail": detail, "chart": {"series": detail["series"], "title": detail["machine"].name}},
     )
 
 
@@ -148,7 +191,13 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sizing/estimate_compare.html",
-        {"estimates": estimates, "rows": rows, "input_rows": input_rows, "error": error},
+        {
+            "estimates": estimates,
+            "rows": rows,
+            "input_rows": input_rows,
+            "error": error,
+            "compare_ids": ",".join(str(e.pk) for e in estimates),
+        },
         status=status,
     )
 
@@ -161,13 +210,58 @@ def estimate_remove(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("estimates")
 
 
-# -- plotly.js, served from the installed plotly package (no CDN, nothing committed) ---------
+# -- private calibrations: paste, read, fix, save; then size on another machine --------------
+
+
+@login_required
+def calibration_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "sizing/calibration_list.html", {"calibrations": calibration_list(user=request.user)})
+
+
+@login_required
+def calibration_new(request: HttpRequest) -> HttpResponse:
+    """The paste page: the report is read by ``POST /api/v1/rmf/parse`` and saved by ``POST
+    /api/v1/calibrations/`` (calibration.js), so the page and the API give the same answers."""
+    paths = [{"slug": p.slug, "name": p.name} for p in catalogue.path_summaries(user=request.user)]
+    return render(request, "sizing/calibration_new.html", {"paths": paths})
+
+
+@login_required
+def calibration_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)
+    machines = catalogue.workbench_choices(user=request.user)["machines"]
+    return render(
+        request,
+        "sizing/calibration_detail.html",
+        {"calibration": calibration, "fit": calibration_fit(calibration=calibration), "machines": machines},
+    )
+
+
+@login_required
+@require_POST
+def calibration_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)
+    try:
+        calibration_delete(user=signed_in_user(request), calibration=calibration)
+    except ValidationError as exc:
+        calibration = get_object_or_404(calibration_list(user=request.user), pk=pk)  # rolled back: read again
+        machines = catalogue.workbench_choices(user=request.user)["machines"]
+        context = {
+            "calibration": calibration,
+            "fit": calibration_fit(calibration=calibration),
+            "machines": machines,
+            "error": " ".join(exc.messages),
+        }
+        return render(request, "sizing/calibration_detail.html", context, status=400)
+    return redirect("calibrations")
+
+
+# -- health ------------------------------------------------------------------------------------
 
 
 @require_GET
-@cache_control(public=True, max_age=365 * 24 * 3600, immutable=True)
-def plotly_js(request: HttpRequest, version: str) -> FileResponse:
-    path, current = charts.plotly_js_file()
-    if version != current:
-        raise Http404("Unknown plotly.js version.")
-    return FileResponse(path.open("rb"), content_type="text/javascript; charset=utf-8")
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    """``/healthz`` (no login): 200 when the database and broker answer, else 503; no configuration shown."""
+    healthy, checks = health.health()
+    return JsonResponse({"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503)

@@ -77,3 +77,37 @@ def test_function_length_check_counts_statements_not_docstrings() -> None:
     node = ast.parse(source).body[0]
     assert isinstance(node, ast.FunctionDef)
     assert _body_lines(source.splitlines(), node) == 3
+
+
+# -- layers of the app: api/views/tasks -> jobs -> services/selectors -> models_lib ------------
+
+#: What the business layer must not import: the HTTP layer and the Celery tasks that call it.
+UPPER_LAYERS = ("sizing.api", "sizing.views", "sizing.tasks")
+
+
+def _sizing_imports(path: Path) -> list[str]:
+    """Every module ``path`` imports, at the top or inside a function, ``from sizing import x``
+    counted as ``sizing.x``."""
+    names = _imports(path)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module == "sizing" and node.level == 0:
+            names.extend(f"sizing.{alias.name}" for alias in node.names)
+    return names
+
+
+BUSINESS_MODULES = sorted(
+    p for layer in ("services", "selectors", "jobs") for p in (REPO / "sizing" / layer).rglob("*.py")
+)
+
+
+@pytest.mark.parametrize("path", BUSINESS_MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_services_selectors_and_jobs_import_no_api_views_or_tasks(path: Path) -> None:
+    # Job kinds call services (not API serializers); services do not import the tasks that call them.
+    bad = [n for n in _sizing_imports(path) if any(n == u or n.startswith(f"{u}.") for u in UPPER_LAYERS)]
+    assert bad == [], f"{path.relative_to(REPO)} imports {bad}"
+
+
+def test_layer_check_sees_lazy_and_from_package_imports(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from sizing.tasks import run_job\n    from sizing import api\n")
+    assert _sizing_imports(module) == ["sizing.tasks", "sizing", "sizing.api"]

@@ -39,3 +39,37 @@ def test_compose_commands_name_modules_that_exist() -> None:
     assert (REPO / "config" / "wsgi.py").exists()
     assert services["worker"]["command"][:3] == ["celery", "-A", "config"]
     assert (REPO / "Dockerfile").exists()
+
+
+def test_compose_redis_keeps_its_data_across_a_restart() -> None:
+    compose = _compose()
+    redis = compose["services"]["redis"]
+    command = redis["command"]
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert command[command.index("--dir") + 1] == "/data"
+    assert any(v.split(":")[0] in compose["volumes"] and v.endswith(":/data") for v in redis["volumes"])
+
+
+def test_compose_scales_workers_and_checks_health_through_healthz() -> None:
+    services = _compose()["services"]
+    # `docker compose up --scale worker=N`: no fixed container name, no host port to collide on.
+    assert "container_name" not in services["worker"] and "ports" not in services["worker"]
+    assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
+    for name in ("migrate", "web", "worker"):
+        assert services[name]["environment"]["DJANGO_SETTINGS_MODULE"] == "config.settings.production", name
+
+
+def test_compose_serves_https_through_a_proxy_the_settings_trust() -> None:
+    services = _compose()["services"]
+    proxy = services["proxy"]
+    assert "web:8000" in proxy["command"] and "ports" not in services["web"]
+    settings_text = (REPO / "config" / "settings" / "production.py").read_text(encoding="utf-8")
+    assert 'SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")' in settings_text
+
+
+def test_image_runs_production_settings_and_its_health_check_by_default() -> None:
+    dockerfile = (REPO / "Dockerfile").read_text(encoding="utf-8")
+    assert "DJANGO_SETTINGS_MODULE=config.settings.production" in dockerfile
+    assert "collectstatic --noinput" in dockerfile
+    healthcheck = next(line for line in dockerfile.splitlines() if "urlopen" in line)
+    assert "/healthz" in healthcheck

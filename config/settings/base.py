@@ -22,6 +22,7 @@ from config.env import (
     env_list,
     env_str,
 )
+from config.security import DEFAULT_POLICY as DEFAULT_CSP
 
 # Generic Django classes (ModelAdmin[Model], ...) are subscriptable at run time, as the stubs type them.
 django_stubs_ext.monkeypatch()
@@ -43,7 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.staticfiles",
+    "config.staticfiles.StaticFilesConfig",  # django.contrib.staticfiles, ReDoc's bundle left out
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -65,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -111,11 +113,24 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "frontend" / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
-# Static files are served by the app itself (WhiteNoise): from STATIC_ROOT after collectstatic
-# (the Docker image), else straight from the finders.
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "sizing.plotly_static.PlotlyFinder",  # static/vendor/plotly.min.js from the plotly package
+]
+STATIC_ROOT = Path(env_str("ZSIZER_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+# Static files are served by the app itself (WhiteNoise): straight from the finders here; the
+# production settings serve the compressed, hashed copies collectstatic writes to STATIC_ROOT.
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+
+# Content-Security-Policy on every response (config.security): the UI runs no inline script or style.
+ZSIZER_CSP = DEFAULT_CSP
+
+# First run (`make run`): on the embedded default only, `manage.py local_account` creates a
+# local account if there is none and prints how to sign in.  Production settings turn it off.
+ZSIZER_LOCAL_ACCOUNT = DEBUG and not _database_url
+ZSIZER_LOCAL_ACCOUNT_FILE = VAR_DIR / "local-account.json"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -174,6 +189,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "JobKindEnum": "sizing.models.JobKind",
         "StatementKindEnum": "sizing.models.StatementKind",
+        "JobStatusEnum": "sizing.models.JobStatus",
+        "ReportStatusEnum": "sizing.models.ReportStatus",
     },
 }
 
@@ -243,7 +260,8 @@ ZSIZER_THROTTLE_CACHE = "throttles"
 def _shared_cache(location: str) -> dict[str, Any]:
     if ZSIZER_CACHE_URL:
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache, one client object per pool (config/redis_cache.py).
+            "BACKEND": "config.redis_cache.RedisCache",
             "LOCATION": ZSIZER_CACHE_URL,
             "KEY_PREFIX": f"zsizer-{location}" if location != "answers" else "zsizer",
         }
@@ -256,9 +274,19 @@ CACHES = {
     ZSIZER_THROTTLE_CACHE: _shared_cache(ZSIZER_THROTTLE_CACHE),
 }
 
+# ZSIZER_LOG_FORMAT=json writes one JSON object per line (config.logs); production's default.
+ZSIZER_LOG_FORMAT = env_str("ZSIZER_LOG_FORMAT", "text").strip().lower()
+if ZSIZER_LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured(f"ZSIZER_LOG_FORMAT={ZSIZER_LOG_FORMAT!r} must be 'text' or 'json'.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "config.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if ZSIZER_LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("ZSIZER_LOG_LEVEL", "INFO")},
 }

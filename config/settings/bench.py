@@ -14,6 +14,8 @@ os.environ.setdefault("DJANGO_DEBUG", "0")
 os.environ.setdefault("DJANGO_SECRET_KEY", "zsizer-bench-secret-key-not-for-production")
 os.environ.setdefault("ZSIZER_LOG_LEVEL", "WARNING")
 os.environ.setdefault("ZSIZER_TASK_QUEUE", "zsizer-bench")
+# One bench account stands for the whole room: its job quota is the room's, as its throttles are.
+os.environ.setdefault("ZSIZER_MAX_QUEUED_JOBS_PER_USER", "10000")
 
 from .base import *  # noqa: E402,F403
 

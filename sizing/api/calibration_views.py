@@ -17,11 +17,11 @@ from rest_framework.views import APIView
 from models_lib.calibration import MAX_INTERVALS, interval_from_section
 from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity
 from sizing.api.estimate_serializers import ErrorSerializer
-from sizing.api.fields import StrictIntegerField
 from sizing.api.parsers import StrictJSONParser
 from sizing.models import Calibration
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.services.calibrations import calibration_create, calibration_delete
+from sizing.services.input_fields import StrictIntegerField
 from sizing.users import signed_in_user
 
 #: Largest request body read (bytes): the longest report plus JSON quoting of its tabs.

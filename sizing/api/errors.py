@@ -1,7 +1,7 @@
 """API error shape: JSON with the field and a sentence, never a 500 or an HTML page for bad input.
 
 * ``exception_handler`` (DRF): Django validation errors become 400 with their fields; an error
-  is always rendered as JSON, also where the client asked for CSV (``format=csv``); a body
+  is always rendered as JSON, also where the client asked for CSV or PDF (``format=csv``); a body
   Django refused to read (``RequestDataTooBig``, too many fields) is a 413 or a 400.
 * ``not_found``, ``bad_request``, ``server_error``, ``permission_denied``: Django's handlers for
   the URLconf, JSON under ``/api/`` (a URL no route matches, e.g. ``/api/v1/jobs/1.5/``) and
@@ -40,8 +40,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     request = context.get("request")
     if response is not None and request is not None:
         renderer = getattr(request, "accepted_renderer", None)
-        if renderer is None or getattr(renderer, "format", None) == "csv":
-            # A spreadsheet asked for CSV; the error is a sentence, not a table.
+        if renderer is None or getattr(renderer, "format", None) not in ("json", "api"):
+            # CSV or PDF was asked for; the error is a sentence in JSON, not a table or a document.
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = "application/json"
     return response

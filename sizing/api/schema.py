@@ -10,6 +10,8 @@ every view, and are added here to every ``/api/v1/`` operation that lacks them:
 * 413 and 415 (operations with a body): a body over ``ZSIZER_MAX_BODY_BYTES``, a media type
   the API does not parse.
 
+An operation that takes ``format=csv`` documents ``text/csv`` for its 200.
+
 Error answers are JSON (``{"detail": ...}`` or ``{field: [reasons]}``), also where the
 operation serves CSV: sizing.api.errors renders them so.
 
@@ -47,6 +49,9 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
             extra = {**COMMON, **(WITH_BODY if "requestBody" in operation else {})}
             for code, description in extra.items():
                 responses.setdefault(code, {"description": description})
+            if _serves_csv(operation) and "200" in responses:
+                content = responses["200"].setdefault("content", {})
+                content.setdefault("text/csv", {"schema": {"type": "string"}})
             for code, response in responses.items():
                 if code.startswith(("4", "5")):
                     # Errors are JSON, also where the operation serves CSV (sizing.api.errors).
@@ -57,3 +62,11 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
         if name != "Error" and component.get("type") == "object" and "properties" in component:
             component["additionalProperties"] = False
     return result
+
+
+def _serves_csv(operation: dict[str, Any]) -> bool:
+    """The operation takes ``format=csv`` (its 200 is then a CSV file)."""
+    for parameter in operation.get("parameters", []):
+        if parameter.get("name") == "format" and "csv" in parameter.get("schema", {}).get("enum", []):
+            return True
+    return False

@@ -29,7 +29,7 @@ from django.contrib.auth.models import User
 import models_lib
 from models_lib import units
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
-from models_lib.inputs import ConfigurationData
+from models_lib.inputs import ConfigurationData, Point
 from models_lib.response import ResponseModel, fit_response
 from sizing.models import BenchmarkPoint, Estimate, MetricName, MetricUnit
 from sizing.selectors.fitted import current_reference
@@ -85,8 +85,27 @@ def _etr_grid(*, tps: float, etr_max: float, saturation: float | None) -> np.nda
     return np.unique(np.append(grid, tps))
 
 
-def _point_hover(rows: dict[int, BenchmarkPoint], point_id: int) -> dict[str, Any]:
-    row = rows[point_id]
+def _customer_hover(point: Point) -> dict[str, Any]:
+    """A calibration's interval (no stored row): the owner's own measurement, named as such."""
+    return {
+        "id": point.id,
+        "key": "",
+        "source": "your data",
+        "source_slug": None,
+        "reference": point.reference,
+        "table": point.reference.rsplit(": ", 1)[-1] or None,
+        "page": None,
+        "etr": point.etr,
+        "lpar_cps": point.lpar_cps,
+        "response_time_ms": point.response_time_ms,
+        "published": [],
+    }
+
+
+def _point_hover(rows: dict[int, BenchmarkPoint], point: Point) -> dict[str, Any]:
+    row = rows.get(point.id)
+    if row is None:
+        return _customer_hover(point)
     ref = row.reference or {}
     return {
         "id": row.id,
@@ -192,7 +211,7 @@ def cpu_chart(
             busy = point.busy_cps[primary]
             chart["points"].append(
                 {
-                    **_point_hover(rows, point.id),
+                    **_point_hover(rows, point),
                     "busy_cps_published": busy,
                     "busy_cps": busy * scale,
                     "fitted_busy_cps": fit.predict(point.etr) * scale,
@@ -288,9 +307,9 @@ def response_chart(
         "cost_factor": None,
     }
     chart["published"] = [
-        {**_point_hover(rows, p.id), "tps": p.etr}
+        {**_point_hover(rows, p), "tps": p.etr}
         for p in cfg.points
-        if p.response_time_ms is not None and p.id in rows
+        if p.response_time_ms is not None and (p.id in rows or p.id < 0)
     ]
     found = _response_model(cfg, model, outputs, tps)
     cps = capacity.get("cps")

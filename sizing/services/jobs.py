@@ -28,6 +28,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -38,11 +39,15 @@ from django.db.models import F
 from django.utils import timezone
 
 import models_lib
+from config.celery import app as celery_app
 from sizing.jobs import RUNNERS, JobStopped
-from sizing.models import Job, JobStatus
+from sizing.models import Job, JobKind, JobStatus
+from sizing.services.batch_chunks import batch_after_chunk, batch_chunks_of, batch_split
 
 logger = logging.getLogger(__name__)
 
+#: The Celery task that runs a job (sizing.tasks.run_job).
+RUN_JOB_TASK = "sizing.run_job"
 #: A job is given up after its worker has been lost this many times.
 MAX_ATTEMPTS = 3
 #: Progress is written at most this often (seconds); each write also renews the lease and
@@ -108,6 +113,12 @@ def job_submit(*, user: User, kind: str, params: dict[str, Any]) -> Job:
     return job
 
 
+def _run_job_task() -> Task[Any, Any]:
+    """The worker's task, looked up by its name in the Celery app: sizing.tasks calls this module,
+    so this module does not import it (``SizingConfig.ready`` registers the task in every process)."""
+    return celery_app.tasks[RUN_JOB_TASK]
+
+
 def _lock_owner(owner_id: int) -> None:
     """Serialise one user's submissions and claims (the user row, locked to the transaction's
     end), so that the per-user limits count each other."""
@@ -117,7 +128,7 @@ def _lock_owner(owner_id: int) -> None:
 def job_send(*, job_id: int, task_id: str) -> threading.Thread | None:
     """Hand the job's task to the broker (or, without one, to a thread: returned); ``sent_at``
     records it.  A broker that cannot take it leaves the job queued for the reconciler."""
-    from sizing.tasks import run_job  # sizing.tasks imports this module
+    run_job = _run_job_task()
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
         thread = threading.Thread(
@@ -155,7 +166,7 @@ def job_send(*, job_id: int, task_id: str) -> threading.Thread | None:
 
 
 def _run_in_thread(*, job_id: int, task_id: str) -> None:
-    from sizing.tasks import run_job  # sizing.tasks imports this module
+    run_job = _run_job_task()
 
     try:
         run_job.apply(args=(job_id,), task_id=task_id)
@@ -246,7 +257,10 @@ def job_run(
     job = Job.objects.select_related("owner").get(pk=job_id)
     attempt = job.attempts
     logger.info("job %s (%s): attempt %s on %s, task %s", job_id, job.kind, attempt, hostname, task_id)
-    return _compute(job=job, attempt=attempt, soft_time_limit_s=soft_time_limit_s)
+    outcome = _compute(job=job, attempt=attempt, soft_time_limit_s=soft_time_limit_s)
+    if job.parent_id is not None and outcome.state in TERMINAL:
+        batch_after_chunk(parent_id=job.parent_id)  # the batch's progress, or its assembly
+    return outcome
 
 
 def _claim(*, job_id: int, hostname: str) -> bool | None:
@@ -296,6 +310,8 @@ def _take_over_if_abandoned(*, job_id: int, hostname: str, redelivered: bool) ->
     if row["status"] != JobStatus.RUNNING:
         # Already finished or cancelled: a duplicate delivery, or a revoked task that got through.
         return RunOutcome(row["status"])
+    if Job.objects.filter(parent_id=job_id).exists():
+        return RunOutcome(JobStatus.RUNNING)  # a batch split into chunks: it lives in them
     beat = row["heartbeat_at"]
     if beat is not None and beat > now - _lease():
         wait = (beat + _lease() - now).total_seconds()
@@ -379,6 +395,10 @@ class _Progress:
 
 
 def _compute(*, job: Job, attempt: int, soft_time_limit_s: float | None) -> RunOutcome:
+    chunks = batch_chunks_of(job.params) if job.kind == JobKind.BATCH else None
+    if chunks is not None:  # a big batch: its chunks run on every idle worker
+        split = batch_split(job=job, attempt=attempt, chunks=chunks, send=job_send)
+        return RunOutcome(JobStatus.RUNNING if split else "stopped")
     runner = RUNNERS[job.kind]
     with _Lease(job_id=job.pk, attempt=attempt) as lease:
         try:

@@ -306,3 +306,27 @@ def test_bounds_only_estimate_names_its_statements_and_range(api: Any) -> None:
     cost = body["cpu_per_tran_ms"]
     assert cost["low"] == 0.0 and cost["high"] == pytest.approx(6.0)  # 6 CPs / 1000 TPS
     assert 0 < cost["total"] < cost["high"]
+
+
+def test_stored_estimate_body_equals_the_declared_fields_plus_the_answer(api: Any) -> None:
+    """The output serializer builds its body directly (perf); it must say what its declared
+    fields say, key for key and value for value, with the stored answer at top level."""
+    from rest_framework import serializers
+    from rest_framework.test import APIRequestFactory
+
+    from sizing.api.estimate_serializers import EstimateOutputSerializer
+
+    created = _post(api, **FITEQ, name="same body").json()
+    listed = api.get("/api/v1/estimates/").json()["results"][0]
+    read = api.get(f"/api/v1/estimates/{created['id']}/").json()
+    estimate = Estimate.objects.get(id=created["id"])
+    request = APIRequestFactory().get("/api/v1/estimates/")
+    ser = EstimateOutputSerializer(estimate, context={"request": request})
+    declared = serializers.ModelSerializer.to_representation(ser, estimate)
+    assert list(declared) == ["id", "url", "name", "owner", "path", "configuration", "machine", "tps", "inputs",
+                              "model_version", "created_at"]  # fmt: skip
+    assert ser.data == {**declared, **estimate.outputs}
+    for body in (created, listed, read):
+        assert {k: body[k] for k in declared} == {**declared, "url": body["url"]}
+        assert body["url"].endswith(f"/api/v1/estimates/{estimate.id}/")
+        assert {k: body[k] for k in estimate.outputs} == estimate.outputs

@@ -101,7 +101,7 @@ def test_size_fiteq_multi_region_on_zec12_and_run_a_curve_job(jobs_worker: Worke
 
     # The charts are drawn: Plotly SVGs with their traces (band, line, points, target).
     page.wait_for_selector("#chart-cpu .main-svg")
-    page.wait_for_function("document.querySelectorAll('#chart-cpu .scatterlayer .trace').length >= 4")
+    page.wait_for_function("() => document.querySelectorAll('#chart-cpu .scatterlayer .trace').length >= 4")
     assert page.locator("#chart-cpu .scatterlayer .trace .point").count() >= 4 + 1  # Table 11-1 + target
     assert page.locator("#chart-response .scatterlayer .trace").count() >= 3
     assert page.locator("#chart-demand .barlayer .trace").count() == 3
@@ -146,7 +146,7 @@ def test_size_fiteq_multi_region_on_zec12_and_run_a_curve_job(jobs_worker: Worke
     jobs.get_by_label("CP counts").fill("8, 10")
     jobs.get_by_role("button", name="Start").click()
     page.wait_for_selector("#job-progress:not([hidden])")
-    page.wait_for_function("document.getElementById('job-state').dataset.status === 'succeeded'", timeout=90_000)
+    page.wait_for_function("() => document.getElementById('job-state').dataset.status === 'succeeded'", timeout=90_000)
     assert page.locator("#job-progress").get_attribute("aria-valuenow") == "100"
     page.wait_for_selector("#job-chart-a .main-svg")
     assert page.locator("#job-chart-a .scatterlayer .trace").count() >= 2  # one line per CP count

@@ -127,7 +127,8 @@ export function drawCpu(el, cpu, context) {
     data.push({
       x: cpu.points.map((p) => p.etr), y: cpu.points.map((p) => p.busy_cps), mode: "markers",
       marker: { color: COLORS.points, size: 9, line: { color: "#fff", width: 1.5 } },
-      name: `Published (${cpu.points[0].source})`,
+      // A calibration's intervals are the customer's own measurements, not published points.
+      name: cpu.points[0].source_slug === null ? "Measured (your data)" : `Published (${cpu.points[0].source})`,
       text: cpu.points.map((p) =>
         pointHover(p, `Busy CPs: ${fmt.num(p.busy_cps_published, 3)} published${cpu.factor !== 1 ? ` → ${fmt.num(p.busy_cps, 3)} on target` : ""}`),
       ),
@@ -307,3 +308,12 @@ export function drawSourcePoints(cpuEl, rtEl, chart, component) {
 }
 
 export { baseLayout, draw, hline, vline, addLines };
+
+// Printing: redraw every chart at the printed width (the print stylesheet sizes the boxes),
+// and back at screen width afterwards.
+function resizeAll() {
+  if (!window.Plotly) return;
+  document.querySelectorAll(".js-plotly-plot").forEach((el) => window.Plotly.Plots.resize(el));
+}
+window.addEventListener("beforeprint", resizeAll);
+window.addEventListener("afterprint", resizeAll);

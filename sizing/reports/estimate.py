@@ -1,0 +1,539 @@
+"""The sections of a saved estimate's report, and of a comparison of two or three.
+
+Every number printed comes from the stored estimate (``Estimate.outputs``, the engine's answer
+as it was saved) or, for the charts, from ``sizing.services.charts.chart_data`` (the numbers the
+estimate page draws); the basis tables from ``sizing.selectors.report_basis``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.platypus import Flowable
+
+from sizing.reports.document import (
+    DASH,
+    DECISION,
+    data_table,
+    escape,
+    figure,
+    finite,
+    heading,
+    key_values,
+    num,
+    para,
+    pct,
+    span,
+    styles,
+    warning_list,
+)
+from sizing.reports.plots import BAND, CAPACITY, PALETTE, TARGET, Bars, Guide, Plot, Series, draw_bars, draw_plot
+from sizing.selectors.report_basis import ReportBasis
+
+#: Input fields in the order an engineer reads them: (label, key, unit).
+INPUT_LABELS: tuple[tuple[str, str, str], ...] = (
+    ("Path", "path", ""),
+    ("Configuration", "configuration", ""),
+    ("Target machine", "machine", ""),
+    ("Target rate", "tps", "TPS"),
+    ("CPs given", "cps", ""),
+    ("zIIPs given", "ziips", ""),
+    ("Utilisation ceiling", "max_utilization", ""),
+    ("Payload", "payload_bytes", "bytes"),
+    ("Clients", "clients", ""),
+    ("Think time", "think_time_s", "s"),
+    ("Response-time goal", "response_time_sla_ms", "ms"),
+    ("LSPR projection band", "projection_band", ""),
+    ("LPAR overhead", "lpar_overhead", ""),
+    ("Server share", "server_share", ""),
+)
+
+
+@dataclass(frozen=True)
+class EstimateSubject:
+    """A saved estimate as a report needs it (no database access past this point)."""
+
+    id: int
+    name: str
+    path_name: str
+    configuration_name: str
+    machine_name: str
+    inputs: dict[str, Any]
+    outputs: dict[str, Any]
+    model_version: str
+    saved: str
+    private_data: bool
+
+
+def scenario_name(e: EstimateSubject) -> str:
+    return e.name or f"{e.inputs.get('path')}/{e.inputs.get('configuration')} on {e.inputs.get('machine')}"
+
+
+def _input_value(key: str, value: Any, unit: str) -> str:
+    if key == "max_utilization" and finite(value) is not None:
+        return pct(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return num(value, 0 if float(value).is_integer() else 3, unit)
+    return str(value)
+
+
+def question_rows(e: EstimateSubject) -> list[tuple[str, str]]:
+    rows = [
+        (label, _input_value(key, e.inputs[key], unit))
+        for label, key, unit in INPUT_LABELS
+        if e.inputs.get(key) is not None
+    ]
+    rows.insert(1, ("Path name", str(e.path_name)))
+    return rows
+
+
+def engine_name(outputs: dict[str, Any]) -> str:
+    """zIIP or zAAP: the specialty engine the engine sized on this machine."""
+    return str(outputs.get("specialty_engine") or "zIIP")
+
+
+def _range(ranges: dict[str, Any], key: str, digits: int = 0, unit: str = "") -> str:
+    low, high = ranges.get(key) or (None, None)
+    return span(low, high, digits, unit)
+
+
+def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """(quantity, value, low..high, how) for the answer table."""
+    eng = engine_name(o)
+    ranges = o.get("ranges") or {}
+    cap = o.get("capacity") or {}
+    cp, spec = cap.get("cp") or {}, cap.get("specialty") or {}
+    cpu, busy, rt = o.get("cpu_per_tran_ms") or {}, o.get("busy_cps") or {}, o.get("response_time_ms") or {}
+    binding, sat_binding = o.get("binding_resource") or {}, o.get("saturation_binding") or {}
+    model = cap.get("model")
+    rows = [
+        (
+            "CPs required",
+            num(o.get("cps_required")),
+            _range(ranges, "cps"),
+            "sized to the ceiling",
+        ),
+        (
+            f"{eng}s required",
+            num(o.get("ziips_required")),
+            _range(ranges, "ziips"),
+            f"at most {num(o.get('specialty_engine_max'))} on this machine",
+        ),
+        (
+            "Model and capacity setting",
+            f"{model} (setting {cap.get('capacity_setting')})" if model else DASH,
+            "",
+            "LSPR table",
+        ),
+        ("MIPS (CPs, used)", num(o.get("mips")), "", f"of {num(cp.get('mips_installed'))} installed"),
+        ("MSU (CPs, used)", num(o.get("msu")), "", f"of {num(cp.get('msu_installed'))} installed"),
+        (
+            f"{eng} MIPS (used)",
+            num(o.get("ziip_mips")),
+            "",
+            f"of {num(spec.get('mips_installed'))} installed; not priced in MSU",
+        ),
+        ("CP utilisation", pct(o.get("gcp_utilization")), "", f"ceiling {pct(o.get('max_utilization'))}"),
+        (f"{eng} utilisation", pct(o.get("ziip_utilization")), "", ""),
+        (
+            "CPU per transaction",
+            num(cpu.get("total"), 3, "ms"),
+            span(cpu.get("low"), cpu.get("high"), 3, "ms"),
+            f"CPs {num(cpu.get('gcp'), 3)} + {eng}s {num(cpu.get('ziip'), 3)}",
+        ),
+        (
+            "Busy engines",
+            num(busy.get("total"), 2),
+            "",
+            f"CPs {num(busy.get('gcp'), 2)} (of which {eng}-eligible {num(busy.get('ziip_on_gcp'), 2)}), {eng}s {num(busy.get('ziip'), 2)}",
+        ),
+        (
+            "Response time",
+            num(rt.get("value"), 1, "ms"),
+            span(rt.get("low"), rt.get("high"), 1, "ms"),
+            "model at the target rate",
+        ),
+        (
+            "Saturation",
+            num(o.get("saturation_tps"), 0, "TPS"),
+            _range(ranges, "saturation_tps", 0, "TPS"),
+            f"bound by {str(sat_binding.get('label') or DASH)}",
+        ),
+        ("Knee", num(o.get("knee_tps"), 0, "TPS"), "", "response time doubles its low-load value"),
+        (
+            "Binding resource at the target",
+            str(binding.get("label") or DASH),
+            "",
+            f"at {pct(binding.get('utilization'))}",
+        ),
+    ]
+    return rows
+
+
+def answer_section(e: EstimateSubject) -> list[Flowable]:
+    o = e.outputs
+    s = styles()
+    decisions = [w for w in o.get("warnings") or [] if w.get("level") == "decision"]
+    out: list[Flowable] = heading("The answer")
+    eng = engine_name(o)
+    cap = o.get("capacity") or {}
+    summary = (
+        f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: <b>{num(o.get('cps_required'))} CPs</b> and "
+        f"<b>{num(o.get('ziips_required'))} {eng}s</b>"
+        + (f" ({escape(cap.get('model'))})" if cap.get("model") else "")
+        + f", {num(o.get('mips'))} MIPS, {num(o.get('msu'))} MSU."
+    )
+    out.append(para(summary))
+    if decisions:
+        out.append(
+            para(
+                f'<font color="{DECISION.hexval()}"><b>{len(decisions)} decision-level warning(s): the answer does not hold '
+                "as asked; read the warnings before the numbers.</b></font>"
+            )
+        )
+    if e.private_data:
+        out.append(
+            para("<b>Calibrated with the customer's own measurements</b> (private data), not published benchmarks.")
+        )
+    out.append(
+        data_table(
+            ["Quantity", "Value", "Range (low..high)", "Basis"],
+            answer_rows(o),
+            widths=[0.27, 0.16, 0.2, 0.37],
+            numeric=[False, True, True, False],
+        )
+    )
+    out.append(
+        para(
+            "Ranges are the engine's low..high: the 95% prediction interval of the cost model carried through the sizing.",
+            s.small,
+        )
+    )
+    return out
+
+
+# -- charts ------------------------------------------------------------------------------------
+
+
+def cpu_plot(chart: dict[str, Any], target_label: str) -> Plot:
+    plot = Plot("Transactions per second", f"Busy CPs on {target_label}")
+    line = chart.get("line")
+    if line:
+        fitted = line.get("interval_basis") != "published bounds"
+        plot.series.append(
+            Series(
+                "95% band" if fitted else "published range",
+                line["etr"],
+                line.get("low") or [],
+                color=BAND,
+                width=0.8,
+                dash=(2, 2),
+            )
+        )
+        plot.series.append(Series("", line["etr"], line.get("high") or [], color=BAND, width=0.8, dash=(2, 2)))
+        plot.series.append(
+            Series(
+                f"fitted line ({chart.get('component_label')})" if fitted else "cost from published bounds",
+                line["etr"],
+                line["busy_cps"],
+                color=PALETTE[0],
+            )
+        )
+    points = chart.get("points") or []
+    if points:
+        plot.series.append(
+            Series(
+                f"published ({points[0].get('source')})",
+                [p["etr"] for p in points],
+                [p["busy_cps"] for p in points],
+                color=PALETTE[2],
+                line=False,
+                markers=True,
+            )
+        )
+    bounds = chart.get("bounds") or []
+    if bounds:
+        plot.series.append(
+            Series(
+                "published bounds",
+                [b["tps"] for b in bounds],
+                [b["busy_cps"] for b in bounds],
+                color=PALETTE[3],
+                line=False,
+                markers=True,
+            )
+        )
+    target = chart.get("target") or {}
+    if finite(target.get("busy_cps")) is not None:
+        plot.series.append(
+            Series(
+                f"target {num(target.get('tps'))} TPS",
+                [target["tps"]],
+                [target["busy_cps"]],
+                color=TARGET,
+                line=False,
+                markers=True,
+            )
+        )
+    cap = chart.get("capacity") or {}
+    cps, ceiling = finite(cap.get("cps")), finite(cap.get("max_utilization"))
+    if cps:
+        plot.guides.append(Guide("y", cps, f"{num(cps)} CPs", CAPACITY))
+        if ceiling:
+            plot.guides.append(Guide("y", cps * ceiling, f"{pct(ceiling)} ceiling", TARGET))
+    return plot
+
+
+def response_plot(chart: dict[str, Any], target_label: str) -> Plot:
+    plot = Plot("Transactions per second", "Response time, ms")
+    curve, lower = chart.get("curve"), chart.get("lower_bound")
+    if curve:
+        plot.series.append(Series(f"model ({target_label})", curve["tps"], curve["response_ms"], color=PALETTE[0]))
+    if lower:
+        plot.series.append(
+            Series("time on the CPs only", lower["tps"], lower["response_ms"], color=PALETTE[4], width=1.0, dash=(4, 2))
+        )
+    target = chart.get("target") or {}
+    if finite(target.get("response_time_ms")) is not None:
+        plot.series.append(
+            Series(
+                f"target {num(target.get('tps'))} TPS",
+                [target["tps"]],
+                [target["response_time_ms"]],
+                color=TARGET,
+                line=False,
+                markers=True,
+            )
+        )
+    if finite(chart.get("knee_tps")):
+        plot.guides.append(Guide("x", chart["knee_tps"], f"knee {num(chart['knee_tps'])}", PALETTE[3]))
+    if finite(chart.get("saturation_tps")):
+        plot.guides.append(Guide("x", chart["saturation_tps"], f"saturation {num(chart['saturation_tps'])}", CAPACITY))
+    if finite(chart.get("goal_ms")):
+        plot.guides.append(Guide("y", chart["goal_ms"], f"goal {num(chart['goal_ms'])} ms", TARGET))
+    # Near saturation the response time grows without bound: keep the axis on the useful part
+    # (four times the low-load response time, and the target and goal in view).
+    ys = [v for s in plot.series for v in map(finite, s.y) if v is not None]
+    first = next((v for v in map(finite, (curve or lower or {}).get("response_ms") or []) if v is not None), None)
+    if ys and first:
+        keep = [
+            4 * first,
+            1.3 * (finite(target.get("response_time_ms")) or 0.0),
+            1.3 * (finite(chart.get("goal_ms")) or 0.0),
+        ]
+        plot.y_max = min(max(ys) * 1.05, max(keep))
+    return plot
+
+
+def demand_bars(demand: dict[str, Any], eng: str) -> Bars:
+    gcp, spill, ziip = (finite(demand.get(k)) or 0.0 for k in ("gcp_work", "ziip_on_gcp", "ziip"))
+    bars = Bars(
+        categories=["CPs", f"{eng}s"],
+        stacks=[
+            ("work on CPs", [gcp, 0.0], PALETTE[0]),
+            (f"{eng}-eligible on CPs", [spill, 0.0], PALETTE[3]),
+            (f"work on {eng}s", [0.0, ziip], PALETTE[2]),
+        ],
+        y_label="Busy engines",
+    )
+    cps, ziips = finite(demand.get("cps")), finite(demand.get("ziips"))
+    if cps:
+        bars.guides.append(Guide("y", cps, f"{num(cps)} CPs", CAPACITY))
+    if ziips:
+        bars.guides.append(Guide("y", ziips, f"{num(ziips)} {eng}s", PALETTE[2]))
+    return bars
+
+
+def chart_section(chart_data: dict[str, Any] | None, eng: str, note: str = "") -> list[Flowable]:
+    out: list[Flowable] = heading("Charts")
+    if chart_data is None:
+        out.append(para(escape(note or "The charts could not be drawn for this estimate."), styles().small))
+        return out
+    target = chart_data.get("target") or {}
+    cps = (chart_data.get("cpu") or {}).get("capacity", {}).get("cps")
+    label = f"{target.get('generation', '')}, {cps if cps is not None else '?'} CPs"
+    out.append(
+        para(
+            "Drawn with the current model from the estimate's inputs, as the estimate page draws them.", styles().small
+        )
+    )
+    out.append(
+        figure(
+            draw_plot(cpu_plot(chart_data["cpu"], label)),
+            "Busy CPs against transaction rate on the target LPAR: published points and the fitted line projected with the LSPR factor, with the 95% band, the CPs and the utilisation ceiling.",
+        )
+    )
+    out.append(
+        figure(
+            draw_plot(response_plot(chart_data["response"], label)),
+            "Response time against transaction rate on the target LPAR, with the knee, saturation and the goal when one was given.",
+        )
+    )
+    out.append(
+        figure(
+            draw_bars(demand_bars(chart_data["demand"], eng), height=150),
+            f"Busy engines on CPs and {eng}s at the target rate.",
+        )
+    )
+    return out
+
+
+# -- basis and sources -------------------------------------------------------------------------
+
+
+def model_rows(o: dict[str, Any], basis: ReportBasis) -> list[tuple[str, str]]:
+    b = o.get("basis") or {}
+    m, p = b.get("model") or {}, b.get("projection") or {}
+    rows: list[tuple[str, str]] = []
+    if m:
+        rows += [
+            (
+                "Cost model",
+                f"busy CPs = {num(m.get('intercept_cps'), 4)} + {num(m.get('slope_ms'), 4)} CP-ms per transaction x TPS / 1000 ({m.get('component')})",
+            ),
+            (
+                "Fit",
+                f"R\u00b2 {num(m.get('r2'), 4)}, n = {num(m.get('n'))}, ETR {num(m.get('etr_min'))}..{num(m.get('etr_max'))} TPS, weighting {str(m.get('weighting', DASH))}",
+            ),
+            (
+                "Standard errors",
+                f"slope {num(m.get('slope_se_ms'), 4)} CP-ms, intercept {num(m.get('intercept_se_cps'), 4)} CPs, residual {num(m.get('residual_std_cps'), 4)} CPs ({str(m.get('interval_basis', ''))})",
+            ),
+        ]
+    if basis.loo_median_abs_error is not None:
+        rows.append(
+            (
+                "Leave-one-out error",
+                f"median |error| {pct(basis.loo_median_abs_error, 1)} over the {str(basis.loo_component or '')} points",
+            )
+        )
+    if p:
+        rows.append(
+            (
+                "LSPR projection",
+                f"{p.get('from_machine_type')} with {p.get('from_cps')} CPs -> {p.get('to_machine_type')} with "
+                f"{p.get('to_cps')} CPs: factor {num(p.get('factor'), 4)} (specialty engines "
+                f"{num(p.get('specialty_factor'), 4)}), capacity setting {p.get('capacity_setting')}",
+            )
+        )
+        rows.append(("Ratings source", str(p.get("source", ""))))
+    origin = b.get("data_origin")
+    if origin:
+        rows.append(("Data origin", str(origin)))
+    cal = b.get("calibration")
+    if isinstance(cal, dict):
+        rows.append(
+            (
+                "Customer data",
+                f"calibration '{cal.get('name')}' (#{cal.get('id')}): {cal.get('intervals')} intervals measured on a "
+                f"{cal.get('current_model')} with {cal.get('cps')} CPs (private, not published)",
+            )
+        )
+    return rows
+
+
+def basis_section(o: dict[str, Any], basis: ReportBasis) -> list[Flowable]:
+    s = styles()
+    out: list[Flowable] = heading("Model basis")
+    rows = model_rows(o, basis)
+    if rows:
+        out.append(key_values(rows, key_width=0.22))
+    if basis.points:
+        out += heading("Published points used", 2)
+        out.append(
+            data_table(
+                ["Point", "Source", "Table / figure", "Page", "ETR, TPS", "LPAR CPs", "Response, ms", "LOO error"],
+                [
+                    (
+                        p.id,
+                        p.source,
+                        p.table,
+                        p.page,
+                        num(p.etr, 1),
+                        num(p.lpar_cps),
+                        num(p.response_time_ms, 2),
+                        pct(p.loo_relative_error, 1),
+                    )
+                    for p in basis.points
+                ],
+                widths=[0.07, 0.13, 0.25, 0.07, 0.12, 0.1, 0.13, 0.13],
+                numeric=[True, False, False, False, True, True, True, True],
+            )
+        )
+    if basis.ratings:
+        out += heading("LSPR ratings", 2)
+        out.append(
+            data_table(
+                ["Model", "Setting", "CPs", "MIPS", "MSU", "Source"],
+                [(r.model, r.capacity_setting, r.cps, num(r.mips), num(r.msu), r.source) for r in basis.ratings],
+                widths=[0.14, 0.1, 0.08, 0.12, 0.1, 0.46],
+                numeric=[False, False, True, True, True, False],
+            )
+        )
+    if basis.statements:
+        out += heading("Published statements used", 2)
+        out += [para(f"<b>{escape(ref)}</b>: {escape(text)}", s.small) for ref, text in basis.statements]
+    assumptions = (o.get("basis") or {}).get("assumptions") or []
+    if assumptions:
+        out += heading("Assumptions", 2)
+        out += [para("\u2022 " + escape(a), s.small) for a in assumptions]
+    return out
+
+
+def sources_section(basis: ReportBasis) -> list[Flowable]:
+    out: list[Flowable] = heading("Sources")
+    if not basis.sources:
+        return [*out, para("No published source behind this answer.", styles().small)]
+    out.append(
+        data_table(
+            ["Document", "Title", "Publisher", "Published"],
+            [(src.identifier, src.title, src.publisher, src.published or DASH) for src in basis.sources],
+            widths=[0.16, 0.54, 0.18, 0.12],
+        )
+    )
+    return out
+
+
+def estimate_story(
+    e: EstimateSubject, basis: ReportBasis, chart_data: dict[str, Any] | None, chart_note: str = ""
+) -> list[Flowable]:
+    """Question, answer, warnings, charts, basis and sources of one estimate."""
+    o = e.outputs
+    story: list[Flowable] = [*heading("The question"), key_values(question_rows(e))]
+    story += answer_section(e)
+    story += [*heading("Warnings"), *warning_list(o.get("warnings") or [])]
+    story += chart_section(chart_data, engine_name(o), chart_note)
+    story += basis_section(o, basis)
+    story += sources_section(basis)
+    return story
+
+
+# -- comparison --------------------------------------------------------------------------------
+
+
+def comparison_table(estimates: Sequence[EstimateSubject]) -> list[Flowable]:
+    """Question and answer side by side: one column per estimate."""
+    header = ["", *(f"#{e.id} {scenario_name(e)}" for e in estimates)]
+    rows: list[list[str]] = []
+    for label, key, unit in INPUT_LABELS:
+        values = [e.inputs.get(key) for e in estimates]
+        if any(v is not None for v in values):
+            rows.append([label, *("default" if v is None else _input_value(key, v, unit) for v in values)])
+    answers = [answer_rows(e.outputs) for e in estimates]
+    for i, row in enumerate(answers[0]):
+        cells = []
+        for a in answers:
+            value, rng = a[i][1], a[i][2]
+            cells.append(value + (f" ({rng})" if rng and rng != DASH else ""))
+        rows.append([row[0], *cells])
+    rows.append(
+        [
+            "Warnings",
+            *(", ".join(w.get("code", "") for w in e.outputs.get("warnings") or []) or "none" for e in estimates),
+        ]
+    )
+    rows.append(["Model version", *(e.model_version for e in estimates)])
+    n = len(estimates)
+    return [data_table(header, rows, widths=[0.25, *([0.75 / n] * n)])]

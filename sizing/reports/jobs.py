@@ -1,0 +1,411 @@
+"""The sections of a finished job's report: its parameters, summary, charts, result table, basis.
+
+One layout per job kind (``curve``, ``closed``, ``montecarlo``, ``optimize``, ``mix``, ``batch``);
+the numbers are the stored result (``Job.result``) and the charts draw the same series the job
+panel of the workbench draws.  Tables split across pages with their header repeated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from reportlab.platypus import Flowable
+
+from sizing.reports.document import (
+    DASH,
+    data_table,
+    figure,
+    finite,
+    heading,
+    key_values,
+    num,
+    para,
+    pct,
+    styles,
+    warning_list,
+)
+from sizing.reports.estimate import basis_section, sources_section
+from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, Plot, Series, draw_bars, draw_plot
+from sizing.selectors.report_basis import ReportBasis
+from sizing.services.warning_levels import level_of, with_levels
+
+Section = list[Flowable]
+
+#: Columns of a batch's answer the report prints (the CSV has them all): (header, column, kind).
+BATCH_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("#", "row", "int"),
+    ("Path / configuration", "path", "text"),
+    ("Machine", "machine", "text"),
+    ("TPS", "tps", "num0"),
+    ("CPs", "cps_required", "int"),
+    ("zIIPs", "ziips_required", "int"),
+    ("Model", "capacity_model", "text"),
+    ("MIPS", "mips", "num0"),
+    ("MSU", "msu", "num0"),
+    ("CP util.", "gcp_utilization", "pct"),
+    ("Resp. ms", "response_time_ms_value", "num1"),
+    ("Sat. TPS", "saturation_tps", "num0"),
+    ("Decision warnings or error", "warning_codes", "text"),
+)
+
+
+def cell(value: Any, kind: str = "auto") -> str:
+    """A table cell: numbers with the digits their kind has, text as it is, a dash for nothing."""
+    if value is None or value == "":
+        return DASH
+    if kind == "pct":
+        return pct(value)
+    if kind == "int":
+        return num(value)
+    if kind.startswith("num"):
+        return num(_number(value), int(kind[-1]))
+    if kind == "auto" and finite(value) is not None:
+        v = float(value)
+        return num(v) if v.is_integer() else f"{v:,.4g}" if abs(v) < 1000 else num(v, 1)
+    return str(value)
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def param_rows(kind: str, params: dict[str, Any], result: dict[str, Any]) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    for key, value in params.items():
+        if key == "csv":
+            rows.append(("Scenarios", f"{result.get('rows', 0)} rows of CSV (the table below, one row each)"))
+        elif key == "workloads":
+            for i, w in enumerate(value, 1):
+                rows.append((f"Workload {i}", f"{w.get('path')}/{w.get('configuration')} at {num(w.get('tps'))} TPS"))
+        elif isinstance(value, dict):
+            rows.append((key, ", ".join(f"{k} {cell(v)}" for k, v in value.items())))
+        elif isinstance(value, list):
+            rows.append((key, ", ".join(cell(v) for v in value)))
+        else:
+            rows.append((key, cell(value)))
+    return rows
+
+
+def result_table(result: dict[str, Any], *, limit: int | None = None) -> Section:
+    table = result.get("table") or {}
+    columns, rows = list(table.get("columns") or []), list(table.get("rows") or [])
+    if not columns:
+        return []
+    shown = rows if limit is None else rows[:limit]
+    out: Section = heading("Result table")
+    out.append(data_table(columns, [[cell(v) for v in r] for r in shown], numeric=[True] * len(columns)))
+    if len(shown) < len(rows):
+        out.append(para(f"{len(shown)} of {len(rows)} rows shown; the CSV has them all.", styles().small))
+    return out
+
+
+# -- one layout per kind -----------------------------------------------------------------------
+
+
+def curve_section(result: dict[str, Any]) -> Section:
+    series = result.get("series") or []
+    has_rt = bool(result.get("response_time_data"))
+    rt = Plot("Transactions per second", "Response time, ms" if has_rt else "Time on CPs (lower bound), ms")
+    util = Plot("Transactions per second", "CP utilisation", y_percent=True, y_max=1.05)
+    firsts = []
+    for i, s in enumerate(series):
+        color = PALETTE[i % len(PALETTE)]
+        y = s.get("response_time_ms") if has_rt else s.get("response_time_lower_bound_ms")
+        rt.series.append(Series(f"{s.get('cps')} CPs", s.get("tps") or [], y or [], color=color))
+        util.series.append(
+            Series(f"{s.get('cps')} CPs", s.get("tps") or [], s.get("gcp_utilization") or [], color=color)
+        )
+        firsts += [float(v) for v in (y or [])[:1] if finite(v) is not None]
+    if firsts:
+        rt.y_max = 4 * max(firsts)
+    if finite(result.get("max_utilization")):
+        util.guides.append(Guide("y", result["max_utilization"], f"{pct(result['max_utilization'])} ceiling", TARGET))
+    at = finite(((series or [{}])[0].get("at_tps") or {}).get("tps"))
+    if at is not None:
+        rt.guides.append(Guide("x", at, f"target {num(at)}", TARGET))
+        util.guides.append(Guide("x", at, f"target {num(at)}", TARGET))
+    summary = data_table(
+        [
+            "CPs",
+            "Knee, TPS",
+            "Saturation, TPS",
+            "At the ceiling, TPS",
+            "Utilisation at target",
+            "Response at target, ms",
+        ],
+        [
+            (
+                s.get("cps"),
+                num(s.get("knee_tps")),
+                num(s.get("saturation_tps")),
+                num(s.get("ceiling_tps")),
+                pct((s.get("at_tps") or {}).get("gcp_utilization")),
+                num((s.get("at_tps") or {}).get("response_time_ms"), 1),
+            )
+            for s in series
+        ],
+        numeric=[True] * 6,
+    )
+    return [
+        *heading("Summary"),
+        summary,
+        *heading("Charts"),
+        figure(draw_plot(rt), "Response time against transaction rate, one line per CP count."),
+        figure(draw_plot(util), "CP utilisation against transaction rate, one line per CP count, with the ceiling."),
+    ]
+
+
+def closed_section(result: dict[str, Any]) -> Section:
+    c = result.get("curve") or {}
+    has_rt = bool(result.get("response_time_data"))
+    tput = Plot(
+        "Clients", "Throughput, TPS", [Series("throughput", c.get("clients") or [], c.get("throughput_tps") or [])]
+    )
+    resp = Plot(
+        "Clients",
+        "Response time, ms" if has_rt else "Time at the queues (lower bound), ms",
+        [
+            Series(
+                "response",
+                c.get("clients") or [],
+                (c.get("response_time_ms") if has_rt else c.get("response_time_lower_bound_ms")) or [],
+                color=TARGET,
+            )
+        ],
+    )
+    if finite(result.get("knee_clients")):
+        tput.guides.append(
+            Guide("x", result["knee_clients"], f"knee {num(result['knee_clients'])} clients", PALETTE[3])
+        )
+    if finite(result.get("max_throughput_tps")):
+        tput.guides.append(
+            Guide("y", result["max_throughput_tps"], f"max {num(result['max_throughput_tps'])} TPS", CAPACITY)
+        )
+    rows = [
+        (
+            "Engines",
+            f"{result.get('cps')} CPs, {result.get('ziips') or 0} zIIPs, think time {cell(result.get('think_time_s'))} s",
+        ),
+        ("Bottleneck", str(result.get("bottleneck") or DASH)),
+        ("Knee", f"{num(result.get('knee_clients'))} clients"),
+        ("Most throughput", num(result.get("max_throughput_tps"), 0, "TPS")),
+        ("Most clients within the goal", num(result.get("max_clients_within_sla"))),
+    ]
+    return [
+        *heading("Summary"),
+        key_values(rows),
+        *heading("Charts"),
+        figure(draw_plot(tput), "Throughput against the client population (exact MVA)."),
+        figure(draw_plot(resp), "Response time against the client population."),
+    ]
+
+
+def montecarlo_section(result: dict[str, Any]) -> Section:
+    cps = result.get("cps_required") or {}
+    hist = cps.get("histogram") or []
+    bars = Bars(
+        [str(h["cps"]) for h in hist],
+        [("share of samples", [float(h["share"]) for h in hist], PALETTE[0])],
+        "Share of samples",
+        "CPs required",
+        y_percent=True,
+    )
+    rt = result.get("response_time_ms") or {}
+    rows = [
+        ("Samples", f"{num(result.get('samples'))} (seed {cell(result.get('seed'))}) at {num(result.get('tps'))} TPS"),
+        (
+            "CPs required",
+            f"median {num(cps.get('p50'))}, 5th..95th percentile {num(cps.get('p5'))}..{num(cps.get('p95'))}, central {num(cps.get('central'))}",
+        ),
+        (
+            "zIIPs required",
+            f"median {num((result.get('ziips_required') or {}).get('p50'))}, 5th..95th {num((result.get('ziips_required') or {}).get('p5'))}..{num((result.get('ziips_required') or {}).get('p95'))}",
+        ),
+        (
+            "Within the ceiling",
+            f"P = {pct(result.get('p_within_ceiling'), 1)} at {num(result.get('evaluated_at_cps'))} CPs",
+        ),
+        (
+            "Response time",
+            f"median {num(rt.get('p50'), 2)} ms, 5th..95th {num(rt.get('p5'), 2)}..{num(rt.get('p95'), 2)} ms",
+        ),
+        (
+            "Meets the goal",
+            f"P = {pct(result.get('p_meets_sla'), 1)}" if result.get("p_meets_sla") is not None else DASH,
+        ),
+    ]
+    return [
+        *heading("Summary"),
+        key_values(rows),
+        *heading("Charts"),
+        figure(draw_bars(bars), "Distribution of the CPs required over the samples."),
+    ]
+
+
+def optimize_section(result: dict[str, Any]) -> Section:
+    eng = str(result.get("specialty_engine") or "zIIP")
+    front = result.get("frontier") or []
+    bars = Bars(
+        [f"{m['cps']} + {m['ziips']}" for m in front],
+        [("cost", [float(m["cost"]) for m in front], PALETTE[0])],
+        "Cost",
+        f"CPs + {eng}s",
+    )
+    best = result.get("best")
+    rows = [
+        (
+            "Cheapest mix",
+            f"{best['cps']} CPs + {best['ziips']} {eng}s, cost {num(best['cost'], 2)}"
+            if best
+            else "No mix carries the target.",
+        ),
+        (
+            "Utilisation",
+            f"CPs {pct(best.get('gcp_utilization'))}, {eng}s {pct(best.get('ziip_utilization'))}" if best else DASH,
+        ),
+        (
+            "Mixes",
+            f"{num(result.get('feasible'))} of {num(result.get('evaluated'))} carry {num(result.get('tps'))} TPS",
+        ),
+        ("Costs", ", ".join(f"{k} {cell(v)}" for k, v in (result.get("costs") or {}).items())),
+    ]
+    out: Section = [*heading("Summary"), key_values(rows)]
+    if front:
+        out += [
+            *heading("Charts"),
+            figure(draw_bars(bars), "Cost of the mixes on the frontier (fewest CPs for each zIIP count)."),
+        ]
+    return out
+
+
+def mix_section(result: dict[str, Any]) -> Section:
+    ws = result.get("workloads") or []
+    c = result.get("combined") or {}
+    bars = Bars(
+        [f"{w['configuration']} {num(w['tps'])}" for w in ws],
+        [
+            ("CPs", [float(w.get("gcp_busy") or 0) for w in ws], PALETTE[0]),
+            ("zIIPs", [float(w.get("ziip_busy") or 0) for w in ws], PALETTE[2]),
+        ],
+        "Busy engines",
+    )
+    rows = [
+        (
+            "LPAR",
+            f"{result.get('cps')} CPs{' (sized)' if result.get('cps_sized') else ''}, {result.get('ziips')} zIIPs{' (sized)' if result.get('ziips_sized') else ''} on {result.get('machine')}",
+        ),
+        (
+            "Combined",
+            f"{num(c.get('tps'))} TPS, CPs {pct(c.get('gcp_utilization'))} busy, zIIPs {pct(c.get('ziip_utilization'))} busy",
+        ),
+        ("MIPS and MSU", f"{num(c.get('mips'))} MIPS, {num(c.get('msu'))} MSU"),
+        ("Headroom", f"x{num(c.get('saturation_scale'), 2)} of every rate before saturation"),
+        ("Approximation", str(result.get("approximation") or DASH)),
+    ]
+    return [
+        *heading("Summary"),
+        key_values(rows),
+        *heading("Charts"),
+        figure(draw_bars(bars), "Busy engines of each workload on the shared LPAR."),
+    ]
+
+
+def batch_section(result: dict[str, Any]) -> Section:
+    table = result.get("table") or {}
+    columns = list(table.get("columns") or [])
+    index = {c: i for i, c in enumerate(columns)}
+    rows = [dict(zip(columns, r, strict=False)) for r in table.get("rows") or []]
+    plot = Plot(
+        "Scenario (row)",
+        "CPs required",
+        [
+            Series(
+                "CPs required",
+                [r.get("row") for r in rows],
+                [_number(r.get("cps_required")) for r in rows],
+                markers=True,
+            )
+        ],
+    )
+    out: Section = [
+        *heading("Summary"),
+        para(
+            f"{num(result.get('rows'))} scenarios: {num(result.get('succeeded'))} sized, {num(result.get('failed'))} refused (the error says why)."
+        ),
+        *heading("Charts"),
+        figure(draw_plot(plot, height=160), "CPs required by each scenario."),
+        *heading("Scenarios"),
+    ]
+
+    def value(r: dict[str, Any], col: str, kind: str) -> str:
+        if col == "path":
+            return f"{r.get('path')} / {r.get('configuration')}"
+        if col == "warning_codes":
+            codes = str(r.get("warning_codes") or "").replace(",", " ").split()
+            return str(r.get("error") or " ".join(c for c in codes if level_of(c) == "decision") or DASH)
+        return cell(r.get(col), kind) if col in index else DASH
+
+    out.append(
+        data_table(
+            [h for h, _, _ in BATCH_COLUMNS],
+            [[value(r, col, kind) for _, col, kind in BATCH_COLUMNS] for r in rows],
+            widths=[0.045, 0.19, 0.065, 0.065, 0.045, 0.055, 0.085, 0.065, 0.055, 0.055, 0.06, 0.08, 0.135],
+            numeric=[True, False, False, True, True, True, False, True, True, True, True, True, False],
+            compact=True,
+        )
+    )
+    out.append(para("Every column of every row, each warning's text included, is in the job's CSV.", styles().small))
+    return out
+
+
+LAYOUTS: dict[str, Callable[[dict[str, Any]], Section]] = {
+    "curve": curve_section,
+    "closed": closed_section,
+    "montecarlo": montecarlo_section,
+    "optimize": optimize_section,
+    "mix": mix_section,
+    "batch": batch_section,
+}
+
+
+def _batch_warnings(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each warning code of a batch once, with the number of scenarios that have it."""
+    table = result.get("table") or {}
+    columns = list(table.get("columns") or [])
+    if "warning_codes" not in columns:
+        return []
+    at = columns.index("warning_codes")
+    counts: dict[str, int] = {}
+    for row in table.get("rows") or []:
+        for code in str(row[at] or "").replace(",", " ").split():
+            counts[code] = counts.get(code, 0) + 1
+    return [{"code": code, "message": f"in {n} of {result.get('rows')} scenarios"} for code, n in counts.items()]
+
+
+def _all_warnings(result: dict[str, Any]) -> list[dict[str, Any]]:
+    warnings = list(result.get("warnings") or []) + _batch_warnings(result)
+    for w in result.get("workloads") or []:
+        warnings += [
+            {**x, "message": f"{w.get('configuration')}: {x.get('message', '')}"} for x in w.get("warnings") or []
+        ]
+    return with_levels(warnings)
+
+
+def job_story(
+    kind: str, params: dict[str, Any], result: dict[str, Any], basis: ReportBasis | None
+) -> Sequence[Flowable]:
+    """Parameters, summary and charts, warnings, the result table and the basis of one job."""
+    story: Section = [*heading("The question"), key_values(param_rows(kind, params, result))]
+    story += LAYOUTS[kind](result)
+    story += [*heading("Warnings"), *warning_list(_all_warnings(result))]
+    if kind != "batch":
+        story += result_table(result, limit=400)
+    if basis is not None:
+        source = result if result.get("basis") else result.get("estimate") or {}
+        story += basis_section(source, basis)
+        story += sources_section(basis)
+    return story

@@ -1,0 +1,124 @@
+"""What a report cites for an answer: its points (table, page), leave-one-out errors, LSPR
+ratings and the source documents, read from the stored reference data (reads only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from models_lib.costmodel import median_abs_loo_error
+from sizing.models import BenchmarkPoint, CapacityRating, Configuration, EngineRule, SourceDocument, Statement
+from sizing.selectors.fitted import current_reference
+
+
+@dataclass(frozen=True)
+class PointRow:
+    id: int
+    source: str
+    table: str
+    page: str
+    etr: float
+    lpar_cps: int | None
+    response_time_ms: float | None
+    loo_relative_error: float | None
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    id: int
+    model: str
+    capacity_setting: str
+    cps: int
+    mips: float
+    msu: float
+    source: str
+
+
+@dataclass(frozen=True)
+class SourceRow:
+    identifier: str
+    title: str
+    publisher: str
+    published: str
+
+
+@dataclass(frozen=True)
+class ReportBasis:
+    """The published rows behind one answer, ready to print."""
+
+    points: list[PointRow] = field(default_factory=list)
+    loo_median_abs_error: float | None = None
+    loo_component: str | None = None
+    ratings: list[RatingRow] = field(default_factory=list)
+    statements: list[tuple[str, str]] = field(default_factory=list)
+    sources: list[SourceRow] = field(default_factory=list)
+
+
+def _loo_by_point(configuration: Configuration, component: str | None) -> tuple[dict[int, float | None], float | None]:
+    """Leave-one-out relative error of each point of ``component`` and their median |error|."""
+    try:
+        model = current_reference().fitted(configuration).model
+    except ValueError:
+        return {}, None
+    rows = [r for r in model.loo_table() if component is None or r.component == component]
+    by_point = {r.point_id: r.relative_error for r in rows if r.point_id is not None}
+    return by_point, median_abs_loo_error(rows) if rows else None
+
+
+def _source_row(doc: SourceDocument) -> SourceRow:
+    return SourceRow(doc.identifier or doc.slug, doc.title, doc.publisher, doc.published)
+
+
+def report_basis(*, configuration: Configuration, basis: dict[str, Any]) -> ReportBasis:
+    """The rows ``basis`` (an estimate's or a job's ``basis``) names, with their sources.
+
+    Four queries whatever the answer: points, ratings, statements, engine rules of the machines.
+    """
+    model = basis.get("model") or {}
+    component = model.get("component")
+    loo, median = _loo_by_point(configuration, component)
+    point_ids = [int(i) for i in basis.get("points") or []]
+    points = list(BenchmarkPoint.objects.filter(id__in=point_ids).select_related("source").order_by("etr"))
+    rating_ids = [int(i) for i in (basis.get("projection") or {}).get("rating_ids") or []]
+    ratings = list(CapacityRating.objects.filter(id__in=rating_ids).select_related("source"))
+    statement_ids = [int(i) for i in basis.get("statements") or []]
+    statements = list(Statement.objects.filter(id__in=statement_ids).select_related("source"))
+    docs: dict[int, SourceDocument] = {}
+    rules = EngineRule.objects.filter(generation__in=_generations(basis)).select_related("source")
+    for source in [
+        *(p.source for p in points),
+        *(r.source for r in ratings),
+        *(s.source for s in statements),
+        *(r.source for r in rules),
+    ]:
+        docs.setdefault(source.pk, source)
+    return ReportBasis(
+        points=[
+            PointRow(
+                id=p.pk,
+                source=p.source.identifier or p.source.slug,
+                table=str((p.reference or {}).get("table") or (p.reference or {}).get("figure") or p.reference_text),
+                page=str((p.reference or {}).get("page") or "\u2013"),
+                etr=p.etr,
+                lpar_cps=p.lpar_cps,
+                response_time_ms=p.response_time_ms,
+                loo_relative_error=loo.get(p.pk),
+            )
+            for p in points
+        ],
+        loo_median_abs_error=median,
+        loo_component=component,
+        ratings=[
+            RatingRow(r.pk, r.model, r.capacity_setting, r.cps, r.mips, r.msu, r.source.identifier or r.source.title)
+            for r in sorted(ratings, key=lambda r: rating_ids.index(r.pk))
+        ],
+        statements=[(s.reference_text, s.text) for s in statements],
+        sources=sorted((_source_row(d) for d in docs.values()), key=lambda s: s.identifier),
+    )
+
+
+def _generations(basis: dict[str, Any]) -> list[str]:
+    """Engine rules are cited by generation in the assumptions; match the ones the basis names."""
+    text = " ".join(str(a) for a in basis.get("assumptions") or [])
+    return [g for g in EngineRule.objects.values_list("generation", flat=True) if f"{g}:" in text]

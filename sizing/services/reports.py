@@ -1,0 +1,255 @@
+"""Sizing reports as PDF: a saved estimate, a comparison of two or three, a finished job.
+
+The numbers are the stored answers (``Estimate.outputs``, ``Job.result``); the charts are drawn
+from the same chart data the pages use (``sizing.services.charts``); the basis is read by
+``sizing.selectors.report_basis``.  The layout lives in ``sizing.reports``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import connections, transaction
+from django.utils import timezone
+from reportlab.platypus import Flowable, PageBreak
+
+import models_lib
+from config.celery import app as celery_app
+from sizing.models import Estimate, Job, JobKind, JobStatus, Report, ReportStatus, Visibility
+from sizing.reports import document
+from sizing.reports.estimate import EstimateSubject, comparison_table, estimate_story, scenario_name
+from sizing.selectors.report_basis import ReportBasis, report_basis
+from sizing.services import charts
+
+logger = logging.getLogger(__name__)
+
+
+class ReportNotReady(Exception):
+    """The job has no result to report on (it has not succeeded)."""
+
+
+def _author(user: User) -> str:
+    full = getattr(user, "get_full_name", lambda: "")()
+    return str(full or user.get_username())
+
+
+def estimate_subject(estimate: Estimate) -> EstimateSubject:
+    config = estimate.configuration
+    return EstimateSubject(
+        id=estimate.pk,
+        name=estimate.name,
+        path_name=config.path.name,
+        configuration_name=config.name,
+        machine_name=estimate.machine.name,
+        inputs=dict(estimate.inputs),
+        outputs=dict(estimate.outputs),
+        model_version=estimate.model_version,
+        saved=estimate.created_at.strftime("%Y-%m-%d %H:%M UTC"),
+        # The hook for calibrated estimates: a private configuration, or a basis that says so.
+        private_data=config.visibility == Visibility.PRIVATE
+        or (estimate.outputs.get("basis") or {}).get("data_origin") not in (None, "published"),
+    )
+
+
+def _chart_data(*, user: User, inputs: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """The estimate page's chart numbers, or None and why (reference data changed since)."""
+    try:
+        return charts.chart_data(user=user, inputs=inputs), ""
+    except ValidationError as exc:
+        return None, f"The charts could not be drawn with the current reference data: {'; '.join(exc.messages)}"
+
+
+def _estimate_parts(*, user: User, estimate: Estimate) -> tuple[EstimateSubject, list[Flowable]]:
+    subject = estimate_subject(estimate)
+    basis = report_basis(configuration=estimate.configuration, basis=estimate.outputs.get("basis") or {})
+    chart, note = _chart_data(user=user, inputs=dict(estimate.inputs))
+    return subject, estimate_story(subject, basis, chart, note)
+
+
+def estimate_report_pdf(*, user: User, estimate: Estimate) -> bytes:
+    """The report of one saved estimate of ``user`` (the caller has checked ownership)."""
+    created = timezone.now()
+    subject, story = _estimate_parts(user=user, estimate=estimate)
+    title = f"Sizing report: {scenario_name(subject)}"
+    head = document.title_block(
+        title=title,
+        scenario=scenario_name(subject),
+        author=_author(user),
+        created=created,
+        lines=[
+            f"Estimate #{subject.id}, saved {subject.saved}, engine version {document.escape(subject.model_version)}."
+        ],
+    )
+    story = [*head, *story, *document.disclaimer()]
+    return document.render(story, document.Meta(title=title, author=_author(user), created=created))
+
+
+def comparison_report_pdf(*, user: User, estimates: Sequence[Estimate]) -> bytes:
+    """Two or three estimates side by side, then each one's report in full."""
+    created = timezone.now()
+    subjects = [estimate_subject(e) for e in estimates]
+    title = "Sizing comparison: " + " / ".join(f"#{s.id}" for s in subjects)
+    head = document.title_block(
+        title=title,
+        scenario=" vs ".join(scenario_name(s) for s in subjects),
+        author=_author(user),
+        created=created,
+    )
+    story: list[Flowable] = [*head, *document.heading("Side by side"), *comparison_table(subjects)]
+    for estimate in estimates:
+        subject, parts = _estimate_parts(user=user, estimate=estimate)
+        story += [
+            PageBreak(),
+            document.para(document.escape(f"#{subject.id} {scenario_name(subject)}"), document.styles().title),
+        ]
+        story += parts
+    story += document.disclaimer()
+    return document.render(story, document.Meta(title=title, author=_author(user), created=created))
+
+
+def job_report_pdf(*, user: User, job: Job) -> bytes:
+    """The report of a succeeded job of ``user``."""
+    from sizing.reports.jobs import job_story  # the job layouts are only needed here
+
+    if job.status != JobStatus.SUCCEEDED or not job.result:
+        raise ReportNotReady(f"Job {job.pk} has no result to report on: it is {job.status}.")
+    created = timezone.now()
+    result = job.result
+    basis = _job_basis(user=user, job=job)
+    title = f"{JobKind(job.kind).label}: job #{job.pk}"
+    head = document.title_block(
+        title=title,
+        scenario=_job_scenario(job),
+        author=_author(user),
+        created=created,
+        lines=[
+            f"Job #{job.pk} ({job.kind}), finished {job.finished_at:%Y-%m-%d %H:%M UTC}, engine version {document.escape(job.model_version)}."
+        ]
+        if job.finished_at
+        else [],
+    )
+    story = [*head, *job_story(job.kind, dict(job.params), result, basis), *document.disclaimer()]
+    return document.render(story, document.Meta(title=title, author=_author(user), created=created))
+
+
+def _job_scenario(job: Job) -> str:
+    p = job.params
+    if job.kind == "batch":
+        return f"{(job.result or {}).get('rows', 0)} scenarios from CSV"
+    if job.kind == "mix":
+        return f"{len(p.get('workloads') or [])} workloads on {p.get('machine')}"
+    return f"{p.get('path')}/{p.get('configuration')} on {p.get('machine')}"
+
+
+def _job_basis(*, user: User, job: Job) -> ReportBasis | None:
+    """The basis of a single-configuration job (curve, closed, Monte Carlo, optimise)."""
+    result, params = job.result or {}, job.params
+    basis = result.get("basis") or (result.get("estimate") or {}).get("basis")
+    if not basis or not params.get("path"):
+        return None
+    from sizing.services.estimates import resolve_configuration
+
+    try:
+        config = resolve_configuration(user=user, path=params["path"], configuration=params["configuration"])
+    except ValidationError:
+        return None
+    return report_basis(configuration=config, basis=basis)
+
+
+# -- heavy reports, built on a worker ----------------------------------------------------------
+
+#: The Celery task that builds a report (sizing.tasks.build_report; looked up by name because
+#: sizing.tasks calls this module).
+BUILD_REPORT_TASK = "sizing.build_report"
+#: A batch with more rows than this is reported on a worker (about 5 ms a row to lay out).
+HEAVY_BATCH_ROWS = 100
+
+
+def report_is_heavy(job: Job) -> bool:
+    return job.kind == JobKind.BATCH and int((job.result or {}).get("rows") or 0) > HEAVY_BATCH_ROWS
+
+
+def report_request(*, user: User, job: Job) -> Report:
+    """The stored report of ``job``, or a new one queued for a worker once the row is committed.
+
+    A report that failed is tried again; one queued, running or done is returned as it is.
+    """
+    if job.status != JobStatus.SUCCEEDED or not job.result:
+        raise ReportNotReady(f"Job {job.pk} has no result to report on: it is {job.status}.")
+    with transaction.atomic():
+        Job.objects.select_for_update().filter(pk=job.pk).first()  # one report per job at a time
+        existing = (
+            Report.objects.filter(job=job, model_version=models_lib.__version__)
+            .exclude(status=ReportStatus.FAILED)
+            .defer("pdf")
+            .first()
+        )
+        if existing is not None:
+            return existing
+        report = Report.objects.create(
+            owner=user, job=job, task_id=str(uuid.uuid4()), model_version=models_lib.__version__
+        )
+        transaction.on_commit(partial(_dispatch, report_id=report.pk, task_id=report.task_id))
+    return report
+
+
+def _dispatch(*, report_id: int, task_id: str) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        threading.Thread(
+            target=_build_in_thread, kwargs={"report_id": report_id}, name=f"zsizer-report-{report_id}", daemon=True
+        ).start()
+        return
+    try:
+        # Looked up by name: sizing.tasks imports this module.
+        celery_app.tasks[BUILD_REPORT_TASK].apply_async(
+            args=(report_id,), task_id=task_id, queue=settings.ZSIZER_TASK_QUEUE
+        )
+    except Exception as exc:  # the broker is down: say so on the report instead of leaving it queued
+        Report.objects.filter(pk=report_id, status=ReportStatus.QUEUED).update(
+            status=ReportStatus.FAILED,
+            error=f"The report could not be queued: the task broker is unreachable ({type(exc).__name__}).",
+            finished_at=timezone.now(),
+        )
+
+
+def _build_in_thread(*, report_id: int) -> None:
+    try:
+        report_build(report_id=report_id)
+    finally:
+        connections.close_all()  # this thread's own connections
+
+
+def report_build(*, report_id: int) -> str:
+    """Build report ``report_id`` (worker side); a second delivery of the same task does nothing."""
+    claimed = Report.objects.filter(pk=report_id, status=ReportStatus.QUEUED).update(
+        status=ReportStatus.RUNNING, started_at=timezone.now()
+    )
+    if not claimed:
+        return "not-queued"
+    report = Report.objects.select_related("owner", "job").defer("pdf").get(pk=report_id)
+    try:
+        pdf = job_report_pdf(user=report.owner, job=report.job)
+    except Exception as exc:  # a report that cannot be built says why, rather than staying "running"
+        logger.exception("report %s: could not be built", report_id)
+        Report.objects.filter(pk=report_id, status=ReportStatus.RUNNING).update(
+            status=ReportStatus.FAILED, error=f"{type(exc).__name__}: {exc}", finished_at=timezone.now()
+        )
+        return "failed"
+    Report.objects.filter(pk=report_id, status=ReportStatus.RUNNING).update(
+        status=ReportStatus.SUCCEEDED, pdf=pdf, finished_at=timezone.now()
+    )
+    return "succeeded"
+
+
+def report_pdf_bytes(report: Report) -> bytes:
+    """The stored PDF of a succeeded report."""
+    pdf = Report.objects.filter(pk=report.pk).values_list("pdf", flat=True).first()
+    return bytes(pdf or b"")

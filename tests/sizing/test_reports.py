@@ -1,0 +1,248 @@
+"""PDF reports read back the way a customer would: as text (pdftotext), as pixels (pdftoppm)
+and as fonts (pdffonts), from poppler-utils.  Every number checked is the stored estimate's or
+job's own answer, printed with the digits the report gives it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from sizing.api.job_serializers import JobSubmitSerializer
+from sizing.jobs import RUNNERS
+from sizing.models import Estimate, Job, JobStatus
+
+pytestmark = pytest.mark.django_db
+
+FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z13", "tps": 5000}
+#: CICS TG on a z13 with zIIPs: the answer has a specialty-engine pool.
+CICSTG = {"path": "cicstg", "configuration": "ipic-channel-64", "machine": "z13", "tps": 3000}
+
+
+def pdf_text(pdf: bytes, *, layout: bool = False) -> list[str]:
+    """The text of each page (pdftotext; pages are separated by form feeds)."""
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
+        f.write(pdf)
+        f.flush()
+        args = ["pdftotext", *(["-layout"] if layout else []), f.name, "-"]
+        out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return out.split("\f")[:-1]
+
+
+def pdf_fonts(pdf: bytes) -> list[list[str]]:
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
+        f.write(pdf)
+        f.flush()
+        out = subprocess.run(["pdffonts", f.name], check=True, capture_output=True, text=True).stdout
+    return [line.split() for line in out.splitlines()[2:]]
+
+
+def coloured_pixels(pdf: bytes, page: int) -> int:
+    """Pixels of ``page`` (1-based, rendered at 40 dpi) that are clearly coloured: chart lines,
+    markers and bars; text and table rules are black or grey and do not count."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "r.pdf"
+        src.write_bytes(pdf)
+        subprocess.run(
+            ["pdftoppm", "-r", "40", "-f", str(page), "-l", str(page), str(src), str(Path(tmp) / "p")], check=True
+        )
+        (ppm,) = Path(tmp).glob("p*.ppm")
+        data = ppm.read_bytes()
+    # P6 header: magic, width, height, maxval, each followed by whitespace.
+    fields = data.split(maxsplit=4)
+    assert fields[0] == b"P6"
+    pixels = fields[4]
+    count = 0
+    for i in range(0, len(pixels) - 2, 3):
+        r, g, b = pixels[i], pixels[i + 1], pixels[i + 2]
+        if max(r, g, b) - min(r, g, b) > 60:
+            count += 1
+    return count
+
+
+def report_words(api: Any, url: str) -> str:
+    """The report's text laid out as on the page (a table row on one line), spaces collapsed."""
+    return " ".join(" ".join(pdf_text(_pdf(api, url), layout=True)).split())
+
+
+def _create(api: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    response = api.post("/api/v1/estimates/", inputs, format="json")
+    assert response.status_code == 201, response.json()
+    return dict(response.json())
+
+
+def _pdf(api: Any, url: str) -> bytes:
+    response = api.get(url)
+    assert response.status_code == 200, response.content[:500]
+    assert response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF-")
+    return bytes(response.content)
+
+
+def test_estimate_report_text_shows_the_estimates_own_numbers(api: Any) -> None:
+    body = _create(api, {**FITEQ, "name": "Card authorisation 2027"})
+    stored = Estimate.objects.get(pk=body["id"]).outputs
+    words = report_words(api, f"/api/v1/estimates/{body['id']}/report.pdf")
+    # Title block: the scenario's name and its author.
+    assert "Card authorisation 2027" in words and "Prepared by engineer" in words
+    # The answer, as stored (the engine's outputs), with the report's digits.
+    cap = stored["capacity"]
+    assert f"{stored['cps_required']} CPs and {stored['ziips_required']} zIIPs ({cap['model']})" in words
+    assert f"{stored['mips']:,.0f} MIPS, {stored['msu']:,.0f} MSU" in words
+    assert f"of {cap['cp']['mips_installed']:,.0f} installed" in words
+    assert f"{stored['gcp_utilization'] * 100:.0f}%" in words
+    rt = stored["response_time_ms"]
+    assert f"{rt['value']:.1f} ms {rt['low']:.1f}..{rt['high']:.1f} ms" in words
+    low, high = stored["ranges"]["saturation_tps"]
+    assert (
+        f"{stored['saturation_tps']:,.0f} TPS {low:,.0f}..{high:,.0f} TPS bound by {stored['saturation_binding']['label']}"
+        in words
+    )
+    cpu = stored["cpu_per_tran_ms"]
+    assert f"{cpu['total']:.3f} ms {cpu['low']:.3f}..{cpu['high']:.3f} ms" in words
+    # Basis: the fit, the points with their table and page, the projection and its ratings.
+    model = stored["basis"]["model"]
+    assert f"R² {model['r2']:.4f}, n = {model['n']}" in words
+    assert f"factor {stored['basis']['projection']['factor']:.4f}" in words
+    assert "Leave-one-out error median |error|" in words
+    assert "REDP-5114" in words  # the source of the FiTeq points (benchmarks/redp5114.yaml)
+    # Every warning, with its level; decision-level ones before the others.
+    for w in stored["warnings"]:
+        assert w["code"] in words
+    assert "Results obtained in other operating environments may vary" in words
+
+
+def test_estimate_report_orders_decision_warnings_first_and_names_zaaps_on_old_machines(api: Any) -> None:
+    # 20,000 TPS of FiTeq on 2 CPs: the CPs given run above the ceiling (a decision warning).
+    body = _create(api, {**FITEQ, "tps": 9000, "cps": 2})
+    stored = Estimate.objects.get(pk=body["id"]).outputs
+    levels = [w["level"] for w in stored["warnings"]]
+    assert "decision" in levels
+    words = report_words(api, f"/api/v1/estimates/{body['id']}/report.pdf")
+    assert "decision-level warning(s)" in words
+    shown = [w["code"] for w in stored["warnings"]]
+    positions = [words.index(f"{w['level'].upper()} {w['code']}") for w in stored["warnings"]]
+    assert positions == sorted(positions), shown
+    # A z10 sizes zAAPs (benchmarks/engine_rules.yaml): the report says zAAP, not zIIP.
+    zaap = _create(api, {**CICSTG, "machine": "z10", "tps": 800})
+    assert Estimate.objects.get(pk=zaap["id"]).outputs["specialty_engine"] == "zAAP"
+    words = report_words(api, f"/api/v1/estimates/{zaap['id']}/report.pdf")
+    assert "zAAPs required" in words and "zIIPs required" not in words
+
+
+def test_estimate_report_embeds_every_font_it_uses(api: Any) -> None:
+    body = _create(api, FITEQ)
+    fonts = pdf_fonts(_pdf(api, f"/api/v1/estimates/{body['id']}/report.pdf"))
+    assert fonts, "no fonts listed"
+    for row in fonts:
+        # name type encoding emb sub uni object-id generation: "emb" is the 4th from the end.
+        assert row[-5] == "yes", row
+        assert "BitstreamVera" in row[0], row
+
+
+def test_estimate_report_chart_pages_are_drawn(api: Any) -> None:
+    body = _create(api, FITEQ)
+    pdf = _pdf(api, f"/api/v1/estimates/{body['id']}/report.pdf")
+    pages = pdf_text(pdf)
+    chart_pages = [i + 1 for i, t in enumerate(pages) if "Transactions per second" in t]
+    assert chart_pages, "no page has a chart's axis title"
+    for page in chart_pages:
+        assert coloured_pixels(pdf, page) > 400, page
+    # The last page (sources and disclaimer) has no chart: the measure tells the two apart.
+    assert coloured_pixels(pdf, len(pages)) < 50
+
+
+def test_another_user_gets_404_for_every_report(api: Any, other_user: Any, user: Any) -> None:
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    mine = _create(api, FITEQ)["id"]
+    second = _create(api, {**FITEQ, "tps": 3000})["id"]
+    job = _stored_job(user, "curve", {**FITEQ, "cps_list": [5, 6]})
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=other_user).key}")
+    assert other.get(f"/api/v1/estimates/{mine}/report.pdf").status_code == 404
+    assert other.get(f"/api/v1/estimates/report.pdf?ids={mine},{second}").status_code == 404
+    assert other.get(f"/api/v1/jobs/{job.pk}/report.pdf").status_code == 404
+    assert APIClient().get(f"/api/v1/estimates/{mine}/report.pdf").status_code == 401
+
+
+def test_comparison_report_puts_the_answers_side_by_side(api: Any) -> None:
+    a = _create(api, {**FITEQ, "name": "now"})
+    b = _create(api, {**FITEQ, "tps": 8000, "name": "peak"})
+    pdf = _pdf(api, f"/api/v1/estimates/report.pdf?ids={a['id']},{b['id']}")
+    first = " ".join(pdf_text(pdf)[0].split())
+    assert f"#{a['id']} now" in first and f"#{b['id']} peak" in first
+    for e in (a, b):
+        stored = Estimate.objects.get(pk=e["id"]).outputs
+        assert f"{stored['mips']:,.0f}" in first
+    for bad, field in (("1", "ids"), ("1,x", "ids"), (f"{a['id']},{a['id']}", "ids")):
+        response = api.get(f"/api/v1/estimates/report.pdf?ids={bad}")
+        assert response.status_code == 400 and field in response.json(), bad
+
+
+# -- jobs --------------------------------------------------------------------------------------
+
+
+def _stored_job(user: Any, kind: str, params: dict[str, Any]) -> Job:
+    """A succeeded job whose result the kind's runner computed here (as a worker would)."""
+    checked = JobSubmitSerializer(data={"kind": kind, "params": params}, context={"user": user})
+    checked.is_valid(raise_exception=True)
+    clean = checked.validated_data["params"]
+    result = RUNNERS[kind](params=clean, owner=user, progress=lambda done, total: None)
+    return Job.objects.create(
+        owner=user, kind=kind, params=clean, status=JobStatus.SUCCEEDED, result=result, finished_at=timezone.now()
+    )
+
+
+JOB_CASES = {
+    "curve": ({**FITEQ, "cps_list": [4, 6]}, "Knee, TPS"),
+    "closed": (
+        {**{k: v for k, v in FITEQ.items() if k != "tps"}, "cps": 6, "clients": [10, 1000, 5000], "think_time_s": 1.0},
+        "Bottleneck",
+    ),
+    "montecarlo": ({**FITEQ, "samples": 500, "seed": 3}, "Within the ceiling"),
+    "optimize": ({**CICSTG, "costs": {"gcp": 1.0, "ziip": 0.3}}, "Cheapest mix"),
+    "mix": (
+        {"machine": "z13", "workloads": [{**{k: FITEQ[k] for k in ("path", "configuration")}, "tps": 3000}]},
+        "Combined",
+    ),
+    "batch": (
+        {
+            "csv": "path,configuration,machine,tps\n"
+            + "".join(f"fiteq-authenticator,multi-region,z13,{t}\n" for t in (2000, 5000, 9000))
+        },
+        "Scenarios",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(JOB_CASES))
+def test_job_report_of_every_kind_has_its_summary_and_a_drawn_chart(api: Any, user: Any, kind: str) -> None:
+    params, heading = JOB_CASES[kind]
+    job = _stored_job(user, kind, params)
+    pdf = _pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf")
+    pages = pdf_text(pdf)
+    words = " ".join(" ".join(pages).split())
+    assert heading in words and f"job #{job.pk}" in words
+    # A drawn series is well over 100 coloured pixels at 40 dpi; a page of text has under 50 (the
+    # warning levels are its only colour; see test_estimate_report_chart_pages_are_drawn).
+    assert max(coloured_pixels(pdf, page) for page in range(1, len(pages) + 1)) > 100
+
+
+def test_job_report_numbers_are_the_results(api: Any, user: Any) -> None:
+    job = _stored_job(user, "curve", {**FITEQ, "cps_list": [4, 6]})
+    words = report_words(api, f"/api/v1/jobs/{job.pk}/report.pdf")
+    for s in job.result["series"]:
+        assert f"{s['cps']} {s['knee_tps']:,.0f} {s['saturation_tps']:,.0f} {s['ceiling_tps']:,.0f}" in words
+
+
+def test_job_report_before_success_is_409(api: Any, user: Any) -> None:
+    job = Job.objects.create(owner=user, kind="curve", params={}, status=JobStatus.RUNNING)
+    response = api.get(f"/api/v1/jobs/{job.pk}/report.pdf")
+    assert response.status_code == 409 and "running" in response.json()["detail"]
