@@ -5,9 +5,9 @@ same file.  Why these values, measured in docs/speed.md:
 
 * ``gthread`` workers with keep-alive: a client's connection stays open between requests (as a
   browser keeps it), and a thread waiting on PostgreSQL or on a slow client does not hold the
-  whole process.  A ``sync`` worker closes every connection and, since gunicorn 23, lingers on
-  each close until the client has read the response (RFC 9112 section 9.6), one request at a
-  time.
+  whole process.  A ``sync`` worker closes every connection and (gunicorn 27,
+  ``util.close_graceful``) lingers on each close until the client has closed its end (RFC 9112
+  section 9.6), one request at a time.
 * ``WEB_CONCURRENCY`` processes (default 3 on 2 cores: the GIL lets one process use one core)
   of ``ZSIZER_GUNICORN_THREADS`` threads (default 4), each thread with its own database
   connection (``CONN_MAX_AGE``), so at most workers x threads connections.

@@ -20,6 +20,7 @@ CICS TS V5.3 Benchmark on IBM z13 (REDP-5320), Figures 6, 10, 11 and 14.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -293,8 +294,11 @@ def _number(text: str, where: str) -> float | None:
     scale = {"K": 1e3, "M": 1e6}.get(text[-1], 1.0)
     digits = text.rstrip("KM")
     if digits.count(".") > 1:
-        raise ValueError(f"{where}: {text!r} is not a number")
-    return float(digits) * scale
+        raise ValueError(f"{where}{text!r} is not a number")
+    value = float(digits) * scale
+    if not math.isfinite(value):
+        raise ValueError(f"{where}{text[:24]!r} is too large")
+    return value
 
 
 def _hms_ms(text: str, micro: bool) -> float | None:
@@ -308,7 +312,10 @@ def _hms_ms(text: str, micro: bool) -> float | None:
     seconds = 0.0
     for weight, part in zip((1.0, 60.0, 3600.0), reversed(parts[:-1]), strict=False):
         seconds += weight * float(part)
-    return seconds * 1000.0 + fraction
+    value = seconds * 1000.0 + fraction
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:24]!r} is too large")
+    return value
 
 
 def _row_pattern(columns: tuple[tuple[str, str], ...]) -> re.Pattern[str]:
@@ -397,7 +404,7 @@ def _take(values: dict[str, str], group: str, micro: bool, where: str) -> dict[s
         if prefix != group:
             continue
         try:
-            taken[name] = _hms_ms(text, micro) if group == "time" else _number(text, where)
+            taken[name] = _hms_ms(text, micro) if group == "time" else _number(text, "")
         except ValueError as error:
             raise ValueError(f"{where}: {name.upper()} {error}") from None
     return taken
@@ -457,7 +464,7 @@ def _read_appl_line(builder: _Builder, number: int, raw: str, packed: str) -> No
     if len(matches) != expected:
         raise ValueError(f"line {number}: cannot read the TRANSACTIONS APPL% line: {raw.strip()[:120]!r}")
     for match in matches:
-        where = f"line {number}"
+        where = f"line {number}: "
         cp, on_cp, specialty = (_number(text, where) or 0.0 for text in match.groups()[1:])
         builder.appl_lines[match.group(1)] = TransactionAppl(cp=cp, specialty_on_cp=on_cp, specialty=specialty)
 

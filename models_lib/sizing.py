@@ -134,6 +134,7 @@ WARNING_CODES: Mapping[str, str] = {
     "sla-unreachable": "no CP count meets the response-time goal: sized on CPU alone",
     "published-limit": "the target rate passes a software limit that a source states",
     "cics-only": "CPU of the CICS regions only (no LPAR figure published; no lpar_overhead given)",
+    "software-unscaled": "the saturation is the fitted software station of the measured configuration, not scaled",
 }
 
 _UTIL_EPS = 1e-9
@@ -1120,7 +1121,7 @@ def _binding_at_target(
         )
     if rmodel is not None and rmodel.software is not None:
         sw = rmodel.software
-        util["software"] = (tps * sw.service_s / sw.servers, f"software station ({sw.servers} servers)")
+        util["software"] = (tps * sw.service_s / sw.servers, f"software station ({_servers(sw.servers)})")
     if closed_x is not None and closed_x < tps * (1.0 - _CLOSED_TOLERANCE):
         util["clients"] = (tps / closed_x if closed_x > 0 else math.inf, "the client population")
     key = max(util, key=lambda k: util[k][0])
@@ -1133,7 +1134,7 @@ def _binding_label(sat: Saturation, policy: EnginePolicy, rmodel: ResponseModel 
         "specialty": f"the CPs and {policy.name}s together (the {policy.name}s configured fill, then eligible work "
         "spills onto the CPs)",
         "software": "the software station"
-        + ("" if rmodel is None or rmodel.software is None else f" ({rmodel.software.servers} servers)"),
+        + ("" if rmodel is None or rmodel.software is None else f" ({_servers(rmodel.software.servers)})"),
     }
     if sat.binding == "none":
         return None
@@ -1344,6 +1345,7 @@ def size(
     sat_result = sat_of(1.0)
     cp_factor = _cp_cost_factor(basis, chosen.proj, chosen.gcp, chosen.total)
     warnings.extend(_saturation_warnings(req, chosen, sat_result.tps))
+    warnings.extend(_software_warnings(sat_result, rmodel, config))
     # ---- 6. response time ----------------------------------------------------------------
     rt = _response_step(rmodel, chosen, basis, req, cp_factor, sat_result.tps, warnings)
     # ---- 7. checks, ranges and the answer --------------------------------------------------
@@ -1620,6 +1622,32 @@ def _saturation_warnings(req: _Request, chosen: _Eval, sat: float) -> list[Sizin
             f"{req.t:g} TPS is at or beyond the saturation rate {sat:.4g} TPS of {chosen.n} CPs"
             + (f" + {chosen.ziips} {req.policy.name}s" if chosen.ziips else "")
             + ": no steady state, response time unbounded",
+        )
+    ]
+
+
+def _servers(m: int) -> str:
+    return f"{m} server{'' if m == 1 else 's'}"
+
+
+def _software_warnings(sat: Saturation, rmodel: ResponseModel | None, config: ConfigurationData) -> list[SizingWarning]:
+    """Say that a software-bound saturation is the measured configuration's, not a scaled one.
+
+    The software station is fitted to the response times published for one configuration (for
+    FiTeq: the wait for a free HSM channel, REDP-5114 section 11.3).  No source at hand publishes
+    the count behind it (REDP-5114 gives neither the number of channels nor of HSMs), so it is
+    not scaled to other configurations; more CPs do not raise it.
+    """
+    if sat.binding != "software" or rmodel is None or rmodel.software is None:
+        return []
+    sw = rmodel.software
+    return [
+        SizingWarning(
+            "software-unscaled",
+            f"saturation {sat.tps:.4g} TPS is the fitted software station ({_servers(sw.servers)} of "
+            f"{sw.service_s * 1000.0:.3g} ms), fitted to the response times published for "
+            f"{config.path}/{config.configuration} as measured; more CPs do not raise it, and the source "
+            "publishes no count (of channels, connections or regions) to scale it to another configuration",
         )
     ]
 

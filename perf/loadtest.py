@@ -2,7 +2,8 @@
 
 50 users (``ZSIZER_LOADTEST_USERS``) for 60 s (``ZSIZER_LOADTEST_SECONDS``), spawned at 10/s,
 doing what ``perf/locustfile.py`` says, against the stack of ``perf/stack.py`` (its own Redis,
-gunicorn with ``config.settings.bench``, one worker).  The figures (requests, failures,
+gunicorn with ``config/gunicorn.py`` and ``config.settings.bench``, one Celery worker of
+concurrency 2).  The figures (requests, failures,
 throughput, p50/p90/p99 per request kind and in aggregate) are added under ``loadtest`` to
 perf/results/<date>-<commit>.json (the file ``make bench`` writes for the same commit and day).
 Exits 1 if any request failed.
@@ -81,6 +82,8 @@ def main() -> int:
         "users": USERS,
         "seconds": SECONDS,
         "gunicorn_workers": stack.gunicorn_workers,
+        "gunicorn_threads": stack.gunicorn_threads,
+        "gunicorn_config": "config/gunicorn.py",
         "worker_concurrency": stack.celery_concurrency,
         "requests": total["requests"],
         "failures": total["failures"],

@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,9 +23,10 @@ from rest_framework.views import APIView
 
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.plotly_static import STATIC_PATH as PLOTLY_STATIC_PATH
-from sizing.selectors import catalogue, health
+from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
+from sizing.selectors.targets import machine_settings, model_choices
 from sizing.services import charts
 from sizing.services.calibrations import calibration_delete
 from sizing.services.estimate_inputs import EstimateInputSerializer
@@ -59,11 +60,21 @@ def workbench(request: HttpRequest) -> HttpResponse:
         request,
         "sizing/workbench.html",
         {
-            "choices": catalogue.workbench_choices(user=request.user),
+            "choices": {**catalogue.workbench_choices(user=request.user), "targets": machine_settings()},
             "initial": initial,
             "example": example and bool(initial),
+            "generations": list(dict.fromkeys(m["generation"] for m in machine_settings().values())),
         },
     )
+
+
+@login_required
+@require_GET
+@cache_control(private=True, max_age=300)
+def models_data(request: HttpRequest) -> JsonResponse:
+    """GET /ui/models: every rated model for the workbench's model picker (fetched on first use,
+    so the page's first answer does not wait for 2,487 rows)."""
+    return JsonResponse(model_choices())
 
 
 class ChartDataView(APIView):
@@ -93,6 +104,9 @@ def reference_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def reference_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    source = lspr.lspr_source()
+    if source is not None and source["slug"] == slug.lower():
+        return redirect("lspr")  # the capacity ratings have their own pages
     detail = catalogue.source_detail(user=request.user, slug=slug)
     if detail is None:
         raise Http404("No such source document.")
@@ -100,6 +114,30 @@ def reference_detail(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "sizing/reference_detail.html",
         {"detail": detail, "chart": charts.source_points_chart(points=detail.points)},
+    )
+
+
+@login_required
+def lspr_index(request: HttpRequest) -> HttpResponse:
+    """LSPR ratings: every machine with its settings, and MIPS (or MSU) per CP against CPs."""
+    overview = lspr.lspr_overview()
+    return _render_with_charts(
+        request,
+        "sizing/lspr.html",
+        {"overview": overview, "chart": {"series": overview["series"], "title": "All machines"}},
+    )
+
+
+@login_required
+def lspr_machine(request: HttpRequest, slug: str) -> HttpResponse:
+    """One machine's models (filtered by ?setting=), per-CP capacity per setting, engine rules."""
+    detail = lspr.lspr_machine(slug=slug, setting=request.GET.get("setting"))
+    if detail is None:
+        raise Http404("No such rated machine.")
+    return _render_with_charts(
+        request,
+        "sizing/lspr_machine.html",
+        {"detail": detail, "chart": {"series": detail["series"], "title": detail["machine"].name}},
     )
 
 

@@ -20,10 +20,11 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from models_lib.capacity import MAX_CPS
-from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
+from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS
 from sizing.models import Job, JobKind, Machine
+from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
-from sizing.services.estimates import resolve_target
+from sizing.services.estimates import resolve_configuration
 from sizing.services.input_fields import FiniteFloatField, StrictIntegerField
 
 #: Limits sized for a 2-core worker (see docs/jobs.md).
@@ -68,17 +69,35 @@ class ParamsSerializer(serializers.Serializer[Any]):
     validate_projection_band = EstimateInputSerializer.validate_projection_band
 
     def resolve(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """Check path, configuration and machine against what the owner may see; store their slugs."""
+        """Check path, configuration and target against what the owner may see; store their slugs.
+
+        A ``model`` (``3931-510``) stands for its machine and capacity setting, and for its CPs
+        where the kind takes one CP count and none was given; the stored params name the machine
+        slug, the model and a sub-capacity setting as resolved.
+        """
+        if not attrs.get("machine") and not attrs.get("model"):
+            raise serializers.ValidationError(
+                {"machine": ["Give a machine (e.g. z16) or a model capacity identifier as model (e.g. 3931-710)."]}
+            )
+        cps = attrs.get("cps") if "cps" in self.fields else None
         try:
-            config_row, machine_row = resolve_target(
-                user=self.context["user"],
-                path=attrs["path"],
-                configuration=attrs["configuration"],
-                machine=attrs["machine"],
+            config_row = resolve_configuration(
+                user=self.context["user"], path=attrs["path"], configuration=attrs["configuration"]
+            )
+            target = target_for(
+                machine=attrs.get("machine"),
+                model=attrs.get("model"),
+                capacity_setting=attrs.get("capacity_setting"),
+                cps=cps,
             )
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.message_dict) from None
-        attrs.update(path=config_row.path.slug, configuration=config_row.slug, machine=machine_row.slug)
+        attrs.pop("model", None)
+        attrs.pop("capacity_setting", None)
+        attrs.update(path=config_row.path.slug, configuration=config_row.slug, **target.inputs())
+        fixed = target.model.cps is not None and "cps" in self.fields
+        if fixed and attrs.get("cps") is None and not attrs.get("cps_list"):
+            attrs["cps"] = target.model.cps
         return attrs
 
 
@@ -86,6 +105,8 @@ class TargetParams(ParamsSerializer):
     path = estimate_field("path", required=True)
     configuration = estimate_field("configuration", required=True)
     machine = estimate_field("machine")
+    model = estimate_field("model")
+    capacity_setting = estimate_field("capacity_setting")
     max_utilization = estimate_field("max_utilization")
     payload_bytes = estimate_field("payload_bytes")
     response_time_sla_ms = estimate_field("response_time_sla_ms")
@@ -114,6 +135,7 @@ class CurveParams(TargetParams):
     points = StrictIntegerField(required=False, min_value=10, max_value=200, help_text="Rates per curve (default 50)")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = self.resolve(attrs)  # a model gives its CP count
         if not attrs.get("cps_list"):
             if attrs.get("cps") is None:
                 raise serializers.ValidationError({"cps_list": ["Give cps_list (CP counts 1..40) or cps."]})
@@ -192,7 +214,7 @@ class WorkloadParams(ParamsSerializer):
 class MixParams(ParamsSerializer):
     """Several workloads on one LPAR of ``machine``."""
 
-    machine = estimate_field("machine")
+    machine = estimate_field("machine", required=True)
     cps = estimate_field("cps", max_value=MAX_CPS, help_text="GCPs in the LPAR (default: sized)")
     ziips = estimate_field("ziips", max_value=MAX_ZIIPS, help_text="zIIPs (default: sized)")
     max_utilization = estimate_field("max_utilization")
@@ -241,6 +263,8 @@ class BatchParams(ParamsSerializer):
         if not any(header):
             raise serializers.ValidationError("The first row must be a header naming estimate fields.")
         missing = [c for c in REQUIRED_COLUMNS if c not in header]
+        if not any(c in header for c in TARGET_COLUMNS):
+            missing.append(" or ".join(TARGET_COLUMNS))
         unknown = [c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
         repeated = sorted({c for c in header if header.count(c) > 1})
         problems = []

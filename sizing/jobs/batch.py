@@ -1,7 +1,7 @@
 """``batch``: a CSV of scenarios in (one estimate per row), a CSV of answers out.
 
-The header names estimate fields (``path``, ``configuration``, ``machine``, ``tps`` and any of
-the optional ones); each row is validated by the estimate's input form (the API's too) and sized by
+The header names estimate fields (``path``, ``configuration``, ``machine`` or ``model``, ``tps``
+and any of the optional ones); each row is validated by the estimate's input form (the API's too) and sized by
 ``estimate_compute``, exactly as ``GET /api/v1/estimate`` would, and flattened as its CSV is.  A
 bad row does not fail the batch: its ``error`` column says what is wrong (field: reason) and its
 answer columns are empty.
@@ -20,11 +20,19 @@ from django.core.exceptions import ValidationError
 from sizing.jobs.base import Progress, json_result, table
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_compute
+from sizing.services.fit import fit_compute
+from sizing.services.fit_inputs import FitInputSerializer
 from sizing.services.flatten import flatten
 
-#: Columns a batch must have; the others of EstimateInputSerializer are optional.
-REQUIRED_COLUMNS = ("path", "configuration", "machine", "tps")
-OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields.keys() if name not in REQUIRED_COLUMNS)
+#: Columns a batch must have (and one of TARGET_COLUMNS); the others of EstimateInputSerializer
+#: are optional.
+REQUIRED_COLUMNS = ("path", "configuration", "tps")
+#: A row names its target by machine (with capacity_setting and cps) or by model (3931-510), or
+#: asks which model fits in ``generations`` (``z16,z17``, ``all``; with no machine or model).
+TARGET_COLUMNS = ("machine", "model", "generations")
+OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields.keys() if name not in REQUIRED_COLUMNS) + (
+    "generations",
+)
 
 
 def read_rows(text: str) -> tuple[list[str], Iterator[list[str]]]:
@@ -43,9 +51,35 @@ def _errors_text(detail: Any, prefix: str = "") -> str:
     return prefix + str(detail)
 
 
+def fit_row(*, owner: User, data: dict[str, str]) -> tuple[dict[str, Any], str]:
+    """A "which model fits" row, answered as ``GET /api/v1/fit``: the cheapest model in MSU
+    (``fit_*`` columns) and the cheapest of each generation (``fit_per_generation``)."""
+    serializer = FitInputSerializer(data={k: v for k, v in data.items() if k in FitInputSerializer().fields})
+    if not serializer.is_valid():
+        return {}, _errors_text(serializer.errors)
+    try:
+        answer = fit_compute(user=owner, inputs=serializer.validated_data)
+    except ValidationError as exc:
+        return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    best = next((r for r in answer["rows"] if r["cheapest"]), None)
+    per_gen = [
+        f"{r['generation']}: {r['model']} ({r['cps']} CPs, {r['msu']:g} MSU)"
+        for r in answer["rows"]
+        if r["cheapest_in_generation"]
+    ]
+    out: dict[str, Any] = {"fit_cheapest": best["model"] if best else None, "fit_per_generation": "; ".join(per_gen)}
+    for key in ("machine", "capacity_setting", "cps", "ziips", "mips", "msu", "msu_used", "gcp_utilization",
+                "saturation_tps"):  # fmt: skip
+        out[f"fit_{key}"] = best[key] if best else None
+    return out, "" if best else "no model of these generations carries this rate (see GET /api/v1/fit)"
+
+
 def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
     """(flattened answer, "") for a good row, ({}, reason) for a bad one."""
     data = {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
+    if data.get("generations") and not data.get("machine") and not data.get("model"):
+        return fit_row(owner=owner, data=data)
+    data.pop("generations", None)
     serializer = EstimateInputSerializer(data=data)
     if not serializer.is_valid():
         return {}, _errors_text(serializer.errors)
@@ -58,23 +92,32 @@ def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], st
     return flatten(outputs), ""
 
 
-def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
-    header, rows = read_rows(params["csv"])
-    data = list(rows)
-    answers: list[tuple[list[str], dict[str, Any], str]] = []
-    out_columns: dict[str, None] = {}
-    failed = 0
-    for i, row in enumerate(data):
+#: One row's outcome: the cells as given (padded to the header), the flattened answer, the error.
+Answer = tuple[list[str], dict[str, Any], str]
+
+
+def size_rows(*, header: list[str], rows: list[list[str]], owner: User, progress: Progress) -> list[Answer]:
+    """Size every row as ``GET /api/v1/estimate`` would; a bad row gets its reason, not an error."""
+    answers: list[Answer] = []
+    for i, row in enumerate(rows):
         answer: dict[str, Any]
         values = dict(zip(header, row + [""] * (len(header) - len(row)), strict=False))
         if len(row) > len(header):
             answer, error = {}, f"the row has {len(row)} cells but the header has {len(header)} columns"
         else:
             answer, error = size_row(owner=owner, values=values)
-        failed += bool(error)
-        out_columns.update(dict.fromkeys(answer))
         answers.append((row[: len(header)] + [""] * (len(header) - len(row)), answer, error))
-        progress(i + 1, len(data))
+        progress(i + 1, len(rows))
+    return answers
+
+
+def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
+    """The batch's result from its rows' outcomes, in row order (also how a split batch is
+    assembled from its chunks, ``sizing.services.batch_chunks``)."""
+    out_columns: dict[str, None] = {}
+    for _, answer, _ in answers:
+        out_columns.update(dict.fromkeys(answer))
+    failed = sum(bool(error) for _, _, error in answers)
     # The scenario's own columns come back as given; an answer column with the same name (the
     # resolved path, the CPs evaluated...) is prefixed so that every header is unique.
     named = {c: (f"result_{c}" if c in header or c in ("row", "error") else c) for c in out_columns}
@@ -85,9 +128,21 @@ def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dic
     return json_result(
         {
             "kind": "batch",
-            "rows": len(data),
-            "succeeded": len(data) - failed,
+            "rows": len(answers),
+            "succeeded": len(answers) - failed,
             "failed": failed,
             "table": table(columns, table_rows),
         }
     )
+
+
+def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
+    header, rows = read_rows(params["csv"])
+    answers = size_rows(header=header, rows=list(rows), owner=owner, progress=progress)
+    if "chunk" in params:
+        # One chunk of a batch split across workers: its rows' outcomes, which the batch's
+        # assemble step puts in row order (sizing.services.batch_chunks).
+        # Each answer as [column, value] pairs: a JSON object would lose the column order.
+        parts = [[given, list(answer.items()), error] for given, answer, error in answers]
+        return json_result({"kind": "batch-chunk", "chunk": params["chunk"], "answers": parts})
+    return batch_result(header=header, answers=answers)

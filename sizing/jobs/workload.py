@@ -12,7 +12,8 @@ from models_lib.inputs import CapacityTable
 from models_lib.workload import Evaluation, WorkloadModel, reference_rate, workload_model, ziip_residence_ms
 from sizing.selectors.configuration_data import other_component_cost
 from sizing.selectors.fitted import current_reference
-from sizing.services.estimates import resolve_target
+from sizing.selectors.targets import target_for
+from sizing.services.estimates import resolve_configuration
 
 #: ``size()`` options a job's params may carry (same names as the estimate's).
 ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share")
@@ -38,13 +39,14 @@ def load_workload(
     max_utilization: float | None = None,
     tps: float | None = None,
     capacity: CapacityTable | None = None,
+    capacity_setting: str | None = None,
     **engine: Any,
 ) -> WorkloadModel:
     """Read the configuration and fit it as the engine does (``ValueError`` if it cannot be sized)."""
     reference = current_reference()
-    config_row, machine_row = resolve_target(
-        user=owner, path=path, configuration=configuration, machine=machine, reference=reference
-    )
+    config_row = resolve_configuration(user=owner, path=path, configuration=configuration, reference=reference)
+    target = target_for(machine=machine, capacity_setting=capacity_setting, reference=reference)
+    machine_row = target.machine
     fitted = reference.fitted(config_row)
     cfg = fitted.data
     return workload_model(
@@ -56,6 +58,7 @@ def load_workload(
         payload_bytes=payload_bytes,
         max_utilization=max_utilization,
         tps=tps,
+        capacity_setting=target.engine_setting,
         other_cost=other_component_cost(configuration=config_row, data=cfg),
         **engine,
     )
@@ -71,5 +74,6 @@ def load_workload_for(*, owner: User, params: dict[str, Any], tps: float | None 
         payload_bytes=params.get("payload_bytes"),
         max_utilization=params.get("max_utilization"),
         tps=tps,
+        capacity_setting=params.get("capacity_setting"),
         **{k: params[k] for k in ENGINE_OPTIONS if params.get(k) is not None},
     )

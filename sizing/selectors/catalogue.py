@@ -202,10 +202,17 @@ def workbench_choices(*, user: AbstractBaseUser | AnonymousUser | None) -> dict[
         if p.configurations
     ]
     machines = [
-        {"slug": m.slug, "name": m.name, "machine_type": m.machine_type}
+        {"slug": m.slug, "name": m.name, "machine_type": m.machine_type, "generation": m.generation}
         for m in Machine.objects.filter(ratings__isnull=False).distinct().order_by("-machine_type")
     ]
-    return {"paths": paths, "machines": machines}
+    return {"paths": paths, "machines": machines, "default_machine": current_machine()}
+
+
+def current_machine() -> str | None:
+    """The default target: the machine with the highest rated capacity of one CP (a full-speed
+    CP of the newest generation rated), read from the ratings rather than a list of names."""
+    fastest = CapacityRating.objects.filter(cps=1).select_related("machine").order_by("-mips").first()
+    return None if fastest is None else fastest.machine.slug
 
 
 #: The example the workbench opens on: the best-measured path (FiTeq multi-region, 17 points in
@@ -227,15 +234,10 @@ def workbench_example(*, user: AbstractBaseUser | AnonymousUser | None) -> dict[
         for p in path_summaries(user=user)
     ):
         return {}
-    fastest = CapacityRating.objects.filter(cps=1).select_related("machine").order_by("-mips").first()
-    if fastest is None:
+    machine = current_machine()
+    if machine is None:
         return {}
-    return {
-        "path": EXAMPLE_PATH,
-        "configuration": EXAMPLE_CONFIGURATION,
-        "machine": fastest.machine.slug,
-        "tps": EXAMPLE_TPS,
-    }
+    return {"path": EXAMPLE_PATH, "configuration": EXAMPLE_CONFIGURATION, "machine": machine, "tps": EXAMPLE_TPS}
 
 
 def _etr_dict(etr: EtrRange | None) -> dict[str, float] | None:

@@ -19,6 +19,7 @@ MAX_ZIIPS = 200
 MAX_CLIENTS = 1_000_000
 MAX_THINK_TIME_S = 3600.0
 MAX_SLA_MS = 3_600_000.0
+NO_TARGET = "Give a machine (e.g. z16) or a model capacity identifier as model (e.g. 3931-710)."
 
 
 class EstimateInputSerializer(serializers.Serializer[Any]):
@@ -36,7 +37,26 @@ class EstimateInputSerializer(serializers.Serializer[Any]):
         min_value=1,
         help_text="Id of one of your calibrations (your own measured intervals), instead of path and configuration",
     )
-    machine = serializers.CharField(max_length=20, help_text="Target machine: z13, zec12 or z10")
+    machine = serializers.CharField(
+        max_length=20,
+        required=False,
+        help_text="Target machine: slug (z17, z16, z16-a02, z15, ..., z10) or machine type (3931); "
+        "or give model instead",
+    )
+    model = serializers.CharField(
+        max_length=12,
+        required=False,
+        allow_blank=True,
+        help_text="Target model capacity identifier, e.g. 3931-710 (z16, full speed, 10 CPs), 3931-510 "
+        "(sub-capacity), 9176-D05 (midrange): fixes machine, capacity setting and CPs",
+    )
+    capacity_setting = serializers.CharField(
+        max_length=3,
+        required=False,
+        allow_blank=True,
+        help_text="Capacity setting of the machine's CPs: 700 (full speed, default), 400/500/600 (sub-capacity, "
+        "also 4xx..6xx) or A00..Z00 (midrange); with cps or sized",
+    )
     tps = FiniteFloatField(
         min_value=0, max_value=MAX_TPS, help_text="Target transactions per second (> 0, at most 10,000,000)"
     )
@@ -97,6 +117,8 @@ class EstimateInputSerializer(serializers.Serializer[Any]):
         except serializers.ValidationError as exc:
             errors = dict(exc.detail) if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
             value = {}
+        if hasattr(data, "get") and data.get("machine") in (None, "") and data.get("model") in (None, ""):
+            errors.setdefault("machine", [NO_TARGET])  # the target: a machine or a model
         given = hasattr(data, "get") and data.get("calibration") not in (None, "")
         for name in ("path", "configuration"):
             present = hasattr(data, "get") and data.get(name) not in (None, "")

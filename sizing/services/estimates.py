@@ -13,6 +13,7 @@ from models_lib.sizing import size
 from sizing.models import Calibration, Configuration, Estimate, Machine, Visibility
 from sizing.selectors.configuration_data import other_component_cost
 from sizing.selectors.fitted import Reference, current_reference
+from sizing.selectors.targets import Target, target_for
 from sizing.services.warning_levels import with_levels
 
 #: Engine keyword arguments that come straight from the request.
@@ -30,10 +31,10 @@ ENGINE_ARGS = (
 )
 
 
-def resolve_target(
-    *, user: User, path: str, configuration: str, machine: str, reference: Reference | None = None
-) -> tuple[Configuration, Machine]:
-    """Look up the path, configuration and machine (case-insensitive) or raise a 400 naming the field.
+def resolve_configuration(
+    *, user: User, path: str, configuration: str, reference: Reference | None = None
+) -> Configuration:
+    """The configuration ``path``/``configuration`` names, visible to ``user``, or a 400 naming the field.
 
     Reads the cached catalogue of the current reference-data version (no query when warm); a
     private configuration is found only by its owner.
@@ -59,14 +60,28 @@ def resolve_target(
                 ]
             }
         )
-    machine_row = cat.machines.get(machine.lower())
-    if machine_row is None:
-        known = ", ".join(sorted(m.slug for m in cat.machines.values()))
-        raise ValidationError({"machine": [f"Unknown machine {machine!r}. Known machines: {known}."]})
-    return config_row, machine_row
+    return config_row
 
 
-_ARG_IN_MESSAGE = re.compile(r"\b(" + "|".join(ENGINE_ARGS + ("tps",)) + r")\b")
+def resolve_scenario(
+    *, user: User, inputs: dict[str, Any], reference: Reference | None = None
+) -> tuple[Configuration, Target]:
+    """The configuration and the target (machine, capacity setting, CPs) of validated inputs."""
+    reference = reference or current_reference()
+    config_row = resolve_configuration(
+        user=user, path=inputs["path"], configuration=inputs["configuration"], reference=reference
+    )
+    target = target_for(
+        machine=inputs.get("machine"),
+        model=inputs.get("model"),
+        capacity_setting=inputs.get("capacity_setting"),
+        cps=inputs.get("cps"),
+        reference=reference,
+    )
+    return config_row, target
+
+
+_ARG_IN_MESSAGE = re.compile(r"\b(" + "|".join(ENGINE_ARGS + ("tps", "capacity_setting")) + r")\b")
 
 
 def _engine_error(exc: ValueError) -> ValidationError:
@@ -118,14 +133,13 @@ def estimate_compute(*, user: User, inputs: dict[str, Any]) -> tuple[Configurati
     """Size one scenario without storing it; ``inputs`` are validated request fields."""
     reference = current_reference()
     inputs = with_calibration(user=user, inputs=inputs)
-    config_row, machine_row = resolve_target(
-        user=user,
-        path=inputs["path"],
-        configuration=inputs["configuration"],
-        machine=inputs["machine"],
-        reference=reference,
-    )
+    config_row, target = resolve_scenario(user=user, inputs=inputs, reference=reference)
+    machine_row = target.machine
     kwargs = {name: inputs[name] for name in ENGINE_ARGS if inputs.get(name) is not None}
+    if target.model.cps is not None:
+        kwargs["cps"] = target.model.cps  # a model fixes its CPs
+    if target.engine_setting is not None:
+        kwargs["capacity_setting"] = target.engine_setting
     tps = float(inputs["tps"])
 
     def compute() -> dict[str, Any]:
@@ -155,8 +169,20 @@ def estimate_compute(*, user: User, inputs: dict[str, Any]) -> tuple[Configurati
 
 
 def normalised_inputs(inputs: dict[str, Any], config_row: Configuration, machine_row: Machine) -> dict[str, Any]:
-    data = {k: v for k, v in inputs.items() if v is not None and k not in ("name", "calibration")}
+    """The inputs as stored with the answer: slugs resolved, the model capacity identifier and a
+    sub-capacity setting as resolved (upper case, ``500`` for ``5xx``), the model's CPs."""
+    data = {k: v for k, v in inputs.items() if v is not None and v != "" and k not in ("name", "calibration")}
     data.update(path=config_row.path.slug, configuration=config_row.slug, machine=machine_row.slug)
+    if data.get("model") or data.get("capacity_setting"):
+        target = target_for(
+            machine=machine_row.slug,
+            model=data.get("model"),
+            capacity_setting=data.get("capacity_setting"),
+            cps=data.get("cps"),
+        )
+        data.update(target.inputs())
+        if target.model.cps is not None:
+            data["cps"] = target.model.cps
     return data
 
 

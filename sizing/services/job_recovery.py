@@ -15,6 +15,8 @@ broker or a worker then loses, one pass of :func:`jobs_reconcile` puts right fro
   whose message the broker still holds (waiting behind others, or held by a worker for a
   countdown) is left alone, so a long queue does not fill with duplicates; a duplicate that
   does get through is harmless, since only a ``queued`` job can be claimed.
+* **A batch split into chunks** whose chunks have all ended is assembled (or failed) if the
+  worker that ended the last one died before it could (``sizing.services.batch_chunks``).
 
 Every worker runs a pass every ``ZSIZER_RECONCILE_INTERVAL_SECONDS`` (``sizing.tasks``);
 ``manage.py reconcile_jobs`` runs one by hand.  With the defaults (lease 20 s, every 10 s) a job
@@ -36,6 +38,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from sizing.models import Job, JobStatus
+from sizing.services.batch_chunks import batch_after_chunk
 from sizing.services.jobs import MAX_ATTEMPTS, gave_up_message, job_send
 
 logger = logging.getLogger(__name__)
@@ -51,12 +54,13 @@ class ReconcileReport:
     requeued: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     resent: list[int] = field(default_factory=list)
+    assembled: list[int] = field(default_factory=list)
     threads: list[threading.Thread] = field(default_factory=list)
 
     def __str__(self) -> str:
         return (
             f"requeued {len(self.requeued)} (lease expired), failed {len(self.failed)} (gave up), "
-            f"re-sent {len(self.resent)} (lost by the broker)"
+            f"re-sent {len(self.resent)} (lost by the broker), ended {len(self.assembled)} split batches"
         )
 
 
@@ -66,7 +70,8 @@ def jobs_reconcile(*, now: datetime | None = None) -> ReconcileReport:
     report = ReconcileReport()
     _recover_lost_running(now=now, report=report)
     _resend_lost_queued(now=now, report=report)
-    if report.requeued or report.failed or report.resent:
+    _end_split_batches(report=report)
+    if report.requeued or report.failed or report.resent or report.assembled:
         logger.warning("job reconciler: %s", report)
     return report
 
@@ -119,6 +124,26 @@ def _resend_lost_queued(*, now: datetime, report: ReconcileReport) -> None:
             continue  # still in the broker: that message will run it
         report.resent.append(row["pk"])
         _send(row["pk"], row["task_id"], report)
+
+
+def _end_split_batches(*, report: ReconcileReport) -> None:
+    """A split batch whose chunks have all ended (the worker that ended the last one died before
+    it could assemble the batch), or one of whose chunks failed without a worker to say so (the
+    reconciler gave it up): assembled, or failed with the chunk's reason."""
+    chunks = Job.objects.filter(parent_id=OuterRef("pk"))
+    ended = (
+        Job.objects.filter(status=JobStatus.RUNNING)
+        .filter(Exists(chunks))
+        .filter(
+            ~Exists(chunks.filter(status__in=(JobStatus.QUEUED, JobStatus.RUNNING)))
+            | Exists(chunks.filter(status__in=(JobStatus.FAILED, JobStatus.CANCELLED)))
+        )
+        .values_list("pk", flat=True)
+        .order_by("pk")[:PASS_LIMIT]
+    )
+    for parent_id in list(ended):
+        if batch_after_chunk(parent_id=parent_id) is not None:
+            report.assembled.append(parent_id)
 
 
 def broker_task_ids() -> set[str] | None:

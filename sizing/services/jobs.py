@@ -41,7 +41,8 @@ from django.utils import timezone
 import models_lib
 from config.celery import app as celery_app
 from sizing.jobs import RUNNERS, JobStopped
-from sizing.models import Job, JobStatus
+from sizing.models import Job, JobKind, JobStatus
+from sizing.services.batch_chunks import batch_after_chunk, batch_chunks_of, batch_split
 
 logger = logging.getLogger(__name__)
 
@@ -256,7 +257,10 @@ def job_run(
     job = Job.objects.select_related("owner").get(pk=job_id)
     attempt = job.attempts
     logger.info("job %s (%s): attempt %s on %s, task %s", job_id, job.kind, attempt, hostname, task_id)
-    return _compute(job=job, attempt=attempt, soft_time_limit_s=soft_time_limit_s)
+    outcome = _compute(job=job, attempt=attempt, soft_time_limit_s=soft_time_limit_s)
+    if job.parent_id is not None and outcome.state in TERMINAL:
+        batch_after_chunk(parent_id=job.parent_id)  # the batch's progress, or its assembly
+    return outcome
 
 
 def _claim(*, job_id: int, hostname: str) -> bool | None:
@@ -306,6 +310,8 @@ def _take_over_if_abandoned(*, job_id: int, hostname: str, redelivered: bool) ->
     if row["status"] != JobStatus.RUNNING:
         # Already finished or cancelled: a duplicate delivery, or a revoked task that got through.
         return RunOutcome(row["status"])
+    if Job.objects.filter(parent_id=job_id).exists():
+        return RunOutcome(JobStatus.RUNNING)  # a batch split into chunks: it lives in them
     beat = row["heartbeat_at"]
     if beat is not None and beat > now - _lease():
         wait = (beat + _lease() - now).total_seconds()
@@ -389,6 +395,10 @@ class _Progress:
 
 
 def _compute(*, job: Job, attempt: int, soft_time_limit_s: float | None) -> RunOutcome:
+    chunks = batch_chunks_of(job.params) if job.kind == JobKind.BATCH else None
+    if chunks is not None:  # a big batch: its chunks run on every idle worker
+        split = batch_split(job=job, attempt=attempt, chunks=chunks, send=job_send)
+        return RunOutcome(JobStatus.RUNNING if split else "stopped")
     runner = RUNNERS[job.kind]
     with _Lease(job_id=job.pk, attempt=attempt) as lease:
         try:

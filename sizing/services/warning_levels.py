@@ -51,6 +51,10 @@ WARNING_LEVELS: Mapping[str, tuple[Level, str]] = {
     "no-response-time-data": ("caveat", "No response times are published: absolute response time is unknown."),
     "clients-exceed-throughput": ("caveat", "The clients would drive more than the target: sized for the target."),
     "cics-only": ("caveat", "Sized for the CICS regions only: the rest of the LPAR is not published; add it."),
+    "software-unscaled": (
+        "caveat",
+        "The saturation is a software limit as measured in the benchmark: more CPs do not raise it.",
+    ),
     # How the number was reached.
     "projection": ("note", "Projected from the measured machine with LSPR ratings."),
     "payload-scaled": ("note", "CPU per transaction scaled to the payload with a published relation."),

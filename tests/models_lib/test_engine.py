@@ -187,6 +187,24 @@ def test_fiteq_software_station_binds_saturation_and_is_named() -> None:
     assert r.binding_resource is not None and r.binding_resource["resource"] in {"cps", "software"}
 
 
+def test_fiteq_software_bound_saturation_says_it_is_the_measured_configuration_unscaled() -> None:
+    # Issue 10 item 5: REDP-5114 section 11.3 puts the multi-region wait on a free HSM channel
+    # and says more channels or HSMs "might have" helped, but publishes neither count (Figure
+    # 3-1 is a sample of six channels and two HSMs), so the fitted station is not scaled and the
+    # answer says so whenever it binds; more CPs leave it where it is.
+    zec12 = "2827"  # the measured machine (machines.yaml)
+    ten = _size("fiteq-authenticator", "multi-region", zec12, tps=5000.0, cps=10)
+    forty = _size("fiteq-authenticator", "multi-region", zec12, tps=5000.0, cps=40)
+    assert ten.saturation_binding is not None and ten.saturation_binding["resource"] == "software"
+    assert forty.saturation_tps == ten.saturation_tps
+    (note,) = [w for w in forty.warnings if w.code == "software-unscaled"]
+    assert "fiteq-authenticator/multi-region" in note.message and "more CPs do not raise it" in note.message
+    # Where the CPs bind, there is nothing to say about the software station.
+    one = _size("fiteq-authenticator", "multi-region", zec12, tps=1000.0, cps=1)
+    assert one.saturation_binding is not None and one.saturation_binding["resource"] == "cps"
+    assert not [w for w in one.warnings if w.code == "software-unscaled"]
+
+
 def test_zosconnect_share_applies_to_the_server_not_to_cics() -> None:
     # Issue 10 item 3: the 99 % was published for the z/OS Connect server ("over 99% of the
     # product", section 11).  The CICS part is taken from the CICS TS V5.3 paper on the same

@@ -489,6 +489,8 @@ WARNING_CASES: dict[str, tuple[str, str, str | None, dict[str, Any]]] = {
     # REDP-5320, Figure 13: with performance class monitoring the QR TCB limits v5.3 at ~135 K TPS.
     "published-limit": ("cicsts-catalog", "v5.3", None, {"tps": 140000.0}),
     "cics-only": ("cicsts-catalog", "v5.3", None, {"tps": 1000.0}),
+    # REDP-5114 multi-region on its measured 10 CPs: the fitted HSM-channel station binds first.
+    "software-unscaled": ("fiteq-authenticator", "multi-region", None, {"tps": 5000.0, "cps": 10}),
 }
 
 

@@ -118,7 +118,9 @@ def test_reconcile_jobs_command_reports_what_it_did(user: Any, settings: Any, qu
     _job(user, sent_at=_ago(settings.ZSIZER_JOB_RESEND_SECONDS + 1))
     out = StringIO()
     call_command("reconcile_jobs", stdout=out)
-    assert out.getvalue().strip() == "requeued 0 (lease expired), failed 0 (gave up), re-sent 1 (lost by the broker)"
+    assert out.getvalue().strip() == (
+        "requeued 0 (lease expired), failed 0 (gave up), re-sent 1 (lost by the broker), ended 0 split batches"
+    )
 
 
 # -- per-user limits -------------------------------------------------------------------------

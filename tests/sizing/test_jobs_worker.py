@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from sizing.jobs.batch import run_batch
 from sizing.jobs.closed import run_closed
 from sizing.models import Job, JobStatus, Statement
 from tests.celery_worker import (  # noqa: F401 (fixtures)
@@ -123,6 +124,39 @@ def test_a_300_row_batch_completes_and_its_bad_rows_carry_their_error(jobs_worke
             assert row["cps_required"] == ""
         else:
             assert row["error"] == "" and row["cpu_per_tran_ms_total"] != "", (n, row)
+
+
+def test_a_batch_split_into_chunks_runs_on_two_workers_and_comes_back_in_row_order(
+    reload_benchmarks: None, settings: Any, api: Any
+) -> None:
+    good = ["fiteq-authenticator,multi-region,z13,{tps}", "cicstg,ipic-channel-64,z10,{tps}"]
+    lines = [good[i % 2].format(tps=100 + 25 * i) if i % 9 != 4 else "no-such-path,x,z13,1" for i in range(60)]
+    text = "path,configuration,machine,tps\n" + "\n".join(lines)
+    queue = unique_queue()
+    settings.ZSIZER_TASK_QUEUE = queue
+    # Chunks of 10 rows (6 chunks), each row slowed by 50 ms so that both workers get some.
+    env = {"ZSIZER_BATCH_CHUNK_ROWS": "10"}
+    workers = [start_worker(queue=queue, env=env, slow_steps_s=0.05, ready=False) for _ in range(2)]
+    try:
+        for w in workers:
+            w.wait_ready()
+        job_id = _submit(api, "batch", {"csv": text})
+        job = wait_for_job(job_id, timeout=120)
+        assert job.status == JobStatus.SUCCEEDED, (job.error, workers[0].log_text()[-2000:])
+        chunks = list(Job.objects.filter(parent_id=job_id).order_by("pk"))
+        assert [c.params["chunk"]["first_row"] for c in chunks] == [1, 11, 21, 31, 41, 51]
+        assert {c.status for c in chunks} == {JobStatus.SUCCEEDED}
+        assert {c.worker_host for c in chunks} == {w.hostname for w in workers}  # spread over both
+        assert job.result == run_batch(params={"csv": text}, owner=job.owner, progress=lambda *_: None)
+        rows = _csv(api, job_id)
+        assert [int(r["row"]) for r in rows] == list(range(1, 61))
+        assert [r["tps"] for r in rows] == [line.split(",")[3] for line in lines]
+        assert (job.result["failed"], job.progress) == (7, 100)  # rows 5, 14, ..., 59
+    finally:
+        for w in workers:
+            w.stop()
+            w.log.unlink(missing_ok=True)
+        purge_queue(queue)
 
 
 def test_closed_job_for_zosconnect_returns_the_published_throughput(jobs_worker: Worker, api: Any) -> None:

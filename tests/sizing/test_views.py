@@ -355,13 +355,17 @@ def test_estimate_list_shows_only_own_estimates(
     assert browser.get(f"/estimates/{theirs.pk}/").status_code == 404
 
 
-def test_estimate_page_shows_the_stored_answer_without_a_dead_pdf_link(browser: Any, user: Any) -> None:
+def test_estimate_page_shows_the_stored_answer_with_a_working_pdf_link(browser: Any, user: Any) -> None:
     estimate = _estimate(user, name="Bank A peak")
     response = browser.get(f"/estimates/{estimate.pk}/")
     assert response.status_code == 200
     html = response.content.decode()
     assert f'data-kpi="cps_required">{estimate.outputs["cps_required"]}<' in html
-    assert "PDF" not in html
+    pdf_url = f"/api/v1/estimates/{estimate.pk}/report.pdf"
+    assert f'href="{pdf_url}"' in html
+    pdf = browser.get(pdf_url)
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert b"".join(pdf.streaming_content if pdf.streaming else [pdf.content]).startswith(b"%PDF-")
     assert 'id="chart-cpu"' in html
 
 

@@ -2,6 +2,8 @@
 import { ApiError, clearErrors, fmt, getJSON, sendJSON, showErrors } from "./api.js";
 import { drawCpu, drawDemand, drawResponse } from "./charts.js";
 import { initJobs } from "./jobs.js";
+import { initModelPicker } from "./model_picker.js";
+import { initTargetsPanel } from "./targets_panel.js";
 
 const choices = JSON.parse(document.getElementById("workbench-choices").textContent);
 const initial = JSON.parse(document.getElementById("workbench-initial").textContent);
@@ -11,6 +13,8 @@ const alertBox = document.getElementById("form-errors");
 const pathSel = document.getElementById("f-path");
 const configSel = document.getElementById("f-configuration");
 const machineSel = document.getElementById("f-machine");
+const settingSel = document.getElementById("f-capacity_setting");
+const modelInput = document.getElementById("f-model");
 const configHint = document.getElementById("hint-configuration");
 const status = document.getElementById("size-status");
 const saveButton = document.getElementById("save-button");
@@ -22,9 +26,10 @@ const staleBanner = document.getElementById("stale-banner");
 const OPTIONAL = [
   "cps", "ziips", "max_utilization", "payload_bytes", "clients", "think_time_s", "response_time_sla_ms", "projection_band",
 ];
-const FIELDS = ["path", "configuration", "machine", "tps", ...OPTIONAL];
+const FIELDS = ["path", "configuration", "model", "machine", "capacity_setting", "tps", ...OPTIONAL];
 
 let lastInputs = null; // inputs of the answer on screen
+let targetsPanel = null; // "Other machines" (set up below)
 let lastAnswer = null;
 let inFlight = null;
 let sequence = 0;
@@ -70,10 +75,37 @@ function updateHint() {
 }
 
 function fillMachines(selected) {
+  // The machine stays as chosen when the path changes; by default a current generation.
+  const current = machineSel.value;
   machineSel.replaceChildren(...choices.machines.map((m) => option(m.slug, `${m.name} (${m.machine_type})`)));
-  const native = currentPath()?.native_machine;
-  const wanted = [selected?.toLowerCase(), native].find((s) => s && choices.machines.some((m) => m.slug === s));
+  const known = (s) => s && choices.machines.some((m) => m.slug === s);
+  const wanted = [selected?.toLowerCase(), current, choices.default_machine, currentPath()?.native_machine].find(known);
   if (wanted) machineSel.value = wanted;
+  fillSettings();
+}
+
+// "3931-510" -> the machine of type 3931 and setting 500 ("9176-D05" -> D00), for a model in the URL.
+function machineOfModel(model) {
+  const type = String(model || "").trim().slice(0, 4);
+  return Object.entries(choices.targets || {}).find(([, t]) => t.machine_type === type)?.[0];
+}
+function settingOfModel(model) {
+  const m = /^\s*\d{4}\s*-?\s*([0-9A-Za-z])/.exec(String(model || ""));
+  return m ? `${m[1].toUpperCase()}00` : "";
+}
+
+// Capacity settings of the machine: "" is its full-speed setting (the default).
+function fillSettings(selected) {
+  const target = (choices.targets || {})[machineSel.value];
+  const settings = target ? target.settings : [];
+  const label = (s) =>
+    s === target.full_speed ? `${s} full speed` : /^[4-6]/.test(s) ? `${s} sub-capacity` : `${s} midrange`;
+  settingSel.replaceChildren(
+    option("", target ? `${target.full_speed} full speed (default)` : "full speed"),
+    ...settings.filter((s) => s !== target.full_speed).map((s) => option(s, label(s))),
+  );
+  const wanted = String(selected || "").toUpperCase();
+  if (settings.includes(wanted) && wanted !== target.full_speed) settingSel.value = wanted;
 }
 
 // "8,000" -> "8000" (only true thousands groups; a decimal comma is left for the server to reject).
@@ -93,6 +125,8 @@ function readInputs() {
 }
 
 function writeInputs(values) {
+  if (values.capacity_setting) fillSettings(values.capacity_setting);
+  if (values.model) modelInput.value = String(values.model).toUpperCase();
   for (const name of ["tps", ...OPTIONAL, "name"]) {
     if (values[name] !== undefined && values[name] !== null) form.elements.namedItem(name).value = values[name];
   }
@@ -122,6 +156,7 @@ async function run({ focusErrors = true } = {}) {
     clearErrors(form, { alertBox });
     lastInputs = inputs;
     lastAnswer = answer;
+    targetsPanel?.clear();
     render(answer);
     setStale(false);
     history.replaceState(null, "", `?${new URLSearchParams(inputs)}`);
@@ -157,10 +192,13 @@ function setStale(stale) {
 
 function onInputEdited() {
   if (!lastInputs) return;
-  setStale(!sameInputs(readInputs(), lastInputs));
+  const stale = !sameInputs(readInputs(), lastInputs);
+  setStale(stale);
+  if (stale) targetsPanel?.clear();
 }
 
 function clearAnswer() {
+  targetsPanel?.clear();
   lastInputs = null;
   lastAnswer = null;
   resultBox.hidden = true;
@@ -420,8 +458,8 @@ const jobs = initJobs(document.getElementById("jobs"));
 
 fillPaths(initial.path);
 fillConfigurations(initial.configuration);
-fillMachines(initial.machine);
-writeInputs(initial);
+fillMachines(initial.machine || machineOfModel(initial.model));
+writeInputs(initial.model && !initial.capacity_setting ? { ...initial, capacity_setting: settingOfModel(initial.model) } : initial);
 
 pathSel.addEventListener("change", () => {
   fillConfigurations();
@@ -432,8 +470,58 @@ configSel.addEventListener("change", () => {
   updateHint();
   if (readInputs().tps) run({ focusErrors: false });
 });
+// A model fixes machine, setting and CPs; changing any of them by hand leaves the model.
+const picker = initModelPicker({
+  input: modelInput,
+  list: document.getElementById("model-list"),
+  url: form.dataset.modelsUrl || "/ui/models",
+  onPick(row) {
+    machineSel.value = row.machine;
+    fillSettings(row.setting);
+    form.elements.namedItem("cps").value = row.cps;
+    document.getElementById("optional-inputs").open = true;
+    onInputEdited();
+    if (readInputs().tps) run({ focusErrors: false });
+  },
+});
+async function useModel(model) {
+  const row = await picker.find(model);
+  if (!row) return;
+  modelInput.value = row.model;
+  machineSel.value = row.machine;
+  fillSettings(row.setting);
+  form.elements.namedItem("cps").value = row.cps;
+  document.getElementById("optional-inputs").open = true;
+  window.scrollTo({ top: 0 });
+  run({ focusErrors: false });
+}
+// Inputs of the answer on screen (the panel's results belong to them).
+targetsPanel = initTargetsPanel(document.getElementById("targets-panel"), {
+  getInputs: () => lastInputs || readInputs(),
+  onUseModel: useModel,
+});
+function leaveModel() {
+  modelInput.value = "";
+}
 machineSel.addEventListener("change", () => {
+  leaveModel();
+  fillSettings();
   if (readInputs().tps) run({ focusErrors: false });
+});
+settingSel.addEventListener("change", () => {
+  leaveModel();
+  if (readInputs().tps) run({ focusErrors: false });
+});
+form.elements.namedItem("cps").addEventListener("input", leaveModel);
+modelInput.addEventListener("change", async () => {
+  // A model typed in full (no pick from the list) fills the machine, setting and CPs too.
+  const row = modelInput.value.trim() ? await picker.find(modelInput.value) : null;
+  if (row && row.model !== modelInput.value) modelInput.value = row.model;
+  if (row) {
+    machineSel.value = row.machine;
+    fillSettings(row.setting);
+    form.elements.namedItem("cps").value = row.cps;
+  }
 });
 form.addEventListener("input", (event) => {
   if (event.target.name !== "name") onInputEdited();
