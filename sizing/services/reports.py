@@ -208,6 +208,7 @@ def _dispatch(*, report_id: int, task_id: str) -> None:
         ).start()
         return
     try:
+        # Looked up by name: sizing.tasks imports this module.
         celery_app.tasks[BUILD_REPORT_TASK].apply_async(
             args=(report_id,), task_id=task_id, queue=settings.ZSIZER_TASK_QUEUE
         )
