@@ -421,14 +421,14 @@ def model_rows(o: dict[str, Any], basis: ReportBasis) -> list[tuple[str, str]]:
         rows.append(("Ratings source", str(p.get("source", ""))))
     origin = b.get("data_origin")
     if origin:
-        rows.append(("Data origin", "the customer's own measurements" if origin == "customer" else str(origin)))
-    cal = b.get("calibration") or {}
-    if cal:
+        rows.append(("Data origin", str(origin)))
+    cal = b.get("calibration")
+    if isinstance(cal, dict):
         rows.append(
             (
-                "Calibration",
-                f"{cal.get('name')}: {cal.get('intervals')} measured intervals on {cal.get('current_model')} "
-                f"({cal.get('cps')} CPs, {cal.get('ziips')} zIIPs)",
+                "Customer data",
+                f"calibration '{cal.get('name')}' (#{cal.get('id')}): {cal.get('intervals')} intervals measured on a "
+                f"{cal.get('current_model')} with {cal.get('cps')} CPs (private, not published)",
             )
         )
     return rows
