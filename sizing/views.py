@@ -191,7 +191,13 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sizing/estimate_compare.html",
-        {"estimates": estimates, "rows": rows, "input_rows": input_rows, "error": error},
+        {
+            "estimates": estimates,
+            "rows": rows,
+            "input_rows": input_rows,
+            "error": error,
+            "compare_ids": ",".join(str(e.pk) for e in estimates),
+        },
         status=status,
     )
 
