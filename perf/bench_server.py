@@ -6,7 +6,7 @@ Redis, gunicorn (``config/gunicorn.py``, ``config.settings.bench``) and a Celery
 
 * API phases, each ``CLIENTS`` closed-loop clients (default 32, each on its own keep-alive
   connection) for ``SECONDS`` (default 24 s, in ``ROUNDS`` = 6 slices interleaved with the
-  other phases of its group, each after 1 s of warm-up): throughput (completions/s), latency
+  other phases of its group, each after 0.5 s of warm-up): throughput (completions/s), latency
   percentiles and the server's CPU per request (gunicorn and its PostgreSQL backends), each
   set against the baseline measured in the same run and the same rounds:
 
@@ -50,8 +50,8 @@ CLIENTS = int(os.environ.get("ZSIZER_BENCH_CLIENTS", "32"))
 SECONDS = float(os.environ.get("ZSIZER_BENCH_SECONDS", "24"))
 ROUNDS = int(os.environ.get("ZSIZER_BENCH_ROUNDS", "6"))
 THINK_S = float(os.environ.get("ZSIZER_BENCH_THINK_S", "1.0"))
-THINK_SECONDS = float(os.environ.get("ZSIZER_BENCH_THINK_SECONDS", "12"))
-WARMUP_S = 1.0
+THINK_SECONDS = float(os.environ.get("ZSIZER_BENCH_THINK_SECONDS", "8"))
+WARMUP_S = 0.5
 JOBS = int(os.environ.get("ZSIZER_BENCH_JOBS", "10"))
 
 #: Scenarios of the warm phases: every configuration on z13 at a rate it can carry.

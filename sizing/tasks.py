@@ -78,6 +78,19 @@ def run_job(self: JobTask, job_id: int) -> str:
     return outcome.state
 
 
+@shared_task(
+    name=BUILD_REPORT_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    ignore_result=True,
+)
+def build_report(report_id: int) -> str:
+    """Build a heavy PDF report; the row's conditional claim makes a redelivery a no-op."""
+    return report_build(report_id=report_id)
+
+
 # -- the reconciler, run by every worker -------------------------------------------------------
 
 _reconciler_stop = threading.Event()
@@ -108,16 +121,3 @@ def _start_reconciler(**_: Any) -> None:
 @worker_shutting_down.connect
 def _stop_reconciler(**_: Any) -> None:
     _reconciler_stop.set()
-
-
-@shared_task(
-    name=BUILD_REPORT_TASK,
-    acks_late=True,
-    reject_on_worker_lost=True,
-    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
-    time_limit=settings.CELERY_TASK_TIME_LIMIT,
-    ignore_result=True,
-)
-def build_report(report_id: int) -> str:
-    """Build a heavy PDF report; the row's conditional claim makes a redelivery a no-op."""
-    return report_build(report_id=report_id)

@@ -63,6 +63,7 @@ def workbench(request: HttpRequest) -> HttpResponse:
             "choices": {**catalogue.workbench_choices(user=request.user), "targets": machine_settings()},
             "initial": initial,
             "example": example and bool(initial),
+            "generations": list(dict.fromkeys(m["generation"] for m in machine_settings().values())),
         },
     )
 
@@ -190,7 +191,13 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sizing/estimate_compare.html",
-        {"estimates": estimates, "rows": rows, "input_rows": input_rows, "error": error},
+        {
+            "estimates": estimates,
+            "rows": rows,
+            "input_rows": input_rows,
+            "error": error,
+            "compare_ids": ",".join(str(e.pk) for e in estimates),
+        },
         status=status,
     )
 

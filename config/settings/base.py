@@ -243,7 +243,8 @@ ZSIZER_THROTTLE_CACHE = "throttles"
 def _shared_cache(location: str) -> dict[str, Any]:
     if ZSIZER_CACHE_URL:
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache, one client object per pool (config/redis_cache.py).
+            "BACKEND": "config.redis_cache.RedisCache",
             "LOCATION": ZSIZER_CACHE_URL,
             "KEY_PREFIX": f"zsizer-{location}" if location != "answers" else "zsizer",
         }

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -54,6 +54,16 @@ class _ListFilter(serializers.Serializer[Any]):
     path = serializers.CharField(required=False)
     configuration = serializers.CharField(required=False)
     machine = serializers.CharField(required=False)
+    ids = serializers.RegexField(
+        r"^\d+(,\d+)*$", required=False, help_text="Only these estimates: ids separated by commas (e.g. 3,5)"
+    )
+
+
+def _csv_response(rows: list[dict[str, Any]], filename: str) -> Response:
+    """One flat row per estimate (nested answers flattened as GET /api/v1/estimate?format=csv does)."""
+    return Response(
+        [flatten(dict(row)) for row in rows], headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
 
 
 class EstimateViewSet(
@@ -76,8 +86,16 @@ class EstimateViewSet(
         if self.action == "list":
             params = _ListFilter(data=self.request.query_params)
             params.is_valid(raise_exception=True)
-            filters = params.validated_data
-        return estimate_list(user=signed_in_user(self.request), **filters)
+            filters = dict(params.validated_data)
+        ids = filters.pop("ids", None)
+        qs = estimate_list(user=signed_in_user(self.request), **filters)
+        return qs.filter(pk__in=[int(i) for i in ids.split(",")]) if ids else qs
+
+    def get_renderers(self) -> list[BaseRenderer]:
+        # Saved estimates as CSV (?format=csv): the pages' "Download CSV" links.
+        if self.action in ("list", "retrieve"):
+            return [JSONRenderer(), BrowsableAPIRenderer(), CSVRenderer()]
+        return super().get_renderers()
 
     @extend_schema(
         request=EstimateInputSerializer,
@@ -96,14 +114,26 @@ class EstimateViewSet(
             OpenApiParameter("path", str),
             OpenApiParameter("configuration", str),
             OpenApiParameter("machine", str),
+            OpenApiParameter("ids", str, description="Only these estimates: ids separated by commas"),
+            OpenApiParameter("format", str, enum=["json", "csv"], description="csv: every estimate, one flat row each"),
         ],
         responses={200: StoredEstimateDocSerializer(many=True), **ERRORS},
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if getattr(request.accepted_renderer, "format", None) == "csv":
+            rows = EstimateOutputSerializer(self.get_queryset(), many=True, context={"request": request}).data
+            return _csv_response(list(rows), "zsizer-estimates.csv")
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(responses={200: StoredEstimateDocSerializer, 404: OpenApiResponse(ErrorSerializer), **ERRORS})
+    @extend_schema(
+        parameters=[OpenApiParameter("format", str, enum=["json", "csv"], description="csv: one flat row")],
+        responses={200: StoredEstimateDocSerializer, 404: OpenApiResponse(ErrorSerializer), **ERRORS},
+    )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if getattr(request.accepted_renderer, "format", None) == "csv":
+            estimate = self.get_object()
+            row = EstimateOutputSerializer(estimate, context={"request": request}).data
+            return _csv_response([row], f"zsizer-estimate-{estimate.pk}.csv")
         return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(responses={204: None, 404: OpenApiResponse(ErrorSerializer), **ERRORS})

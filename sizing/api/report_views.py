@@ -157,7 +157,7 @@ class JobReportView(_ReportView):
 
 
 def _own_report(request: Request, pk: int) -> Report:
-    return get_object_or_404(Report.objects.filter(owner_id=request.user.pk).defer("pdf"), pk=pk)
+    return get_object_or_404(Report.objects.filter(owner_id=signed_in_user(request).pk).defer("pdf"), pk=pk)
 
 
 class ReportDetailView(APIView):

@@ -1,7 +1,15 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from sizing.api import calibration_views, estimate_views, job_views, model_views, reference_views, report_views
+from sizing.api import (
+    calibration_views,
+    estimate_views,
+    fit_views,
+    job_views,
+    model_views,
+    reference_views,
+    report_views,
+)
 
 router = DefaultRouter()
 router.register("machines", reference_views.MachineViewSet, basename="machine")
@@ -19,6 +27,8 @@ urlpatterns = [
     path("estimate", estimate_views.EstimateQueryView.as_view(), name="estimate-query"),
     path("rmf/parse", calibration_views.RmfParseView.as_view(), name="rmf-parse"),
     path("models/", model_views.FittedModelsView.as_view(), name="models"),
+    path("fit", fit_views.FitView.as_view(), name="fit"),
+    path("upgrade", fit_views.UpgradeView.as_view(), name="upgrade"),
     path("jobs/<int:pk>/result.csv", job_views.JobViewSet.as_view({"get": "result_csv"}), name="job-result-csv"),
     path("estimates/report.pdf", report_views.ComparisonReportView.as_view(), name="estimate-comparison-pdf"),
     path("estimates/<int:pk>/report.pdf", report_views.EstimateReportView.as_view(), name="estimate-pdf"),

@@ -20,14 +20,19 @@ from django.core.exceptions import ValidationError
 from sizing.jobs.base import Progress, json_result, table
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_compute
+from sizing.services.fit import fit_compute
+from sizing.services.fit_inputs import FitInputSerializer
 from sizing.services.flatten import flatten
 
 #: Columns a batch must have (and one of TARGET_COLUMNS); the others of EstimateInputSerializer
 #: are optional.
 REQUIRED_COLUMNS = ("path", "configuration", "tps")
-#: A row names its target by machine (with capacity_setting and cps) or by model (3931-510).
-TARGET_COLUMNS = ("machine", "model")
-OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields.keys() if name not in REQUIRED_COLUMNS)
+#: A row names its target by machine (with capacity_setting and cps) or by model (3931-510), or
+#: asks which model fits in ``generations`` (``z16,z17``, ``all``; with no machine or model).
+TARGET_COLUMNS = ("machine", "model", "generations")
+OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields.keys() if name not in REQUIRED_COLUMNS) + (
+    "generations",
+)
 
 
 def read_rows(text: str) -> tuple[list[str], Iterator[list[str]]]:
@@ -46,9 +51,35 @@ def _errors_text(detail: Any, prefix: str = "") -> str:
     return prefix + str(detail)
 
 
+def fit_row(*, owner: User, data: dict[str, str]) -> tuple[dict[str, Any], str]:
+    """A "which model fits" row, answered as ``GET /api/v1/fit``: the cheapest model in MSU
+    (``fit_*`` columns) and the cheapest of each generation (``fit_per_generation``)."""
+    serializer = FitInputSerializer(data={k: v for k, v in data.items() if k in FitInputSerializer().fields})
+    if not serializer.is_valid():
+        return {}, _errors_text(serializer.errors)
+    try:
+        answer = fit_compute(user=owner, inputs=serializer.validated_data)
+    except ValidationError as exc:
+        return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    best = next((r for r in answer["rows"] if r["cheapest"]), None)
+    per_gen = [
+        f"{r['generation']}: {r['model']} ({r['cps']} CPs, {r['msu']:g} MSU)"
+        for r in answer["rows"]
+        if r["cheapest_in_generation"]
+    ]
+    out: dict[str, Any] = {"fit_cheapest": best["model"] if best else None, "fit_per_generation": "; ".join(per_gen)}
+    for key in ("machine", "capacity_setting", "cps", "ziips", "mips", "msu", "msu_used", "gcp_utilization",
+                "saturation_tps"):  # fmt: skip
+        out[f"fit_{key}"] = best[key] if best else None
+    return out, "" if best else "no model of these generations carries this rate (see GET /api/v1/fit)"
+
+
 def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
     """(flattened answer, "") for a good row, ({}, reason) for a bad one."""
     data = {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
+    if data.get("generations") and not data.get("machine") and not data.get("model"):
+        return fit_row(owner=owner, data=data)
+    data.pop("generations", None)
     serializer = EstimateInputSerializer(data=data)
     if not serializer.is_valid():
         return {}, _errors_text(serializer.errors)

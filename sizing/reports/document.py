@@ -95,6 +95,9 @@ class Styles:
     cell: ParagraphStyle
     cell_num: ParagraphStyle
     head_cell: ParagraphStyle
+    compact: ParagraphStyle
+    compact_num: ParagraphStyle
+    compact_head: ParagraphStyle
     title: ParagraphStyle
     subtitle: ParagraphStyle
     h1: ParagraphStyle
@@ -114,6 +117,9 @@ def styles() -> Styles:
         cell=cell,
         cell_num=ParagraphStyle("cell_num", parent=cell, alignment=TA_RIGHT),
         head_cell=ParagraphStyle("head_cell", parent=cell, fontName=FONT_BOLD),
+        compact=ParagraphStyle("compact", parent=cell, fontSize=6.5, leading=8),
+        compact_num=ParagraphStyle("compact_num", parent=cell, fontSize=6.5, leading=8, alignment=TA_RIGHT),
+        compact_head=ParagraphStyle("compact_head", parent=cell, fontName=FONT_BOLD, fontSize=6.5, leading=8),
         title=ParagraphStyle("title", parent=body, fontName=FONT_BOLD, fontSize=17, leading=21, spaceAfter=2),
         subtitle=ParagraphStyle("subtitle", parent=body, textColor=MUTED, spaceAfter=8),
         h1=ParagraphStyle("h1", parent=body, fontName=FONT_BOLD, fontSize=12.5, leading=16, spaceBefore=10),
@@ -175,8 +181,10 @@ def heading(text: str, level: int = 1) -> list[Flowable]:
     return [CondPageBreak(30 * mm), Paragraph(escape(text), s.h1 if level == 1 else s.h2)]
 
 
-def _cell(value: Any, numeric: bool) -> Paragraph:
+def _cell(value: Any, numeric: bool, compact: bool = False) -> Paragraph:
     s = styles()
+    if compact:
+        return Paragraph(escape(value), s.compact_num if numeric else s.compact)
     return Paragraph(escape(value), s.cell_num if numeric else s.cell)
 
 
@@ -186,19 +194,21 @@ def data_table(
     *,
     widths: Sequence[float] | None = None,
     numeric: Sequence[bool] | None = None,
+    compact: bool = False,
 ) -> LongTable:
     """A table whose header row repeats on every page it spills onto.
 
     ``widths`` are fractions of the frame width (default: equal); ``numeric`` right-aligns
-    columns.  Cells are paragraphs, so long text wraps inside its column.
+    columns; ``compact`` sets a smaller type for wide tables.  Cells are paragraphs, so long text wraps inside its column.
     """
     s = styles()
     n = len(header)
     right = list(numeric) if numeric is not None else [False] * n
     fractions = list(widths) if widths is not None else [1.0 / n] * n
-    body = [[_cell(v, right[i]) for i, v in enumerate(row)] for row in rows]
+    body = [[_cell(v, right[i], compact) for i, v in enumerate(row)] for row in rows]
+    head = s.compact_head if compact else s.head_cell
     table = LongTable(
-        [[Paragraph(escape(h), s.head_cell) for h in header], *body],
+        [[Paragraph(escape(h), head) for h in header], *body],
         colWidths=[f * FRAME_WIDTH for f in fractions],
         repeatRows=1,
         hAlign="LEFT",

@@ -422,6 +422,15 @@ def model_rows(o: dict[str, Any], basis: ReportBasis) -> list[tuple[str, str]]:
     origin = b.get("data_origin")
     if origin:
         rows.append(("Data origin", str(origin)))
+    cal = b.get("calibration")
+    if isinstance(cal, dict):
+        rows.append(
+            (
+                "Customer data",
+                f"calibration '{cal.get('name')}' (#{cal.get('id')}): {cal.get('intervals')} intervals measured on a "
+                f"{cal.get('current_model')} with {cal.get('cps')} CPs (private, not published)",
+            )
+        )
     return rows
 
 

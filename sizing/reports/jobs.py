@@ -28,13 +28,13 @@ from sizing.reports.document import (
 from sizing.reports.estimate import basis_section, sources_section
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, Plot, Series, draw_bars, draw_plot
 from sizing.selectors.report_basis import ReportBasis
-from sizing.services.warning_levels import with_levels
+from sizing.services.warning_levels import level_of, with_levels
 
 Section = list[Flowable]
 
 #: Columns of a batch's answer the report prints (the CSV has them all): (header, column, kind).
 BATCH_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("Row", "row", "int"),
+    ("#", "row", "int"),
     ("Path / configuration", "path", "text"),
     ("Machine", "machine", "text"),
     ("TPS", "tps", "num0"),
@@ -44,9 +44,9 @@ BATCH_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("MIPS", "mips", "num0"),
     ("MSU", "msu", "num0"),
     ("CP util.", "gcp_utilization", "pct"),
-    ("Resp., ms", "response_time_ms_value", "num1"),
-    ("Saturates, TPS", "saturation_tps", "num0"),
-    ("Warnings or error", "warning_codes", "text"),
+    ("Resp. ms", "response_time_ms_value", "num1"),
+    ("Sat. TPS", "saturation_tps", "num0"),
+    ("Decision warnings or error", "warning_codes", "text"),
 )
 
 
@@ -345,18 +345,20 @@ def batch_section(result: dict[str, Any]) -> Section:
         if col == "path":
             return f"{r.get('path')} / {r.get('configuration')}"
         if col == "warning_codes":
-            return str(r.get("error") or r.get("warning_codes") or "")
+            codes = str(r.get("warning_codes") or "").replace(",", " ").split()
+            return str(r.get("error") or " ".join(c for c in codes if level_of(c) == "decision") or DASH)
         return cell(r.get(col), kind) if col in index else DASH
 
     out.append(
         data_table(
             [h for h, _, _ in BATCH_COLUMNS],
             [[value(r, col, kind) for _, col, kind in BATCH_COLUMNS] for r in rows],
-            widths=[0.04, 0.185, 0.06, 0.07, 0.045, 0.05, 0.09, 0.07, 0.055, 0.055, 0.055, 0.075, 0.15],
+            widths=[0.045, 0.19, 0.065, 0.065, 0.045, 0.055, 0.085, 0.065, 0.055, 0.055, 0.06, 0.08, 0.135],
             numeric=[True, False, False, True, True, True, False, True, True, True, True, True, False],
+            compact=True,
         )
     )
-    out.append(para("Every column of every row is in the job's CSV.", styles().small))
+    out.append(para("Every column of every row, each warning's text included, is in the job's CSV.", styles().small))
     return out
 
 
@@ -370,8 +372,22 @@ LAYOUTS: dict[str, Callable[[dict[str, Any]], Section]] = {
 }
 
 
+def _batch_warnings(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each warning code of a batch once, with the number of scenarios that have it."""
+    table = result.get("table") or {}
+    columns = list(table.get("columns") or [])
+    if "warning_codes" not in columns:
+        return []
+    at = columns.index("warning_codes")
+    counts: dict[str, int] = {}
+    for row in table.get("rows") or []:
+        for code in str(row[at] or "").replace(",", " ").split():
+            counts[code] = counts.get(code, 0) + 1
+    return [{"code": code, "message": f"in {n} of {result.get('rows')} scenarios"} for code, n in counts.items()]
+
+
 def _all_warnings(result: dict[str, Any]) -> list[dict[str, Any]]:
-    warnings = list(result.get("warnings") or [])
+    warnings = list(result.get("warnings") or []) + _batch_warnings(result)
     for w in result.get("workloads") or []:
         warnings += [
             {**x, "message": f"{w.get('configuration')}: {x.get('message', '')}"} for x in w.get("warnings") or []

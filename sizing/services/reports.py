@@ -31,9 +31,6 @@ from sizing.services import charts
 
 logger = logging.getLogger(__name__)
 
-#: The Celery task that builds a heavy report (sizing.tasks.build_report).
-BUILD_REPORT_TASK = "sizing.build_report"
-
 
 class ReportNotReady(Exception):
     """The job has no result to report on (it has not succeeded)."""
@@ -169,6 +166,9 @@ def _job_basis(*, user: User, job: Job) -> ReportBasis | None:
 
 # -- heavy reports, built on a worker ----------------------------------------------------------
 
+#: The Celery task that builds a report (sizing.tasks.build_report; looked up by name because
+#: sizing.tasks calls this module).
+BUILD_REPORT_TASK = "sizing.build_report"
 #: A batch with more rows than this is reported on a worker (about 5 ms a row to lay out).
 HEAVY_BATCH_ROWS = 100
 
@@ -202,15 +202,16 @@ def report_request(*, user: User, job: Job) -> Report:
 
 
 def _dispatch(*, report_id: int, task_id: str) -> None:
-    build_report = celery_app.tasks[BUILD_REPORT_TASK]  # by name: sizing.tasks imports the services
-
     if settings.CELERY_TASK_ALWAYS_EAGER:
         threading.Thread(
             target=_build_in_thread, kwargs={"report_id": report_id}, name=f"zsizer-report-{report_id}", daemon=True
         ).start()
         return
     try:
-        build_report.apply_async(args=(report_id,), task_id=task_id, queue=settings.ZSIZER_TASK_QUEUE)
+        # Looked up by name: sizing.tasks imports this module.
+        celery_app.tasks[BUILD_REPORT_TASK].apply_async(
+            args=(report_id,), task_id=task_id, queue=settings.ZSIZER_TASK_QUEUE
+        )
     except Exception as exc:  # the broker is down: say so on the report instead of leaving it queued
         Report.objects.filter(pk=report_id, status=ReportStatus.QUEUED).update(
             status=ReportStatus.FAILED,

@@ -101,7 +101,7 @@ def test_paste_read_fix_and_save_an_rmf_calibration_then_size_it_elsewhere(live_
     page.get_by_label("Target rate").fill("200000")
     page.get_by_role("button", name="Size on this machine").click()
     page.wait_for_url("**/size/?*")
-    page.wait_for_function("document.querySelector('[data-kpi=\"cps_required\"]').textContent.trim() !== '—'")
+    page.wait_for_function("() => document.querySelector('[data-kpi=\"cps_required\"]').textContent.trim() !== '—'")
     shown = page.locator('[data-kpi="cps_required"]').inner_text()
     api = page.request.get(
         f"{live_server.url}/api/v1/estimate",

@@ -180,7 +180,7 @@ def test_answers_are_shared_through_redis_when_configured(api: Any) -> None:
     url = settings.CELERY_BROKER_URL  # the test Redis
     caches = {**settings.CACHES, "answers": {**settings.CACHES["answers"]}}
     caches["answers"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.redis_cache.RedisCache",  # as the settings select with ZSIZER_CACHE_URL
         "LOCATION": url,
         "KEY_PREFIX": "zsizer-test-answers",
     }

@@ -212,3 +212,93 @@ def test_a_batch_row_names_its_target_by_model(user: Any) -> None:
     assert rows[0]["capacity_model"] == "3931-510" and rows[0]["msu"] == outputs["msu"]
     assert rows[1]["capacity_capacity_setting"] == "500"
     assert rows[2]["error"].startswith("model:") and "3931-701..3931-7K0" in rows[2]["error"]
+
+
+# -- which model fits ----------------------------------------------------------------------------
+
+FITEQ_8000 = {"path": "fiteq-authenticator", "configuration": "multi-region", "tps": 8000}
+
+
+def test_fit_lists_the_smallest_model_per_setting_and_marks_the_cheapest_in_msu(api: Any) -> None:
+    response = api.get("/api/v1/fit", {**FITEQ_8000, "generations": "z16"})
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    rows = body["rows"]
+    assert {r["machine_type"] for r in rows} == {"3931", "3932"}  # z16 A01 and A02
+    fitting = [r for r in rows if r["fits"]]
+    cheapest = min(fitting, key=lambda r: r["msu"])
+    assert body["cheapest"] == cheapest["model"] and cheapest["cheapest"] and cheapest["cheapest_in_generation"]
+    by = {r["capacity_setting"]: r for r in rows if r["machine_type"] == "3931"}
+    assert by["700"]["cps"] < by["600"]["cps"] < by["500"]["cps"] and not by["400"]["fits"]
+    # Each row is the estimate of its model: the same CPs, MSU and saturation.
+    for row in (by["700"], by["500"], cheapest):
+        est = _get(api, **FITEQ_8000, model=row["model"]).json()
+        assert est["cps_required"] == row["cps"]
+        assert (est["msu"], est["saturation_tps"]) == (row["msu_used"], row["saturation_tps"])
+        assert est["capacity"]["cp"]["msu_installed"] == row["msu"]
+
+
+def test_fit_defaults_to_the_two_newest_generations_and_names_bad_ones(api: Any) -> None:
+    body = api.get("/api/v1/fit", {**FITEQ_8000, "tps": 2000}).json()
+    assert {r["generation"] for r in body["rows"]} == {"z17", "z16"}
+    bad = api.get("/api/v1/fit", {**FITEQ_8000, "generations": "z99"})
+    assert bad.status_code == 400 and "z17" in bad.json()["generations"][0]
+    missing = api.get("/api/v1/fit", {"path": "fiteq-authenticator"})
+    assert missing.status_code == 400 and {"configuration", "tps"} <= set(missing.json())
+
+
+# -- upgrade comparison ----------------------------------------------------------------------------
+
+
+def test_upgrade_compares_today_with_the_newest_generations(api: Any) -> None:
+    response = api.get("/api/v1/upgrade", {**ZOSCONNECT, "machine": "z13", "cps": 6, "tps": 800})
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    today, *targets = body["columns"]
+    assert today["model"] == "2964-706" and today["label"] == "today"
+    assert [c["machine_type"] for c in targets] == ["9175", "3931"]  # z17 ME1, z16 A01 (default)
+    assert body["measured"] == {"machine_type": "2964", "generation": "z13"}
+    # Assumed band: 5 % per generation step from the measured z13 (z16: 3 steps, z17: 4).
+    assert [c["projection_band"] for c in body["columns"]] == [0.0, 0.2, 0.15]
+    # Each column is the estimate of its target with that band.
+    for col, machine in zip(targets, ("z17", "z16"), strict=True):
+        est = _get(api, **ZOSCONNECT, machine=machine, tps=800, projection_band=col["projection_band"]).json()
+        assert col["cps"] == est["capacity"]["cps"] and col["ziips"] == est["ziips_required"]
+        assert col["msu_used"] == est["capacity"]["cp"]["msu_used"]
+        assert col["saturation_range"] == est["ranges"]["saturation_tps"]
+    # Models as targets, a given band, and a bad target.
+    given = api.get(
+        "/api/v1/upgrade",
+        {**ZOSCONNECT, "model": "2964-706", "tps": 800, "targets": "3931-510,z17", "projection_band": 0.1},
+    ).json()
+    assert [c["model"] for c in given["columns"]][:2] == ["2964-706", "3931-510"]
+    assert {c["projection_band"] for c in given["columns"]} == {0.1}
+    bad = api.get("/api/v1/upgrade", {**ZOSCONNECT, "machine": "z13", "tps": 800, "targets": "3931-999"})
+    assert bad.status_code == 400 and "3931-701..3931-7K0" in bad.json()["targets"][0]
+
+
+def test_a_batch_row_asks_which_model_fits(api: Any, user: Any) -> None:
+    from sizing.jobs.batch import run_batch
+
+    text = (
+        "path,configuration,tps,generations,machine\n"
+        "fiteq-authenticator,multi-region,8000,z16,\n"
+        "fiteq-authenticator,multi-region,8000,zz,\n"
+        "fiteq-authenticator,multi-region,8000,z16,z13\n"  # a machine: an estimate, as before
+    )
+
+    def progress(done: float, total: float) -> None:
+        pass
+
+    result = run_batch(params={"csv": text}, owner=user, progress=progress)
+    rows = [dict(zip(result["table"]["columns"], r, strict=True)) for r in result["table"]["rows"]]
+    fit = api.get("/api/v1/fit", {**FITEQ_8000, "generations": "z16"}).json()
+    best = next(r for r in fit["rows"] if r["cheapest"])
+    assert rows[0]["error"] == "" and rows[0]["fit_cheapest"] == best["model"] == fit["cheapest"]
+    assert (rows[0]["fit_cps"], rows[0]["fit_msu"]) == (best["cps"], best["msu"])
+    assert rows[0]["fit_per_generation"].startswith(f"z16: {best['model']}")
+    assert rows[1]["error"].startswith("generations:")
+    assert rows[2]["error"] == "" and rows[2]["cps_required"] is not None
+    # The job's params accept the header.
+    ok = api.post("/api/v1/jobs/", {"kind": "batch", "params": {"csv": text}}, format="json")
+    assert ok.status_code == 202, ok.json()

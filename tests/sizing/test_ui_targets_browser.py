@@ -17,6 +17,14 @@ from tests.sizing.test_ui_browser import ARTIFACTS, page  # noqa: F401 (the logg
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
+def _assert_no_axe_violations(page: Any) -> None:  # noqa: F811
+    """axe-core (axe-playwright-python, from PyPI) finds nothing on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    assert [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in violations] == []
+
+
 def _api(page: Any, url: str, **params: Any) -> Any:  # noqa: F811
     response = page.request.get(f"{url}/api/v1/estimate", params=params)
     assert response.ok, response.text()
@@ -53,6 +61,37 @@ def test_model_picker_reaches_any_model_in_a_few_keystrokes(live_server: Any, pa
     api = _api(page, live_server.url, **example, model="3931-510")
     assert page.locator('[data-kpi="cps_required"]').inner_text().startswith(("Overloaded", str(api["cps_required"])))
 
+    # Which model fits (the two newest generations): the API's rows, the cheapest marked.
+    page.get_by_role("button", name="Which model fits?").click()
+    page.wait_for_selector("#fit-result table")
+    fit = page.request.get(f"{live_server.url}/api/v1/fit", params=example).json()
+    marked = page.locator("#fit-result tr[data-cheapest='true']")
+    assert marked.get_attribute("data-model") == fit["cheapest"]
+    assert "cheapest in MSU" in marked.inner_text()
+    # Each generation's cheapest is marked too (the two newest generations: z17 and z16).
+    per_gen = page.locator("#fit-result tr.is-cheapest").evaluate_all("rows => rows.map(r => r.dataset.model)")
+    assert per_gen == [r["model"] for r in fit["rows"] if r["cheapest_in_generation"]]
+    shown = set(page.locator("#fit-result tbody tr").evaluate_all("rows => rows.map(r => r.dataset.model)"))
+    assert shown == {r["model"] for r in fit["rows"] if r["fits"]}
+    # Today's model beside the newest machines.
+    page.get_by_role("button", name="Compare with the newest machines").click()
+    page.wait_for_selector("#upgrade-result table")
+    heads = page.locator("#upgrade-result thead th").evaluate_all("ths => ths.map(t => t.textContent)")
+    assert heads[1:] == ["today", "IBM z17 ME1", "IBM z16 A01"]
+    assert "not published" in page.locator("#upgrade-result").inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#targets-panel").screenshot(path=str(ARTIFACTS / "other-machines.png"))
+    # An edit clears them (they belong to the answer's inputs); "use" a fitting model.
+    page.get_by_label("Target rate").fill("7000")
+    page.wait_for_selector("#fit-result table", state="detached")
+    page.get_by_label("Target rate").fill("8000")
+    page.get_by_role("button", name="Size", exact=True).click()
+    page.wait_for_function("document.getElementById('size-status').textContent.startsWith('Updated')")
+    page.get_by_role("button", name="Which model fits?").click()
+    page.get_by_role("button", name=f"Size on {fit['cheapest']}").click()
+    page.wait_for_function(f"document.querySelector('#capacity-gauge').innerText.includes('{fit['cheapest']}')")
+    assert box.input_value() == fit["cheapest"]
+
     # A midrange model by type and setting: "9176 d05".
     box.fill("")
     box.press_sequentially("9176 d05")
@@ -83,6 +122,7 @@ def test_model_picker_reaches_any_model_in_a_few_keystrokes(live_server: Any, pa
     box.fill("")
     box.press_sequentially("z16 5")
     options.first.wait_for()
+    _assert_no_axe_violations(page)  # with the list open
     shot = ARTIFACTS / "model-picker.png"
     page.screenshot(path=str(shot))
     print(f"\nscreenshot of the model picker: {shot}")
@@ -102,6 +142,7 @@ def test_lspr_pages_draw_every_machine_and_filter_by_setting(live_server: Any, p
     page.get_by_label("Measure").select_option("msu")
     page.wait_for_function("document.querySelector('#chart-lspr .ytitle').textContent === 'MSU per CP'")
     assert "lspr_zpcr_configuration_summary.csv" in page.locator("#lspr-source").inner_text()
+    _assert_no_axe_violations(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "lspr.png"), full_page=True)
 
@@ -112,6 +153,7 @@ def test_lspr_pages_draw_every_machine_and_filter_by_setting(live_server: Any, p
     page.get_by_role("button", name="Filter").click()
     page.wait_for_url("**/reference/lspr/z16/?setting=600")
     assert page.locator("#lspr-models tbody tr").count() == 39  # 3931-601..639
+    _assert_no_axe_violations(page)
     page.screenshot(path=str(ARTIFACTS / "lspr-z16.png"), full_page=True)
     print(f"\nscreenshots of the LSPR pages: {ARTIFACTS / 'lspr.png'}, {ARTIFACTS / 'lspr-z16.png'}")
     # "size" on a model opens the workbench on it.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from typing import Any
@@ -355,18 +357,39 @@ def test_estimate_list_shows_only_own_estimates(
     assert browser.get(f"/estimates/{theirs.pk}/").status_code == 404
 
 
-def test_estimate_page_shows_the_stored_answer_with_a_working_pdf_link(browser: Any, user: Any) -> None:
+def test_estimate_page_links_its_pdf_and_csv_and_both_download(browser: Any, user: Any) -> None:
     estimate = _estimate(user, name="Bank A peak")
     response = browser.get(f"/estimates/{estimate.pk}/")
     assert response.status_code == 200
     html = response.content.decode()
     assert f'data-kpi="cps_required">{estimate.outputs["cps_required"]}<' in html
-    pdf_url = f"/api/v1/estimates/{estimate.pk}/report.pdf"
-    assert f'href="{pdf_url}"' in html
-    pdf = browser.get(pdf_url)
-    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
-    assert b"".join(pdf.streaming_content if pdf.streaming else [pdf.content]).startswith(b"%PDF-")
     assert 'id="chart-cpu"' in html
+    pdf_href = f"/api/v1/estimates/{estimate.pk}/report.pdf"
+    csv_href = f"/api/v1/estimates/{estimate.pk}/?format=csv"
+    assert f'href="{pdf_href}"' in html and f'href="{csv_href}"' in html
+    pdf = browser.get(pdf_href)  # the page's session is enough: no token needed
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
+    rows = list(csv.DictReader(io.StringIO(browser.get(csv_href).content.decode())))
+    assert len(rows) == 1 and rows[0]["id"] == str(estimate.pk)
+    assert rows[0]["cps_required"] == str(estimate.outputs["cps_required"])
+    assert float(rows[0]["mips"]) == estimate.outputs["mips"]
+
+
+def test_compare_and_list_pages_link_csv_and_pdf_of_exactly_those_estimates(browser: Any, user: Any) -> None:
+    a = _estimate(user, name="first")
+    b = _estimate(user, name="second", tps=9000.0)
+    _estimate(user, name="not compared", machine="z13")
+    html = browser.get("/estimates/compare/", {"id": [a.pk, b.pk]}).content.decode()
+    ids = f"{a.pk},{b.pk}"
+    assert f'href="/api/v1/estimates/report.pdf?ids={ids}"' in html
+    assert f'href="/api/v1/estimates/?format=csv&amp;ids={ids}"' in html
+    rows = list(csv.DictReader(io.StringIO(browser.get(f"/api/v1/estimates/?format=csv&ids={ids}").content.decode())))
+    assert sorted(r["name"] for r in rows) == ["first", "second"]
+    assert browser.get(f"/api/v1/estimates/report.pdf?ids={ids}").content.startswith(b"%PDF-")
+    listing = browser.get("/estimates/").content.decode()
+    assert 'href="/api/v1/estimates/?format=csv"' in listing
+    everything = list(csv.DictReader(io.StringIO(browser.get("/api/v1/estimates/?format=csv").content.decode())))
+    assert len(everything) == 3
 
 
 def test_compare_two_or_three(browser: Any, user: Any, other_user: Any) -> None:

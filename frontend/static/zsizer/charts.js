@@ -308,3 +308,12 @@ export function drawSourcePoints(cpuEl, rtEl, chart, component) {
 }
 
 export { baseLayout, draw, hline, vline, addLines };
+
+// Printing: redraw every chart at the printed width (the print stylesheet sizes the boxes),
+// and back at screen width afterwards.
+function resizeAll() {
+  if (!window.Plotly) return;
+  document.querySelectorAll(".js-plotly-plot").forEach((el) => window.Plotly.Plots.resize(el));
+}
+window.addEventListener("beforeprint", resizeAll);
+window.addEventListener("afterprint", resizeAll);

@@ -260,6 +260,8 @@ export function initJobs(section) {
     const csv = section.querySelector("#job-csv");
     csv.hidden = !csvUrl(j);
     if (csvUrl(j)) csv.href = csvUrl(j);
+    const pdf = section.querySelector("#job-pdf");
+    pdf.href = `${new URL(j.url, window.location.href).pathname}report.pdf`;
     const warnings = section.querySelector("#job-warnings");
     warnings.replaceChildren(
       ...(r.warnings || []).map((w) => {
@@ -284,6 +286,36 @@ export function initJobs(section) {
     if (window.Plotly) [a, b].filter((el) => !el.hidden).forEach((el) => window.Plotly.Plots.resize(el));
   }
 
+  // A heavy report (a large batch) answers 202 with a progress URL: follow it, then download.
+  section.querySelector("#job-pdf").addEventListener("click", async (event) => {
+    event.preventDefault();
+    const link = event.currentTarget;
+    const note = section.querySelector("#job-pdf-status");
+    note.textContent = "Preparing the PDF…";
+    try {
+      let response = await fetch(link.href, { credentials: "same-origin", headers: { Accept: "application/pdf, application/json" } });
+      if (response.status === 202) {
+        let state = await response.json();
+        while (state.status === "queued" || state.status === "running") {
+          note.textContent = "The report is being built on a worker…";
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          state = await getJSON(state.url);
+        }
+        if (state.status !== "succeeded") throw new Error(state.error || `the report ${state.status}`);
+        response = await fetch(state.pdf_url, { credentials: "same-origin", headers: { Accept: "application/pdf" } });
+      }
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const url = URL.createObjectURL(await response.blob());
+      const a = Object.assign(document.createElement("a"), { href: url, download: `zsizer-job-${job ? job.id : "report"}.pdf` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      note.textContent = "";
+    } catch (err) {
+      note.textContent = `The PDF could not be made: ${err.message}`;
+    }
+  });
   form.addEventListener("submit", start);
   cancelButton.addEventListener("click", cancel);
   form.querySelectorAll('input[name="kind"]').forEach((r) => r.addEventListener("change", showKind));

@@ -27,6 +27,9 @@ export function initModelPicker({ input, list, url, onPick }) {
         });
         return data;
       });
+      loading.catch(() => {
+        loading = null; // try again on the next keystroke
+      });
     }
     return loading;
   }
@@ -96,7 +99,11 @@ export function initModelPicker({ input, list, url, onPick }) {
   }
 
   async function refresh() {
-    await load();
+    try {
+      await load();
+    } catch {
+      return; // the list could not be read: the box still takes a model typed in full
+    }
     if (document.activeElement === input) open(matches(input.value));
   }
 
@@ -121,7 +128,11 @@ export function initModelPicker({ input, list, url, onPick }) {
   // The model of an identifier typed in full (or from the URL), once the list is loaded.
   return {
     async find(model) {
-      await load();
+      try {
+        await load();
+      } catch {
+        return null;
+      }
       const key = String(model || "").toUpperCase().replace(/\s+/g, "");
       return data.find((r) => r.model === key || r.model.replace("-", "") === key) || null;
     },

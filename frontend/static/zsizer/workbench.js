@@ -3,6 +3,7 @@ import { ApiError, clearErrors, fmt, getJSON, sendJSON, showErrors } from "./api
 import { drawCpu, drawDemand, drawResponse } from "./charts.js";
 import { initJobs } from "./jobs.js";
 import { initModelPicker } from "./model_picker.js";
+import { initTargetsPanel } from "./targets_panel.js";
 
 const choices = JSON.parse(document.getElementById("workbench-choices").textContent);
 const initial = JSON.parse(document.getElementById("workbench-initial").textContent);
@@ -28,6 +29,7 @@ const OPTIONAL = [
 const FIELDS = ["path", "configuration", "model", "machine", "capacity_setting", "tps", ...OPTIONAL];
 
 let lastInputs = null; // inputs of the answer on screen
+let targetsPanel = null; // "Other machines" (set up below)
 let lastAnswer = null;
 let inFlight = null;
 let sequence = 0;
@@ -154,6 +156,7 @@ async function run({ focusErrors = true } = {}) {
     clearErrors(form, { alertBox });
     lastInputs = inputs;
     lastAnswer = answer;
+    targetsPanel?.clear();
     render(answer);
     setStale(false);
     history.replaceState(null, "", `?${new URLSearchParams(inputs)}`);
@@ -189,10 +192,13 @@ function setStale(stale) {
 
 function onInputEdited() {
   if (!lastInputs) return;
-  setStale(!sameInputs(readInputs(), lastInputs));
+  const stale = !sameInputs(readInputs(), lastInputs);
+  setStale(stale);
+  if (stale) targetsPanel?.clear();
 }
 
 function clearAnswer() {
+  targetsPanel?.clear();
   lastInputs = null;
   lastAnswer = null;
   resultBox.hidden = true;
@@ -477,6 +483,22 @@ const picker = initModelPicker({
     onInputEdited();
     if (readInputs().tps) run({ focusErrors: false });
   },
+});
+async function useModel(model) {
+  const row = await picker.find(model);
+  if (!row) return;
+  modelInput.value = row.model;
+  machineSel.value = row.machine;
+  fillSettings(row.setting);
+  form.elements.namedItem("cps").value = row.cps;
+  document.getElementById("optional-inputs").open = true;
+  window.scrollTo({ top: 0 });
+  run({ focusErrors: false });
+}
+// Inputs of the answer on screen (the panel's results belong to them).
+targetsPanel = initTargetsPanel(document.getElementById("targets-panel"), {
+  getInputs: () => lastInputs || readInputs(),
+  onUseModel: useModel,
 });
 function leaveModel() {
   modelInput.value = "";

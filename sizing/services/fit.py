@@ -1,0 +1,167 @@
+"""Which model fits, and the same workload on newer generations: the engine's answers for many
+targets at once (``models_lib.fit``, ``models_lib.upgrade``), read through the reference cache."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+
+from models_lib.fit import fitting_models
+from models_lib.upgrade import UpgradeTarget, upgrade_comparison
+from sizing.selectors.configuration_data import other_component_cost
+from sizing.selectors.fitted import Reference, current_reference
+from sizing.selectors.targets import generation_order, machine_row, target_for
+from sizing.services.estimates import _engine_error, resolve_configuration, resolve_scenario, with_calibration
+
+#: Engine options the fit and comparison take from the request, as the estimate names them.
+FIT_ENGINE_ARGS = ("payload_bytes", "projection_band", "lpar_overhead", "server_share", "ziips")
+#: Most columns of one comparison besides the current machine.
+MAX_UPGRADE_TARGETS = 6
+
+
+def generations_of(*, names: str | None, reference: Reference) -> list[str]:
+    """Machine types of the generations named (``"z16,z17"``; a machine slug or type stands for
+    its generation; ``"all"``: every rated type); default the two newest generations rated.
+
+    Raises a ``ValidationError`` on ``generations`` naming the known generations.
+    """
+    machines = sorted(reference.catalogue().machines.values(), key=generation_order)
+    rated = set(reference.lspr_table().full_speed_setting)
+    machines = [m for m in machines if m.machine_type in rated]
+    by_generation: dict[str, list[str]] = {}
+    for m in machines:
+        by_generation.setdefault(m.generation.lower(), []).append(m.machine_type)
+    if not names:
+        newest = list(by_generation)[:2]
+        return [t for g in newest for t in by_generation[g]]
+    if names.strip().lower() == "all":
+        return [m.machine_type for m in machines]
+    types: list[str] = []
+    for token in (t.strip() for t in names.split(",") if t.strip()):
+        found = by_generation.get(token.lower())
+        if found is None:
+            row = machine_row(token, reference)
+            found = by_generation.get(row.generation.lower()) if row is not None else None
+        if found is None:
+            known = ", ".join(dict.fromkeys(m.generation for m in machines))
+            raise ValidationError(
+                {"generations": [f"Unknown generation {token!r}. Known: {known} (or a machine), or all."]}
+            )
+        types.extend(t for t in found if t not in types)
+    return types
+
+
+def fit_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Per generation asked, the smallest model of each capacity setting that carries ``tps``
+    (and meets the response-time goal), cheapest in MSU marked; each row is the estimate of
+    that machine and setting (``GET /api/v1/estimate`` with ``capacity_setting``)."""
+    reference = current_reference()
+    config_row = resolve_configuration(
+        user=user, path=inputs["path"], configuration=inputs["configuration"], reference=reference
+    )
+    types = generations_of(names=inputs.get("generations"), reference=reference)
+    kwargs = {k: inputs[k] for k in FIT_ENGINE_ARGS if inputs.get(k) is not None}
+    tps = float(inputs["tps"])
+    umax, sla = inputs.get("max_utilization"), inputs.get("response_time_sla_ms")
+
+    def compute() -> dict[str, Any]:
+        fitted = reference.fitted(config_row)
+        try:
+            result = fitting_models(
+                fitted.data,
+                capacity=reference.lspr_table(),
+                machine_types=types,
+                tps=tps,
+                max_utilization=umax,
+                response_time_sla_ms=sla,
+                model=fitted.model,
+                response_model=fitted.response,
+                other_cost=other_component_cost(configuration=config_row, data=fitted.data),
+                **kwargs,
+            )
+        except ValueError as exc:
+            raise _engine_error(exc) from None
+        return result.to_dict()
+
+    key = {
+        "kind": "fit",
+        "configuration": config_row.pk,
+        "types": types,
+        "tps": tps,
+        "umax": umax,
+        "sla": sla,
+        **kwargs,
+    }
+    answer = reference.answer(key, compute)
+    machines = {m.machine_type: m for m in reference.catalogue().machines.values()}
+    rows = [  # copies: the cached answer stays as computed
+        {**row, "machine": machines[row["machine_type"]].slug, "machine_name": machines[row["machine_type"]].name}
+        for row in answer["rows"]
+    ]
+    return {"path": config_row.path.slug, "configuration": config_row.slug, **answer, "rows": rows}
+
+
+def _upgrade_target(token: str, reference: Reference) -> UpgradeTarget:
+    """A comparison column from a machine (slug or type) or a model capacity identifier."""
+    is_model = "-" in token or (len(token.strip()) == 7 and token.strip()[:4].isdigit())
+    try:
+        target = target_for(machine=None if is_model else token, model=token if is_model else None, reference=reference)
+    except ValidationError as exc:
+        raise ValidationError({"targets": [m for ms in exc.message_dict.values() for m in ms]}) from None
+    return UpgradeTarget(target.machine.machine_type, target.engine_setting, target.model.cps, target.machine.name)
+
+
+def newest_machines(reference: Reference, count: int = 2) -> list[str]:
+    """Slugs of the flagship machine of each of the ``count`` newest generations rated."""
+    rated = set(reference.lspr_table().full_speed_setting)
+    out: dict[str, str] = {}
+    for m in sorted(reference.catalogue().machines.values(), key=generation_order):
+        if m.machine_type in rated and m.generation not in out:
+            out[m.generation] = m.slug
+    return list(out.values())[:count]
+
+
+def upgrade_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The workload on its current machine (``machine``/``model`` with ``cps``) and on each of
+    ``targets`` (default: the two newest generations' flagship machines), side by side; every
+    column is the estimate of that target, with the projection band of its generation gap."""
+    reference = current_reference()
+    inputs = with_calibration(user=user, inputs=inputs)  # a calibration: the customer's own workload
+    config_row, current = resolve_scenario(user=user, inputs=inputs, reference=reference)
+    tokens = [t.strip() for t in (inputs.get("targets") or "").split(",") if t.strip()]
+    targets = [_upgrade_target(t, reference) for t in (tokens or newest_machines(reference))]
+    if len(targets) > MAX_UPGRADE_TARGETS:
+        raise ValidationError({"targets": [f"At most {MAX_UPGRADE_TARGETS} targets, got {len(targets)}."]})
+    now = UpgradeTarget(
+        current.machine.machine_type, current.engine_setting, inputs.get("cps") or current.model.cps, "today"
+    )
+    kwargs = {
+        k: inputs[k] for k in (*FIT_ENGINE_ARGS, "max_utilization", "response_time_sla_ms") if inputs.get(k) is not None
+    }
+    band = kwargs.pop("projection_band", None)
+    tps = float(inputs["tps"])
+
+    def compute() -> dict[str, Any]:
+        fitted = reference.fitted(config_row)
+        try:
+            return upgrade_comparison(
+                fitted.data,
+                capacity=reference.lspr_table(),
+                current=now,
+                targets=targets,
+                tps=tps,
+                projection_band=band,
+                model=fitted.model,
+                response_model=fitted.response,
+                other_cost=other_component_cost(configuration=config_row, data=fitted.data),
+                **kwargs,
+            )
+        except ValueError as exc:
+            raise _engine_error(exc) from None
+
+    key = {"kind": "upgrade", "configuration": config_row.pk, "now": repr(now), "targets": repr(targets), "tps": tps,
+           "band": band, **kwargs}  # fmt: skip
+    answer = reference.answer(key, compute)
+    return {"path": config_row.path.slug, "configuration": config_row.slug, **answer}
