@@ -3,7 +3,7 @@
 ``make bench`` and ``make loadtest`` serve with these (perf/stack.py); the image can use the
 same file.  Why these values, measured in docs/speed.md:
 
-* ``gthread`` workers with keep-alive: a client's connection stays open between requests (as a
+* ``gthread`` workers with keep-alive (30 s): a client's connection stays open between requests (as a
   browser keeps it), and a thread waiting on PostgreSQL or on a slow client does not hold the
   whole process.  A ``sync`` worker closes every connection and (gunicorn 27,
   ``util.close_graceful``) lingers on each close until the client has closed its end (RFC 9112
@@ -36,7 +36,9 @@ def _positive_int(name: str, default: int) -> int:
 workers = _positive_int("WEB_CONCURRENCY", 3)
 worker_class = "gthread"
 threads = _positive_int("ZSIZER_GUNICORN_THREADS", 4)
-keepalive = 5
+# Longer than a client's pause between requests: a server that closes an idle connection just as
+# the client reuses it makes a reset (3 of 934 requests in a load test with keepalive = 5 s).
+keepalive = 30
 backlog = 2048
 timeout = 60
 graceful_timeout = 30

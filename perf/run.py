@@ -116,6 +116,7 @@ def main() -> int:
         "jobs": (sections.get("jobs") or [None])[0],
         # perf/bench_first_chart.py: the workbench in a fresh Chromium profile to its first Plotly chart.
         "first_chart": (sections.get("first_chart") or [None])[0],
+        "reports": sections.get("reports", []),
         "exit_status": status,
     }
     RESULTS.mkdir(exist_ok=True)

@@ -154,6 +154,12 @@ class ClosedParams(TargetParams):
         help_text="Client counts, each 1..50,000, at most 200 of them",
     )
     think_time_s = estimate_field("think_time_s", required=True, allow_null=False)
+    tps = estimate_field(
+        "tps",
+        required=False,
+        help_text="Rate the network is taken at, as the estimate's tps: the fixed load is spread over it and the "
+        "zIIPs' share of the eligible work is split at it (default: the rate the largest population drives)",
+    )
 
 
 class MonteCarloParams(TargetParams):
