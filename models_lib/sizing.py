@@ -79,6 +79,7 @@ __all__ = [
     "WARNING_CODES",
     "SizingResult",
     "SizingWarning",
+    "closed_network",
     "cost_from_throughput_rows",
     "size",
 ]
@@ -1851,6 +1852,38 @@ def _ziip_residence_ms(chosen: _Eval, tps: float, scale: float) -> float:
     return (service + erlang_c(chosen.ziips, work) * service / (chosen.ziips - work)) * 1000.0
 
 
+def closed_network(
+    rmodel: ResponseModel,
+    *,
+    cps: int,
+    cost_factor: float,
+    tps: float,
+    ziip_busy: float,
+    ziips: int,
+    with_fixed: bool = True,
+) -> list[Station]:
+    """The engine's closed network of one transaction at the rate ``tps`` (its stations for MVA).
+
+    ``cp``: ``cps`` servers with the GCP demand per transaction, the response model's CP cost
+    times ``cost_factor`` (LSPR x payload x the share of the work left on GCPs, eligible work
+    that spilled onto them included).  MVA has no background load, so the fixed busy CPs of the
+    cost model are spread over the transactions at ``tps`` (demand ``b + a / tps``).  ``ziip``:
+    ``ziips`` servers with the eligible work the specialty engines carry at ``tps``
+    (``ziip_busy`` busy engines).  Then the software station and, ``with_fixed``, the
+    load-independent part ``D`` as a delay.  The estimate (:func:`_closed`) and the
+    closed-network job both solve this network.
+    """
+    m = rmodel.projected(cps=cps, cost_factor=cost_factor)
+    st = [Station("cp", m.cp_seconds + max(m.intercept_cps, 0.0) / tps, servers=cps)]
+    if ziips and ziip_busy > 0.0:
+        st.append(Station("ziip", ziip_busy / tps, servers=ziips))
+    if m.software is not None:
+        st.append(Station("software", m.software.service_s, servers=m.software.servers))
+    if with_fixed and m.fixed_ms is not None:
+        st.append(Station("fixed", m.fixed_ms / 1000.0, kind="delay"))
+    return st
+
+
 def _closed(
     rmodel: ResponseModel,
     n: int,
@@ -1861,26 +1894,23 @@ def _closed(
     chosen: _Eval,
     lo_ratio: float,
 ) -> tuple[float | None, float | None, float]:
-    """Closed network by exact MVA: (response ms or None without data, lower bound ms or None,
-    throughput transactions/s).
+    """Closed network by exact MVA (:func:`closed_network`): (response ms or None without data,
+    lower bound ms or None, throughput transactions/s).
 
-    Stations: the CPs (``n`` servers, GCP demand per transaction), the zIIPs (eligible demand),
-    the software station, and ``D`` as a delay.  MVA has no background load, so the fixed busy
-    CPs of the cost model are spread over the transactions at the sized rate (demand
-    ``b + a / tps``).  The lower bound is the same network at the low end of the CPU range and
-    without ``D`` (none when the CPU range has no lower end).
+    The lower bound is the same network at the low end of the CPU range and without ``D``
+    (none when the CPU range has no lower end).
     """
 
     def network(scale: float, with_fixed: bool) -> list[Station]:
-        m = rmodel.projected(cps=n, cost_factor=cp_factor * max(scale, 1e-12))
-        st = [Station("cp", m.cp_seconds + max(m.intercept_cps, 0.0) / tps, servers=n)]
-        if chosen.ziips and chosen.ziip > 0.0:
-            st.append(Station("ziip", chosen.ziip * scale / tps, servers=chosen.ziips))
-        if m.software is not None:
-            st.append(Station("software", m.software.service_s, servers=m.software.servers))
-        if with_fixed and m.fixed_ms is not None:
-            st.append(Station("fixed", m.fixed_ms / 1000.0, kind="delay"))
-        return st
+        return closed_network(
+            rmodel,
+            cps=n,
+            cost_factor=cp_factor * max(scale, 1e-12),
+            tps=tps,
+            ziip_busy=chosen.ziip * scale,
+            ziips=chosen.ziips,
+            with_fixed=with_fixed,
+        )
 
     lower_ms: float | None = None
     if lo_ratio > 0.0:

@@ -35,9 +35,9 @@ from models_lib.engine import (
     split_pools,
 )
 from models_lib.inputs import CapacityTable, ConfigurationData
-from models_lib.queueing import erlang_c
+from models_lib.queueing import Station, erlang_c
 from models_lib.response import ResponseModel, fit_response
-from models_lib.sizing import DEFAULT_MAX_UTILIZATION, size
+from models_lib.sizing import DEFAULT_MAX_UTILIZATION, closed_network, size
 
 #: Floor of the GCP share in the response model's cost factor (as in the engine).
 _MIN_SHARE = 1e-12
@@ -196,10 +196,7 @@ class WorkloadModel:
         value: float | None = None
         lower = math.inf
         if self.response is not None and stable:
-            # No load at all (a rate of 0, or a negative intercept): the share's limit.
-            on_target = self.native_busy(tps) * self.factor(cps)  # all work at the CPs' speed
-            share = split.gcp / on_target if on_target > 0.0 else (1.0 if ziips == 0 else 1.0 - self.eligible)
-            bd = self.response.breakdown(tps, cps=cps, cost_factor=self.cp_cost_factor(cps, share))
+            bd = self.response.breakdown(tps, cps=cps, cost_factor=self._split_cost_factor(split, tps, cps, ziips))
             ziip_ms = ziip_residence_ms(split.special, z, tps)
             lower = bd.lower_bound_ms + ziip_ms
             if bd.total_ms is not None:
@@ -220,6 +217,34 @@ class WorkloadModel:
             response_time_ms=value,
             lower_bound_ms=lower,
         )
+
+    def _split_cost_factor(self, split: PoolDemand, tps: float, cps: int, ziips: int | None) -> float:
+        """:meth:`cp_cost_factor` for the share of the work ``split`` leaves on the GCPs (eligible
+        work that spilled onto them included)."""
+        # No load at all (a rate of 0, or a negative intercept): the share's limit.
+        on_target = self.native_busy(tps) * self.factor(cps)  # all work at the CPs' speed
+        share = split.gcp / on_target if on_target > 0.0 else (1.0 if ziips == 0 else 1.0 - self.eligible)
+        return self.cp_cost_factor(cps, share)
+
+    def closed_network(
+        self, tps: float, cps: int, ziips: int | None = None, *, scale: float = 1.0, with_fixed: bool = True
+    ) -> tuple[list[Station], PoolDemand]:
+        """The estimate's closed network at the rate ``tps`` on ``cps`` CPs and ``ziips`` specialty
+        engines (``None``: sized), with every CPU cost times ``scale`` (the ends of the CPU range),
+        and the engine's split at ``tps`` it is built on (:func:`models_lib.sizing.closed_network`)."""
+        if self.response is None:
+            raise ValueError(f"{self.path}/{self.configuration}: no response model, so no closed network")
+        split = self.split(tps, cps, ziips)
+        stations = closed_network(
+            self.response,
+            cps=cps,
+            cost_factor=self._split_cost_factor(split, tps, cps, ziips) * max(scale, _MIN_SHARE),
+            tps=tps,
+            ziip_busy=split.special * scale,
+            ziips=split.engines,
+            with_fixed=with_fixed,
+        )
+        return stations, split
 
     def cp_cost_factor(self, cps: int, gcp_share: float) -> float:
         """Response model CP cost -> target GCP cost per transaction (LSPR x payload x GCP share)."""

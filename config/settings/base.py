@@ -55,6 +55,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Oversized bodies (413), NUL bytes in the URL, unknown charsets (400): JSON, before anything reads them.
+    "sizing.request_guard.RequestGuardMiddleware",
     # Database unreachable -> 503 JSON with Retry-After instead of a 500 (sizing.middleware).
     "sizing.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -136,7 +138,18 @@ LOGOUT_REDIRECT_URL = "login"
 
 BENCHMARKS_DIR = BASE_DIR / "benchmarks"
 
+# The largest request body accepted (a batch job's CSV is at most 2 MiB, as a JSON string a little
+# more); larger bodies are answered 413 before they are read.
+ZSIZER_MAX_BODY_BYTES = env_int("ZSIZER_MAX_BODY_BYTES", 4 * 1024 * 1024, minimum=1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = ZSIZER_MAX_BODY_BYTES
+
 REST_FRAMEWORK = {
+    # JSON that is refused with a sentence: NUL characters, deep nesting, NaN/Infinity, bad encodings.
+    "DEFAULT_PARSER_CLASSES": [
+        "sizing.api.parsers.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Token first so that anonymous API calls get 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -169,6 +182,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "sizing.api.schema.add_error_responses",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "JobKindEnum": "sizing.models.JobKind",
         "StatementKindEnum": "sizing.models.StatementKind",

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from models_lib.calibration import MAX_INTERVALS, interval_from_section
 from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.parsers import StrictJSONParser
 from sizing.models import Calibration
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.services.calibrations import calibration_create, calibration_delete
@@ -69,7 +70,7 @@ class ParseInputSerializer(serializers.Serializer[Any]):
 class RmfParseView(APIView):
     """Read an RMF Workload Activity report: every section's values, and the intervals they measure."""
 
-    parser_classes = [JSONParser, PlainTextParser, FormParser, MultiPartParser]
+    parser_classes = [StrictJSONParser, PlainTextParser, FormParser, MultiPartParser]
 
     @extend_schema(
         request=ParseInputSerializer,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -13,13 +14,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import models_lib
-from sizing.api.estimate_serializers import (
-    ErrorSerializer,
-    EstimateInputSerializer,
-    EstimateOutputSerializer,
-    EstimateResultSerializer,
-)
+from sizing.api.estimate_serializers import ErrorSerializer, EstimateInputSerializer, EstimateOutputSerializer
 from sizing.api.renderers import CSVRenderer
+from sizing.api.result_schema import EstimateAnswerSerializer, StoredEstimateSerializer
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Estimate
 from sizing.selectors.estimates import estimate_list
@@ -32,22 +29,6 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="Not authenticated"),
     429: OpenApiResponse(ErrorSerializer, description="Throttled"),
 }
-
-
-class StoredEstimateDocSerializer(EstimateResultSerializer):
-    """An estimate as returned by the API: who, what, when, and the whole answer (schema only)."""
-
-    id = serializers.IntegerField()
-    url = serializers.URLField()
-    name = serializers.CharField()
-    owner = serializers.CharField()
-    path = serializers.CharField()
-    configuration = serializers.CharField()
-    machine = serializers.CharField()
-    tps = serializers.FloatField()
-    inputs = serializers.DictField()
-    model_version = serializers.CharField()
-    created_at = serializers.DateTimeField()
 
 
 class _ListFilter(serializers.Serializer[Any]):
@@ -99,7 +80,7 @@ class EstimateViewSet(
 
     @extend_schema(
         request=EstimateInputSerializer,
-        responses={201: StoredEstimateDocSerializer, **ERRORS},
+        responses={201: StoredEstimateSerializer, **ERRORS},
         summary="Size a scenario and store the estimate",
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -117,7 +98,7 @@ class EstimateViewSet(
             OpenApiParameter("ids", str, description="Only these estimates: ids separated by commas"),
             OpenApiParameter("format", str, enum=["json", "csv"], description="csv: every estimate, one flat row each"),
         ],
-        responses={200: StoredEstimateDocSerializer(many=True), **ERRORS},
+        responses={200: StoredEstimateSerializer(many=True), **ERRORS},
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if getattr(request.accepted_renderer, "format", None) == "csv":
@@ -127,7 +108,7 @@ class EstimateViewSet(
 
     @extend_schema(
         parameters=[OpenApiParameter("format", str, enum=["json", "csv"], description="csv: one flat row")],
-        responses={200: StoredEstimateDocSerializer, 404: OpenApiResponse(ErrorSerializer), **ERRORS},
+        responses={200: StoredEstimateSerializer, 404: OpenApiResponse(ErrorSerializer), **ERRORS},
     )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if getattr(request.accepted_renderer, "format", None) == "csv":
@@ -152,14 +133,8 @@ class EstimateQueryView(APIView):
     @extend_schema(
         parameters=[EstimateInputSerializer, OpenApiParameter("format", str, enum=["json", "csv"])],
         responses={
-            200: inline_serializer(
-                "EstimateAnswer",
-                fields={
-                    "inputs": serializers.DictField(),
-                    "model_version": serializers.CharField(),
-                    **EstimateResultSerializer().fields,
-                },
-            ),
+            (200, "application/json"): EstimateAnswerSerializer,
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="format=csv: a header and one row"),
             **ERRORS,
         },
         summary="Size a scenario without storing it (format=csv for one flat row with a header)",

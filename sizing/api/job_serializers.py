@@ -11,7 +11,6 @@ nothing.  Errors of the parameters are nested under ``params``:
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,12 +19,12 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from models_lib.capacity import MAX_CPS
-from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS
+from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS, csv_reader
 from sizing.models import Job, JobKind, Machine
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import resolve_configuration
-from sizing.services.input_fields import FiniteFloatField, StrictIntegerField
+from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 #: Limits sized for a 2-core worker (see docs/jobs.md).
 MAX_CLIENTS = 50_000
@@ -48,19 +47,12 @@ def estimate_field(name: str, **overrides: Any) -> serializers.Field[Any, Any, A
     return type(field)(*args, **{**kwargs, **overrides})
 
 
-class ParamsSerializer(serializers.Serializer[Any]):
+class ParamsSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """Parameters of one kind: unknown keys are errors (a typo must not be silently ignored),
     and optional parameters left out or null are not stored."""
 
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, Mapping):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                allowed = ", ".join(self.fields)
-                raise serializers.ValidationError(
-                    {key: [f"Unknown parameter for this job kind. Allowed: {allowed}."] for key in unknown}
-                )
-        return super().to_internal_value(data)
+    ignored_keys: frozenset[str] = frozenset()
+    unknown_message = "Unknown parameter for this job kind. Allowed: {allowed}."
 
     # The estimate's own checks, for the fields that are shared.
     validate_tps = EstimateInputSerializer.validate_tps
@@ -162,6 +154,12 @@ class ClosedParams(TargetParams):
         help_text="Client counts, each 1..50,000, at most 200 of them",
     )
     think_time_s = estimate_field("think_time_s", required=True, allow_null=False)
+    tps = estimate_field(
+        "tps",
+        required=False,
+        help_text="Rate the network is taken at, as the estimate's tps: the fixed load is spread over it and the "
+        "zIIPs' share of the eligible work is split at it (default: the rate the largest population drives)",
+    )
 
 
 class MonteCarloParams(TargetParams):
@@ -254,12 +252,7 @@ class BatchParams(ParamsSerializer):
     )
 
     def validate_csv(self, value: str) -> str:
-        try:
-            reader = csv.reader(io.StringIO(value.lstrip("\ufeff")))
-            header = [h.strip().lower() for h in next(reader, [])]
-            rows = sum(1 for row in reader if any(cell.strip() for cell in row))
-        except csv.Error as exc:
-            raise serializers.ValidationError(f"Not readable as CSV: {exc}.") from None
+        header, rows = _count_csv(value)
         if not any(header):
             raise serializers.ValidationError("The first row must be a header naming estimate fields.")
         missing = [c for c in REQUIRED_COLUMNS if c not in header]
@@ -286,6 +279,26 @@ class BatchParams(ParamsSerializer):
         return value
 
 
+def _count_csv(value: str) -> tuple[list[str], int]:
+    """The header and the number of non-blank rows; broken quoting is refused with its line."""
+    reader = csv_reader(value)
+    header: list[str] | None = None
+    rows = 0
+    start = 1  # the line the next record starts on (a quoted cell may span lines)
+    try:
+        for record in reader:
+            if header is None:
+                header = [h.strip().lower() for h in record]
+            elif any(cell.strip() for cell in record):
+                rows += 1
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise serializers.ValidationError(
+            f"Broken CSV quoting in the record that starts on line {start} (read to line {reader.line_num}): {exc}."
+        ) from None
+    return header or [], rows
+
+
 PARAMS_SERIALIZERS: dict[str, type[ParamsSerializer]] = {
     JobKind.CURVE: CurveParams,
     JobKind.CLOSED: ClosedParams,
@@ -296,7 +309,7 @@ PARAMS_SERIALIZERS: dict[str, type[ParamsSerializer]] = {
 }
 
 
-class JobSubmitSerializer(serializers.Serializer[Any]):
+class JobSubmitSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """``{"kind": ..., "params": {...}}``; ``params`` are checked by the kind's serializer."""
 
     kind = serializers.ChoiceField(choices=JobKind.choices)

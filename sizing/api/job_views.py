@@ -15,6 +15,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.exceptions import APIException
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -66,6 +67,11 @@ SUBMIT_REQUEST = PolymorphicProxySerializer(
     serializers=submit_doc_serializers(),
     resource_type_field_name="kind",
 )
+
+
+class NoResultTable(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "no_result_table"
 
 
 def _csv_rows(job: Job) -> list[dict[str, Any]]:
@@ -198,9 +204,8 @@ class JobViewSet(
 
     def _csv(self, job: Job) -> Response:
         if job.status != JobStatus.SUCCEEDED:
-            return Response(
-                {"detail": f"Job {job.pk} has no result table: it is {job.status}."}, status=status.HTTP_409_CONFLICT
-            )
+            # Raised, not returned: the error handler renders it as JSON although CSV was asked for.
+            raise NoResultTable(f"Job {job.pk} has no result table: it is {job.status}.")
         filename = f"zsizer-job-{job.pk}-{job.kind}.csv"
         return Response(_csv_rows(job), headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 

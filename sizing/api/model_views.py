@@ -26,7 +26,8 @@ _FIT = inline_serializer(
         "slope_se_ms": serializers.FloatField(allow_null=True),
         "intercept_se_cps": serializers.FloatField(allow_null=True),
         "residual_std_cps": serializers.FloatField(allow_null=True),
-        "interval_basis": serializers.CharField(),
+        "interval_basis": serializers.CharField(help_text="residuals or assumed-relative-sd"),
+        "weighting": serializers.CharField(help_text="none or relative (points weighted by 1/ETR^2)"),
     },
 )
 _LOO_FIELDS: dict[str, serializers.Field[Any, Any, Any, Any]] = {

@@ -19,14 +19,21 @@ from sizing.models import (
     Statement,
 )
 
+#: Slugs as published: lower case, digits, '-', '_' and '.' (``v5.2``), so not an OpenAPI slug pattern.
+SLUG_HELP = "identifier, e.g. fiteq-authenticator or v5.2"
+
 
 class MachineSerializer(serializers.ModelSerializer[Machine]):
+    slug = serializers.CharField(read_only=True, help_text=SLUG_HELP)
+
     class Meta:
         model = Machine
         fields = ["id", "slug", "name", "machine_type", "generation"]
 
 
 class SourceDocumentSerializer(serializers.ModelSerializer[SourceDocument]):
+    slug = serializers.CharField(read_only=True, help_text=SLUG_HELP)
+
     class Meta:
         model = SourceDocument
         fields = [
@@ -44,12 +51,15 @@ class SourceDocumentSerializer(serializers.ModelSerializer[SourceDocument]):
 
 
 class ConfigurationSerializer(serializers.ModelSerializer[Configuration]):
+    slug = serializers.CharField(read_only=True, help_text=SLUG_HELP)
+
     class Meta:
         model = Configuration
         fields = ["id", "slug", "name", "description", "attributes", "visibility"]
 
 
 class PathSerializer(serializers.ModelSerializer[Path]):
+    slug = serializers.CharField(read_only=True, help_text=SLUG_HELP)
     native_machine = serializers.SlugRelatedField[Machine](slug_field="slug", read_only=True)
     source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
     configurations = ConfigurationSerializer(many=True, read_only=True)
@@ -103,8 +113,8 @@ class BenchmarkPointCSVSerializer(BenchmarkPointSerializer):
 
 class StatementSerializer(serializers.ModelSerializer[Statement]):
     source = serializers.SlugRelatedField[SourceDocument](slug_field="slug", read_only=True)  # type: ignore[assignment]  # the API's field named source shadows Field.source in the stubs
-    path = serializers.SlugRelatedField[Path](slug_field="slug", read_only=True)
-    configuration = serializers.SlugRelatedField[Configuration](slug_field="slug", read_only=True)
+    path = serializers.SlugRelatedField[Path](slug_field="slug", read_only=True, allow_null=True)
+    configuration = serializers.SlugRelatedField[Configuration](slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
         model = Statement

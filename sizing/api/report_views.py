@@ -19,6 +19,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -113,19 +114,15 @@ class ComparisonReportView(_ReportView):
     def get(self, request: Request) -> HttpResponse:
         raw = [p.strip() for p in request.query_params.get("ids", "").split(",") if p.strip()]
         if not 2 <= len(raw) <= MAX_COMPARE or not all(p.isdigit() for p in raw):
-            return Response(
-                {"ids": [f"Give two or three estimate ids separated by commas (got {len(raw)})."]},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            # Raised, not returned: the error handler renders it as JSON although a PDF was asked for.
+            raise ValidationError({"ids": [f"Give two or three estimate ids separated by commas (got {len(raw)})."]})
         ids = list(dict.fromkeys(int(p) for p in raw))
         if len(ids) != len(raw):
-            return Response({"ids": ["The same estimate is named twice."]}, status=status.HTTP_400_BAD_REQUEST)
+            raise ValidationError({"ids": ["The same estimate is named twice."]})
         found = {e.pk: e for e in estimate_list(user=signed_in_user(request)).filter(pk__in=ids)}
         missing = [i for i in ids if i not in found]
         if missing:
-            return Response(
-                {"detail": f"No estimate {', '.join(map(str, missing))} among yours."}, status=status.HTTP_404_NOT_FOUND
-            )
+            raise NotFound(f"No estimate {', '.join(map(str, missing))} among yours.")
         pdf = reports.comparison_report_pdf(user=signed_in_user(request), estimates=[found[i] for i in ids])
         return pdf_response(pdf, f"zsizer-comparison-{'-'.join(map(str, ids))}.pdf")
 

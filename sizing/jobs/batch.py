@@ -35,9 +35,14 @@ OPTIONAL_COLUMNS = tuple(name for name in EstimateInputSerializer().fields.keys(
 )
 
 
+def csv_reader(text: str) -> Any:
+    """A strict reader of ``text`` (BOM removed): broken quoting raises ``csv.Error``, never guessed."""
+    return csv.reader(io.StringIO(text.lstrip("\ufeff")), strict=True)
+
+
 def read_rows(text: str) -> tuple[list[str], Iterator[list[str]]]:
     """The header (lower-cased, trimmed, BOM removed) and the non-blank data rows of ``text``."""
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
+    reader = csv_reader(text)
     header = [h.strip().lower() for h in next(reader, [])]
     rows = (row for row in reader if any(cell.strip() for cell in row))
     return header, rows

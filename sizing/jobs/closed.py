@@ -1,17 +1,17 @@
 """``closed``: N clients with a think time (a terminal-driven system), solved by exact MVA.
 
-The network, per transaction, on the target LPAR (``cps`` CPs, ``ziips`` zIIPs):
+The network is the estimate's own, taken at a rate ``tps`` (given, as the estimate's; or the
+rate the largest population drives, :func:`network_rate`):
+:meth:`models_lib.workload.WorkloadModel.closed_network`, which calls
+:func:`models_lib.sizing.closed_network` with the engine's split of the demand at ``tps``.  Per
+transaction on the target LPAR (``cps`` CPs, ``ziips`` zIIPs):
 
-* ``cp``: a ``cps``-server queue whose demand is the GCP CPU per transaction (the slope of the
-  cost model, payload scaled, LSPR-projected to ``cps`` CPs).  The cost model's fixed busy CPs
-  (its intercept) are background load with no transactions; MVA has no background load, so they
-  slow the CPs down instead: demand / (1 - fixed busy / cps), the shadow-server approximation
-  [2]_.  Utilisations reported are the real ones, fixed load included.
-* ``ziip``: with ``ziips`` > 0, a ``ziips``-server queue with the zIIP-eligible share of the
-  demand (eligible work waits for a zIIP; the short-term help of CPs, IIPCP, is not modelled).
-  With ``ziips`` = 0 all work is on the CPs.  By default ``ziips`` is what the estimate sizes:
-  the engines the eligible work needs at the most the clients can drive (N / Z), within the
-  generation's specialty-engine ratio (never above it, given or not).
+* ``cp``: ``cps`` servers with the GCP CPU per transaction, eligible work that overflows the
+  zIIPs' ceiling included; the cost model's fixed busy CPs are spread over the transactions at
+  ``tps`` (demand ``b + a / tps``), as in the estimate.
+* ``ziip``: with ``ziips`` > 0, ``ziips`` servers with the eligible work the zIIPs carry at
+  ``tps``.  By default ``ziips`` is what the estimate sizes for the most the clients can drive
+  (N / Z), within the generation's specialty-engine ratio (never above it, given or not).
 * ``software``: the response model's software station (m servers of s seconds), if it has one.
 * ``fixed``: a delay of the response model's load-independent part D, where the source
   publishes response times.  Without it the response time is unknown and the residence at the
@@ -26,22 +26,23 @@ References
 ----------
 .. [1] M. Reiser and S. S. Lavenberg, "Mean-value analysis of closed multichain queuing
    networks", J. ACM 27(2), 1980; J. P. Buzen, Comm. ACM 16(9), 1973.
-.. [2] K. C. Sevcik, "Priority scheduling disciplines in queueing network models of computer
-   systems", Proc. IFIP Congress 77, 1977 (shadow server); E. D. Lazowska et al.,
-   *Quantitative System Performance*, Prentice-Hall, 1984, sec. 11.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 from django.contrib.auth.models import User
 
-from models_lib.queueing import MVAResult, Station, mva
+from models_lib.queueing import MVAResult, mva
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 
+#: Fixed-point steps and tolerance of the rate the network is taken at (:func:`network_rate`).
+_RATE_STEPS = 60
+_RATE_RTOL = 1e-10
 #: Points of the plotted curve (the requested populations are always included).
 CURVE_POINTS = 200
 COLUMNS = (
@@ -57,41 +58,47 @@ COLUMNS = (
 
 
 class Network:
-    """The stations of one LPAR for one cost scale (1 = the central cost)."""
+    """The engine's closed network of one LPAR at the rate ``tps`` for one cost scale (1 = the
+    central cost): :meth:`models_lib.workload.WorkloadModel.closed_network`, the stations the
+    estimate solves (:func:`models_lib.sizing.closed_network`).  Nothing is built here."""
 
-    def __init__(self, wm: WorkloadModel, *, cps: int, ziips: int, scale: float = 1.0) -> None:
-        k, kz = wm.factor(cps), wm.special_factor(cps)  # specialty engines run at full speed
-        f = wm.eligible if ziips > 0 else 0.0
-        fixed = max(wm.intercept, 0.0) * scale
-        per_tran = wm.slope * scale
-        self.cps, self.ziips = cps, ziips
-        self.cp_fixed, self.cp_per_tran = fixed * (1.0 - f) * k, per_tran * (1.0 - f) * k
-        self.ziip_fixed, self.ziip_per_tran = fixed * f * kz, per_tran * f * kz
-        if self.cp_fixed >= cps or (ziips and self.ziip_fixed >= ziips):
-            raise ValueError(
-                f"{wm.path}/{wm.configuration}: the fixed load of the cost model alone ({fixed:.3g} busy engines) "
-                f"fills {cps} CPs" + (f" and {ziips} zIIPs" if ziips else "")
-            )
-        self.stations = [Station("cp", self.cp_per_tran / (1.0 - self.cp_fixed / cps), servers=cps)]
-        if ziips and self.ziip_per_tran > 0.0:
-            self.stations.append(Station("ziip", self.ziip_per_tran / (1.0 - self.ziip_fixed / ziips), servers=ziips))
-        model = wm.response
-        if model is not None and model.software is not None:
-            self.stations.append(Station("software", model.software.service_s, servers=model.software.servers))
-        self.fixed_s = None if model is None or model.fixed_ms is None else model.fixed_ms / 1000.0
-        if self.fixed_s is not None:
-            self.stations.append(Station("fixed", self.fixed_s, kind="delay"))
+    def __init__(self, wm: WorkloadModel, *, cps: int, ziips: int, tps: float, scale: float = 1.0) -> None:
+        if not (tps > 0.0 and math.isfinite(tps)):
+            raise ValueError(f"the rate the network is taken at must be finite and > 0, got {tps!r}")
+        self.cps, self.tps = cps, tps
+        self.stations, split = wm.closed_network(tps, cps, ziips, scale=scale)
+        self.ziips = split.engines
+        self.fixed_s = next((s.demand for s in self.stations if s.kind == "delay"), None)
 
     def solve(self, clients: int, think_time_s: float) -> MVAResult:
         return mva(self.stations, clients, think_time=think_time_s)
 
+    def _demand(self, name: str) -> float:
+        return next((s.demand for s in self.stations if s.name == name), 0.0)
+
     def gcp_utilization(self, throughput: np.ndarray) -> np.ndarray:
-        return (self.cp_fixed + throughput * self.cp_per_tran) / self.cps
+        """Utilisation law, U = X D / c (the fixed load is spread over the transactions at ``tps``,
+        so this is the LPAR's real GCP busy where X = ``tps``)."""
+        return throughput * self._demand("cp") / self.cps
 
     def ziip_utilization(self, throughput: np.ndarray) -> np.ndarray | None:
         if not self.ziips:
             return None
-        return (self.ziip_fixed + throughput * self.ziip_per_tran) / self.ziips
+        return throughput * self._demand("ziip") / self.ziips
+
+
+def network_rate(wm: WorkloadModel, *, cps: int, ziips: int, clients: int, think_time_s: float) -> float:
+    """The rate the clients drive when the network is taken at that same rate: the largest
+    fixed point of T = X_N(T), from T = N / Z down (X_N rises with T, so the iteration falls
+    monotonically onto it).  Without fixed load the network does not depend on T beyond the
+    specialty-engine split, and one or two steps suffice."""
+    t = clients / think_time_s if think_time_s > 0 else float(wm.reference["tps"])
+    for _ in range(_RATE_STEPS):
+        x = float(Network(wm, cps=cps, ziips=ziips, tps=t).solve(clients, think_time_s).throughput)
+        if abs(x - t) <= _RATE_RTOL * t:
+            return x
+        t = x
+    return t
 
 
 def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
@@ -109,7 +116,11 @@ def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> di
     if allowed is not None:
         ziips = min(ziips, allowed)
     population = clients[-1]
-    central = Network(wm, cps=cps, ziips=ziips)
+    rate = params.get("tps")
+    if rate is None:
+        rate = network_rate(wm, cps=cps, ziips=ziips, clients=population, think_time_s=think)
+    rate = float(rate)
+    central = Network(wm, cps=cps, ziips=ziips, tps=rate)
     result = central.solve(population, think)
     progress(1, 3)
     t_ref = float(wm.reference["tps"])
@@ -119,7 +130,9 @@ def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> di
     bands: list[np.ndarray] = []
     for i, scale in enumerate(scales):
         bands.append(
-            np.asarray(Network(wm, cps=cps, ziips=ziips, scale=scale).solve(population, think).throughput_curve)
+            np.asarray(
+                Network(wm, cps=cps, ziips=ziips, tps=rate, scale=scale).solve(population, think).throughput_curve
+            )
         )
         progress(2 + i, 3)
 
@@ -167,6 +180,8 @@ def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> di
             "cps": cps,
             "ziips": ziips,
             "think_time_s": think,
+            "tps": rate,
+            "tps_given": params.get("tps") is not None,
             "response_time_data": has_rt,
             "stations": [
                 {

@@ -10,7 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from sizing.services.input_fields import FiniteFloatField, StrictIntegerField
+from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 MAX_TPS = 10_000_000
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
@@ -22,7 +22,7 @@ MAX_SLA_MS = 3_600_000.0
 NO_TARGET = "Give a machine (e.g. z16) or a model capacity identifier as model (e.g. 3931-710)."
 
 
-class EstimateInputSerializer(serializers.Serializer[Any]):
+class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """What to size: a path, a configuration, a machine and a target TPS, plus optional inputs."""
 
     path = serializers.CharField(

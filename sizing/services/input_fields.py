@@ -1,8 +1,9 @@
-"""Strict numeric fields: NaN, infinities and booleans are errors, not numbers."""
+"""Strict fields: NaN, infinities and booleans are errors, not numbers; unknown keys are errors."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -36,3 +37,20 @@ class StrictIntegerField(serializers.IntegerField):
                 self.fail("invalid")
             data = int(data)
         return super().to_internal_value(data)
+
+
+class RejectUnknownFieldsMixin:
+    """A serializer that refuses keys it does not declare: a misspelt ``cpz`` is a 400 naming it,
+    never silently ignored.  ``csrfmiddlewaretoken`` (the browsable API's HTML form) is let by."""
+
+    ignored_keys: frozenset[str] = frozenset({"csrfmiddlewaretoken"})
+    unknown_message = "Unknown field. Allowed: {allowed}."
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            fields = self.fields  # type: ignore[attr-defined]
+            unknown = sorted(set(data) - set(fields) - self.ignored_keys)
+            if unknown:
+                message = self.unknown_message.format(allowed=", ".join(fields))
+                raise serializers.ValidationError({key: [message] for key in unknown})
+        return super().to_internal_value(data)  # type: ignore[misc]

@@ -221,6 +221,52 @@ def test_closed_network_is_the_engines_closed_network(user: Any) -> None:
         assert_allclose(p["throughput_tps"], ref["closed_throughput_tps"], rtol=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("target", "tps", "clients", "think", "ziips"),
+    [
+        # z/OS Connect on a z13 with 8 CPs: the zIIPs the estimate sizes, and 1 zIIP, whose
+        # ceiling (0.85 busy) the eligible work overflows onto the CPs.
+        (ZOSCONNECT, 2000.0, 1000, 0.5, None),
+        (ZOSCONNECT, 2000.0, 1000, 0.5, 1),
+        # FiTeq (CP only, fixed load in its cost model, fitted response times): clients that
+        # drive less than and more than the rate sized for.
+        (FITEQ, 5000.0, 5000, 1.0, None),
+        (FITEQ, 5000.0, 6000, 1.0, None),
+    ],
+)
+def test_closed_job_is_the_estimates_closed_network(
+    user: Any, target: dict[str, str], tps: float, clients: int, think: float, ziips: int | None
+) -> None:
+    """Issue 10 item 1: the closed-network job and the estimate solve one network (the engine's
+    ``models_lib.sizing.closed_network``): at the estimate's rate, clients and think time, the
+    same throughput and response time (rtol 1e-9; the reference is the estimate itself)."""
+    kw: dict[str, Any] = {"tps": tps, "cps": 8, "clients": clients, "think_time_s": think}
+    if ziips is not None:
+        kw["ziips"] = ziips
+    est = _size(user, target, "z13", **kw)
+    assert est["cps"] == 8
+    if ziips == 1:
+        assert est["busy_cps"]["ziip_on_gcp"] > 0.0  # the spill this case is about
+    params = {**target, "machine": "z13", "cps": 8, "ziips": est["ziips"], "clients": [clients], "think_time_s": think}
+    result = run_closed(params={**params, "tps": tps}, owner=user, progress=_steps())
+    assert result["ziips"] == est["ziips"] and result["tps"] == tps and result["tps_given"] is True
+    (point,) = result["points"]
+    assert_allclose(point["throughput_tps"], est["closed_throughput_tps"], rtol=1e-9)
+    if est["response_time_ms"]["value"] is None:  # z/OS Connect publishes no response times
+        assert point["response_time_ms"] is None and result["response_time_data"] is False
+    else:
+        assert_allclose(point["response_time_ms"], est["response_time_ms"]["value"], rtol=1e-9)
+    # The stations are the estimate's: the CP demand is the GCP busy (spill included) per
+    # transaction at the rate, the zIIP demand the zIIPs' busy per transaction.
+    demand = {s["name"]: s["demand_ms"] / 1000.0 for s in result["stations"]}
+    assert_allclose(demand["cp"] * tps, est["busy_cps"]["gcp"], rtol=1e-9)
+    assert_allclose(demand.get("ziip", 0.0) * tps, est["busy_cps"]["ziip"], rtol=1e-9, atol=1e-12)
+    # Without a rate, the job takes the network at the rate its largest population drives.
+    free = run_closed(params=params, owner=user, progress=_steps())
+    assert free["tps_given"] is False
+    assert_allclose(free["points"][0]["throughput_tps"], free["tps"], rtol=1e-9)
+
+
 def test_closed_with_a_fitted_response_model_to_fifty_thousand_clients(user: Any) -> None:
     clients = [1, 100, 1000, 10_000, 50_000]
     result = run_closed(

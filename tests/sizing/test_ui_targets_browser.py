@@ -51,7 +51,7 @@ def test_model_picker_reaches_any_model_in_a_few_keystrokes(live_server: Any, pa
     assert box.input_value() == "3931-510"
     assert (machine.input_value(), page.get_by_label("Capacity setting").input_value()) == ("z16", "500")
     assert page.locator("#f-cps").input_value() == "10"
-    page.wait_for_function("document.getElementById('size-status').textContent.startsWith('Updated')")
+    page.wait_for_function("() => document.getElementById('size-status').textContent.startsWith('Updated')")
     page.wait_for_selector("#capacity-gauge:not([hidden])")
     assert "3931-510" in page.locator("#capacity-gauge").inner_text()
     assert "model=3931-510" in page.url
@@ -86,10 +86,10 @@ def test_model_picker_reaches_any_model_in_a_few_keystrokes(live_server: Any, pa
     page.wait_for_selector("#fit-result table", state="detached")
     page.get_by_label("Target rate").fill("8000")
     page.get_by_role("button", name="Size", exact=True).click()
-    page.wait_for_function("document.getElementById('size-status').textContent.startsWith('Updated')")
+    page.wait_for_function("() => document.getElementById('size-status').textContent.startsWith('Updated')")
     page.get_by_role("button", name="Which model fits?").click()
     page.get_by_role("button", name=f"Size on {fit['cheapest']}").click()
-    page.wait_for_function(f"document.querySelector('#capacity-gauge').innerText.includes('{fit['cheapest']}')")
+    page.wait_for_function(f"() => document.querySelector('#capacity-gauge').innerText.includes('{fit['cheapest']}')")
     assert box.input_value() == fit["cheapest"]
 
     # A midrange model by type and setting: "9176 d05".
@@ -98,7 +98,7 @@ def test_model_picker_reaches_any_model_in_a_few_keystrokes(live_server: Any, pa
     page.wait_for_selector("#model-option-0[data-model='9176-D05']")
     box.press("Enter")
     assert (machine.input_value(), page.get_by_label("Capacity setting").input_value()) == ("z17-9176", "D00")
-    page.wait_for_function("document.querySelector('#capacity-gauge').innerText.includes('9176-D05')")
+    page.wait_for_function("() => document.querySelector('#capacity-gauge').innerText.includes('9176-D05')")
 
     # By name, then arrows: "z13 7" lists z13 full-speed models; ArrowDown moves to the second.
     box.fill("")
@@ -134,13 +134,13 @@ def test_lspr_pages_draw_every_machine_and_filter_by_setting(live_server: Any, p
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Machines").click()
     page.wait_for_selector("#chart-lspr .main-svg")
     # Full speed: one line per machine type (12 in the CSV).
-    page.wait_for_function("document.getElementById('chart-lspr').dataset.traces === '12'")
+    page.wait_for_function("() => document.getElementById('chart-lspr').dataset.traces === '12'")
     assert page.locator("#chart-lspr .scatterlayer .trace").count() == 12
     page.get_by_label("Capacity setting").select_option("5")
     # 5xx sub-capacity: the 4xx..7xx machines only (2097, 2827, 2964, 3906, 3931, 8561, 9175).
-    page.wait_for_function("document.getElementById('chart-lspr').dataset.traces === '7'")
+    page.wait_for_function("() => document.getElementById('chart-lspr').dataset.traces === '7'")
     page.get_by_label("Measure").select_option("msu")
-    page.wait_for_function("document.querySelector('#chart-lspr .ytitle').textContent === 'MSU per CP'")
+    page.wait_for_function("() => document.querySelector('#chart-lspr .ytitle').textContent === 'MSU per CP'")
     assert "lspr_zpcr_configuration_summary.csv" in page.locator("#lspr-source").inner_text()
     _assert_no_axe_violations(page)
     ARTIFACTS.mkdir(exist_ok=True)

@@ -1,0 +1,51 @@
+"""Refuse malformed requests before any view sees them, with a JSON body naming the problem.
+
+* a body larger than ``ZSIZER_MAX_BODY_BYTES`` (by its Content-Length): 413;
+* a Content-Length that is not a number, or a charset Python does not know: 400;
+* a NUL byte in the URL path or in any query parameter (name or value): 400 naming it.
+  PostgreSQL cannot store or compare NUL characters, so a NUL reaching a filter was a 500.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+NUL = "\x00"
+
+
+class RequestGuardMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        refusal = self.refusal(request)
+        return refusal if refusal is not None else self.get_response(request)
+
+    def refusal(self, request: HttpRequest) -> HttpResponse | None:
+        limit = settings.ZSIZER_MAX_BODY_BYTES
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        try:
+            size = int(length)
+        except ValueError:
+            return JsonResponse({"detail": f"Content-Length {length!r} is not a number of bytes."}, status=400)
+        if size > limit:
+            return JsonResponse(
+                {"detail": f"The request body is {size:,} bytes; the limit is {limit:,} bytes."}, status=413
+            )
+        charset = request.content_params.get("charset") if request.content_params else None
+        if charset:
+            try:
+                codecs.lookup(charset)
+            except LookupError:
+                return JsonResponse({"detail": f"Unknown charset {charset!r} in Content-Type; send UTF-8."}, status=400)
+        if NUL in request.path:
+            return JsonResponse({"detail": "The URL path contains a NUL byte (%00)."}, status=400)
+        bad = sorted({key for key, values in request.GET.lists() if NUL in key or any(NUL in v for v in values)})
+        if bad:
+            reason = "Contains a NUL byte (%00), which no parameter accepts."
+            return JsonResponse({key.replace(NUL, "\\u0000"): [reason] for key in bad}, status=400)
+        return None
