@@ -142,12 +142,22 @@ def test_loo_closed_form_equals_refit_on_random_data(
     y = np.maximum(a + b * x, 0.0) * (1.0 + np.array(noise[: x.size])) + 1e-6
     weighting = "relative" if relative else "none"
     fit = fit_linear(x, y, weighting=weighting)  # type: ignore[arg-type]
+    # The closed form divides the residual by 1 - h_ii, so rounding grows as 1 / (1 - h_ii).  With
+    # 1/ETR^2 weights a point at a low rate can carry nearly all the weight (h_ii -> 1) however
+    # spread the rates are: such points are held to the refit at a tolerance scaled by that
+    # amplification, the others at 1e-7.
+    w = fit.weights()
+    leverage = w * (1.0 / float(w.sum()) + (x - fit.etr_mean) ** 2 / fit.sxx)
     for i, loo in enumerate(fit.leave_one_out()):
         keep = np.arange(x.size) != i
         assume(np.ptp(x[keep]) > 0.05 * x.max())
         ref = fit_linear(x[keep], y[keep], weighting=weighting)  # type: ignore[arg-type]
-        assert loo.loo_predicted is not None
-        assert_allclose(loo.loo_predicted, ref.predict(float(x[i])), rtol=1e-7, atol=1e-9)
+        if loo.loo_predicted is None:
+            # documented: no prediction when removing the point leaves (numerically) no line
+            assert 1.0 - leverage[i] < 1e-9
+            continue
+        amplification = 1.0 / max(1.0 - float(leverage[i]), 1e-12)
+        assert_allclose(loo.loo_predicted, ref.predict(float(x[i])), rtol=1e-9 * max(amplification, 100.0), atol=1e-9)
 
 
 @SETTINGS
