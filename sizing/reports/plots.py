@@ -104,6 +104,25 @@ def _frame(x: float, y: float, width: float, height: float) -> Rect:
     return rect
 
 
+def _y_grid(
+    d: Drawing, ticks: list[float], sy: Scale, left: float, width: float, *, percent: bool, step: float
+) -> None:
+    """Horizontal grid lines at the y ticks, each labelled at the left of the plot area."""
+    for v in ticks:
+        d.add(Line(left, sy(v), left + width, sy(v), strokeColor=RULE, strokeWidth=0.3))
+        d.add(
+            String(
+                left - 4,
+                sy(v) - 2.2,
+                _tick_text(v, percent, step),
+                fontName=FONT,
+                fontSize=6.5,
+                fillColor=MUTED,
+                textAnchor="end",
+            )
+        )
+
+
 def _bar(x: float, y: float, width: float, height: float, color: Color) -> Rect:
     rect = Rect(x, y, width, height)
     rect.fillColor, rect.strokeColor = color, None
@@ -177,19 +196,7 @@ def draw_plot(plot: Plot, *, width: float = FRAME_WIDTH, height: float = 200.0) 
                 textAnchor="middle",
             )
         )
-    for v in yt:
-        d.add(Line(left, sy(v), left + pw, sy(v), strokeColor=RULE, strokeWidth=0.3))
-        d.add(
-            String(
-                left - 4,
-                sy(v) - 2.2,
-                _tick_text(v, plot.y_percent, y_step),
-                fontName=FONT,
-                fontSize=6.5,
-                fillColor=MUTED,
-                textAnchor="end",
-            )
-        )
+    _y_grid(d, yt, sy, left, pw, percent=plot.y_percent, step=y_step)
     d.add(String(left + pw / 2, 4, plot.x_label, fontName=FONT, fontSize=7.5, fillColor=INK, textAnchor="middle"))
     d.add(_y_label(plot.y_label, bottom + ph / 2))
     _draw_series(d, plot, sx, sy)
@@ -288,19 +295,7 @@ def draw_bars(bars: Bars, *, width: float = FRAME_WIDTH, height: float = 190.0) 
         return bottom + v / y1 * ph
 
     d.add(_frame(left, bottom, pw, ph))
-    for v in yt:
-        d.add(Line(left, sy(v), left + pw, sy(v), strokeColor=RULE, strokeWidth=0.3))
-        d.add(
-            String(
-                left - 4,
-                sy(v) - 2.2,
-                _tick_text(v, bars.y_percent, step),
-                fontName=FONT,
-                fontSize=6.5,
-                fillColor=MUTED,
-                textAnchor="end",
-            )
-        )
+    _y_grid(d, yt, sy, left, pw, percent=bars.y_percent, step=step)
     slot = pw / n
     bar_w = min(slot * 0.6, 60.0)
     for i, cat in enumerate(bars.categories):
