@@ -17,7 +17,6 @@ time.perf_counter) next to a baseline doing a comparable job the plain way:
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,17 +29,8 @@ from models_lib.costmodel import fit_configuration, payload_model  # noqa: E402
 from models_lib.response import fit_response  # noqa: E402
 from models_lib.sizing import size  # noqa: E402
 from perf.record import record  # noqa: E402
+from perf.timing import best_of  # noqa: E402
 from tests.models_lib import published  # noqa: E402  (reads benchmarks/*.yaml)
-
-
-def best_of(func: Callable[[], object], repeats: int) -> float:
-    """Shortest wall time of ``repeats`` calls, s."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def row(name: str, seconds: float, baseline: float, baseline_name: str) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models_lib.queueing import Station, mmc, mmc_response_times, mva  # noqa: E402
 from perf.record import record  # noqa: E402
+from perf.timing import best_of  # noqa: E402
 
 THINK_TIME = 0.5  # s
 STATIONS = (
@@ -34,16 +34,6 @@ STATIONS = (
     Station("CF", 0.0001),
     Station("NET", 0.002, kind="delay"),
 )
-
-
-def best_of(func: Callable[[], object], repeats: int) -> float:
-    """Shortest wall time of ``repeats`` calls, s."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def textbook_ld_mva(stations: tuple[Station, ...], clients: int, think_time: float) -> NDArray[np.float64]:

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,18 +23,10 @@ sys.path.insert(0, str(REPO))
 
 from perf.record import record  # noqa: E402
 from perf.stack import _ensure_database, _manage  # noqa: E402
+from perf.timing import best_of  # noqa: E402
 
 REPEATS = int(os.environ.get("ZSIZER_BENCH_REPORT_REPEATS", "5"))
 GOAL_S = 2.0
-
-
-def best_of(func: Callable[[], object], repeats: int = REPEATS) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def row(name: str, seconds: float, baseline: float, baseline_name: str, **extra: Any) -> None:
@@ -79,8 +69,8 @@ def main() -> int:
         story = estimate_story(subject, basis, None, "charts left out (baseline)")
         return document.render(story, document.Meta("bench", "bench", timezone.now()))
 
-    full = best_of(lambda: reports.estimate_report_pdf(user=user, estimate=estimate))
-    plain = best_of(without_charts)
+    full = best_of(lambda: reports.estimate_report_pdf(user=user, estimate=estimate), REPEATS)
+    plain = best_of(without_charts, REPEATS)
     row("estimate report (3 charts)", full, plain, "same report without charts", goal_s=GOAL_S, met=full < GOAL_S)
 
     scenarios = [f"fiteq-authenticator,multi-region,z13,{200 + 10 * i}" for i in range(300)]
@@ -99,7 +89,7 @@ def main() -> int:
 
     big, small = batch_job(300), batch_job(2)
     heavy = best_of(lambda: reports.job_report_pdf(user=user, job=big), repeats=max(1, REPEATS // 2))
-    light = best_of(lambda: reports.job_report_pdf(user=user, job=small))
+    light = best_of(lambda: reports.job_report_pdf(user=user, job=small), REPEATS)
     row("300-row batch report (worker)", heavy, light, "2-row batch report")
     return 0
 

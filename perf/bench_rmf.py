@@ -12,7 +12,6 @@ Run ``python perf/bench_rmf.py``.  Rows (best of several repeats, time.perf_coun
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,15 +20,7 @@ sys.path.insert(0, str(REPO))
 
 from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity  # noqa: E402
 from perf.record import record  # noqa: E402
-
-
-def best_of(func: Callable[[], object], repeats: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
+from perf.timing import best_of  # noqa: E402
 
 
 def _refused(text: str) -> Callable[[], None]:
@@ -47,7 +38,7 @@ def main() -> int:
     extracts = "".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "tests/data/rmf").glob("*.txt")))
     big = extracts * (MAX_REPORT_CHARS // len(extracts))
     sections = len(parse_workload_activity(big).sections)
-    baseline = best_of(lambda: [line.split() for line in big.splitlines()])
+    baseline = best_of(lambda: [line.split() for line in big.splitlines()], 3)
     cases = {
         f"parse {len(big):,} chars ({sections} sections)": lambda: parse_workload_activity(big),
         "5 extracts + prose to 1,000,000 chars": lambda: parse_workload_activity(
@@ -58,7 +49,7 @@ def main() -> int:
     }
     print(f"{'name':44s} {'seconds':>10s} {'baseline':>10s} {'ratio':>7s}   (baseline: splitlines + split)")
     for name, func in cases.items():
-        seconds = best_of(func)
+        seconds = best_of(func, 3)
         record("rmf", name=name, seconds=seconds, baseline="splitlines+split", baseline_seconds=baseline)
         print(f"{name:44s} {seconds:10.4f} {baseline:10.4f} {seconds / baseline:7.2f}")
     return 0
