@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import ParseError, ValidationError
@@ -44,10 +43,6 @@ class PlainTextParser(BaseParser):
             return {"text": body.decode("utf-8")}
         except UnicodeDecodeError as exc:
             raise ParseError(f"text: not UTF-8 text (byte {exc.start}): paste the report as text") from None
-
-
-def _user(request: Request) -> User:
-    return signed_in_user(request)  # IsAuthenticated has let only real users in
 
 
 def _check_size(request: Request) -> None:
@@ -153,11 +148,11 @@ class CalibrationViewSet(
         _check_size(request)
         data = CalibrationInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        calibration = calibration_create(user=_user(request), data=dict(data.validated_data))
+        calibration = calibration_create(user=signed_in_user(request), data=dict(data.validated_data))
         body = CalibrationOutputSerializer(calibration, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
 
     @extend_schema(responses={204: None, 404: OpenApiResponse(ErrorSerializer), **ERRORS})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        calibration_delete(user=_user(request), calibration=self.get_object())
+        calibration_delete(user=signed_in_user(request), calibration=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
