@@ -40,13 +40,20 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral
+from typing import Any
 
 from models_lib.ziip import ZiipSplit, split_demand
 
-__all__ = ["BoundedCost", "SustainedRun", "bounded_cost", "floor_from_unabsorbed_eligible"]
+__all__ = [
+    "BoundedCost",
+    "SustainedRun",
+    "bounded_cost",
+    "floor_from_unabsorbed_eligible",
+    "floors_for_configuration",
+]
 
 
 def _finite(name: str, value: float, *, minimum: float = 0.0, inclusive: bool = False) -> float:
@@ -274,3 +281,47 @@ def bounded_cost(
         cp_ceiling=cpc,
         runs=tuple(runs),
     )
+
+
+def floors_for_configuration(
+    configuration: str, statements: Sequence[tuple[str | None, Mapping[str, Any]]], *, ziip_ceiling: float
+) -> tuple[float, ...]:
+    """Cost floors of ``configuration`` from stored ``bound`` statements, CP-seconds per transaction.
+
+    Parameters
+    ----------
+    configuration : str
+        The configuration slug.
+    statements : sequence of (configuration or None, data)
+        ``bound`` statements of the path: ``cpu_per_tran_floor`` ones (``basis:
+        eligible-not-absorbed``, with ``tps``, ``zaaps`` or ``ziips`` and ``eligible_fraction``)
+        and ``cpu_per_tran_order`` ones (``greater``: configurations whose cost is above that of
+        ``than``), whose floors carry over to the greater configurations.
+    ziip_ceiling : float
+        The engine's zIIP/zAAP ceiling, in (0, 1]; each floor is recomputed with it.
+
+    Returns
+    -------
+    tuple of float
+        Every floor that applies (empty: none published).
+    """
+    own: dict[str, list[float]] = {}
+    orders: list[Mapping[str, Any]] = []
+    for config, data in statements:
+        if data.get("quantity") == "cpu_per_tran_floor" and data.get("basis") == "eligible-not-absorbed" and config:
+            engines = int(data.get("zaaps") or 0) + int(data.get("ziips") or 0)
+            own.setdefault(config, []).append(
+                floor_from_unabsorbed_eligible(
+                    tps=data["tps"],
+                    specialty=engines,
+                    eligible_fraction=data["eligible_fraction"],
+                    ziip_ceiling=ziip_ceiling,
+                )
+            )
+        elif data.get("quantity") == "cpu_per_tran_order" and data.get("relation") == "greater":
+            orders.append(data)
+    floors = list(own.get(configuration, ()))
+    for order in orders:
+        if configuration in (order.get("greater") or ()):
+            floors.extend(own.get(str(order.get("than")), ()))
+    return tuple(floors)

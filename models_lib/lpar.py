@@ -37,9 +37,11 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["LparOverhead", "lpar_overhead_from_published"]
+__all__ = ["LparOverhead", "lpar_overhead_from_published", "lpar_overhead_from_statement"]
 
 
 @dataclass(frozen=True)
@@ -178,3 +180,28 @@ def lpar_overhead_from_published(
         low=max(0.0, low),
         high=high,
     )
+
+
+def lpar_overhead_from_statement(data: Mapping[str, Any]) -> LparOverhead:
+    """The overhead of a stored ``lpar_overhead`` statement, recomputed from its ``inputs``.
+
+    Parameters
+    ----------
+    data : mapping
+        The statement's ``data`` (``quantity: lpar_overhead`` and ``inputs`` with the keyword
+        arguments of :func:`lpar_overhead_from_published`).
+
+    Raises
+    ------
+    ValueError
+        Naming ``data`` when it is not an ``lpar_overhead`` statement or its stored ``value``,
+        ``low`` or ``high`` (rounded to 5 decimals) disagree with the recomputation.
+    """
+    if data.get("quantity") != "lpar_overhead" or not isinstance(data.get("inputs"), Mapping):
+        raise ValueError(f"data must be an lpar_overhead statement with inputs, got quantity {data.get('quantity')!r}")
+    overhead = lpar_overhead_from_published(**dict(data["inputs"]))
+    for key, value in (("value", overhead.central), ("low", overhead.low), ("high", overhead.high)):
+        stored = data.get(key)
+        if stored is not None and abs(float(stored) - value) > 5e-6:
+            raise ValueError(f"data {key!r} {stored!r} disagrees with the inputs ({value:.5f})")
+    return overhead

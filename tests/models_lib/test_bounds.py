@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from models_lib.bounds import SustainedRun, bounded_cost, floor_from_unabsorbed_eligible
+from models_lib.bounds import SustainedRun, bounded_cost, floor_from_unabsorbed_eligible, floors_for_configuration
 from tests.models_lib import published as P
 
 FILE = "cicstg_v9_perf.yaml"
@@ -157,3 +157,12 @@ def test_contradicting_floor_raises_naming_floors() -> None:
 def test_bad_input_raises_naming_the_argument(call: object, name: str) -> None:
     with pytest.raises(ValueError, match=name):
         call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_floors_read_from_the_stored_statements_match_the_hand_assembled_ones(config: str) -> None:
+    statements = [(s.get("configuration"), s["data"]) for s in P.load(FILE)["statements"] if s["kind"] == "bound"]
+    got = floors_for_configuration(config, statements, ziip_ceiling=ZIIP_CEILING)
+    assert_allclose(sorted(got), sorted(_floors(config)), rtol=1e-15)
+    # IPIC configurations get EXCI's floor too (the longer-path statement): two floors; EXCI one.
+    assert len(got) == (1 if config.startswith("exci") else 2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from numpy.testing import assert_allclose
 
-from models_lib.lpar import LparOverhead, lpar_overhead_from_published
+from models_lib.lpar import LparOverhead, lpar_overhead_from_published, lpar_overhead_from_statement
 from tests.models_lib import published as P
 
 FILE = "cicsts_v53_redp5320.yaml"
@@ -93,3 +93,12 @@ def test_bad_input_raises_naming_the_argument(kwargs: dict[str, float], name: st
 def test_lpar_cpu_rejects_a_negative_cics_cpu() -> None:
     with pytest.raises(ValueError, match="cics_cpu"):
         _published().lpar_cpu(-1.0)
+
+
+def test_statement_reader_recomputes_the_stored_overhead() -> None:
+    data = P.statement(FILE, "lpar-overhead-top-rate")["data"]
+    assert lpar_overhead_from_statement(data) == _published()
+    with pytest.raises(ValueError, match="'value'"):
+        lpar_overhead_from_statement({**data, "value": 0.2})
+    with pytest.raises(ValueError, match="data"):
+        lpar_overhead_from_statement({"quantity": "cpu_per_tran"})
