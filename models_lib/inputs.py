@@ -319,6 +319,14 @@ class SpecialtyEngineRules:
         Id of the stored statement (provenance).
     reference : str
         The technical guide, section and page.
+    max_engines : tuple of (str, int or None)
+        Per machine type, the most engines (CPs + specialty engines) of its largest model
+        (``None``: not stated, e.g. midrange types).
+    unconfirmed : tuple of str
+        Rule fields no cited document supports.
+    alternatives : tuple of (str, float or None)
+        For unconfirmed fields, the other rule a planner may expect (e.g. ``("ziips_per_cp",
+        2.0)``; ``None``: no limit).
     """
 
     generation: str
@@ -332,6 +340,18 @@ class SpecialtyEngineRules:
     smt2_throughput_factor: float | None = None
     statement_id: int | None = None
     reference: str = ""
+    max_engines: tuple[tuple[str, int | None], ...] = ()
+    unconfirmed: tuple[str, ...] = ()
+    alternatives: tuple[tuple[str, float | None], ...] = ()
+
+    def max_engines_for(self, machine_type: str) -> int | None:
+        """Most engines (CPs + specialty) of ``machine_type``'s largest model; ``None``: not stated."""
+        return dict(self.max_engines).get(machine_type)
+
+    def alternative(self, field_name: str) -> tuple[bool, float | None]:
+        """(True, value) when an alternative rule is recorded for ``field_name``, else (False, None)."""
+        alts = dict(self.alternatives)
+        return (field_name in alts, alts.get(field_name))
 
 
 @dataclass(frozen=True)

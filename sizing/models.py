@@ -102,6 +102,14 @@ class EngineRule(models.Model):
     references = models.JSONField(default=list, help_text="[{title, url, text, supports}]")
     reference_text = models.CharField(max_length=400)
     unconfirmed = models.JSONField(default=list, blank=True)
+    max_engines = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Machine type -> most engines (CPs + specialty engines) of its largest model; null: not stated",
+    )
+    alternatives = models.JSONField(
+        default=dict, blank=True, help_text="Unconfirmed field -> the other rule a planner may expect"
+    )
     notes = models.TextField(blank=True)
     source = models.ForeignKey(SourceDocument, on_delete=models.PROTECT, related_name="engine_rules")
 

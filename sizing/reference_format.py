@@ -27,6 +27,7 @@ ENGINE_RULE_FIELDS = (
     "specialty_full_speed",
     "smt2_ziip",
     "smt2_throughput_factor",
+    "max_engines",
 )
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
 DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -426,6 +427,20 @@ def _read_ratings(ck: _Checker, csv_path: FsPath) -> list[dict[str, Any]]:
     return rows
 
 
+def _check_max_engines(ck: _Checker, raw: Any, machine_types: list[str], entry: str) -> dict[str, int | None]:
+    """``max_engines``: machine type -> most engines (CPs + specialty) of its largest model, or null."""
+    if raw is None:
+        return dict.fromkeys(machine_types)
+    limits = ck.mapping(raw, f"{entry} max_engines")
+    # Types the rule does not list are reported once every rule's types are known (see
+    # _check_engine_rules), so that a type given to two generations is named as such first.
+    out: dict[str, int | None] = dict.fromkeys(machine_types)
+    for key in limits:
+        value = ck.number(limits, key, f"{entry} max_engines", minimum=1, maximum=1000, integer=True)
+        out[str(key)] = None if value is None else int(value)
+    return out
+
+
 def _check_engine_rules(ck: _Checker, raw_rules: Any, raw_refs: Any) -> list[dict[str, Any]]:
     """Validate ``rules:`` against the ``references:`` they cite; every rule field is supported or unconfirmed."""
     refs = ck.mapping(raw_refs or {}, "references")
@@ -461,6 +476,7 @@ def _check_engine_rules(ck: _Checker, raw_rules: Any, raw_refs: Any) -> list[dic
         smt_factor = ck.number(rule, "smt2_throughput_factor", entry, exclusive_minimum=0)
         if smt_factor is not None and not flags["smt2_ziip"]:
             raise ck.fail(entry, "'smt2_throughput_factor' is given but 'smt2_ziip' is false")
+        max_engines = _check_max_engines(ck, rule.get("max_engines"), list(types), entry)
         unconfirmed = rule.get("unconfirmed") or []
         if not isinstance(unconfirmed, list) or not set(unconfirmed) <= set(ENGINE_RULE_FIELDS):
             raise ck.fail(entry, f"'unconfirmed' must list rule fields ({', '.join(ENGINE_RULE_FIELDS)})")
@@ -483,13 +499,26 @@ def _check_engine_rules(ck: _Checker, raw_rules: Any, raw_refs: Any) -> list[dic
         if both:
             raise ck.fail(entry, f"{', '.join(sorted(both))} is both supported by a reference and unconfirmed")
         # Null values need no support (they say "not published"); everything else does.
-        values = {"smt2_throughput_factor": smt_factor, "zaaps_per_cp": zaaps}
+        values = {
+            "smt2_throughput_factor": smt_factor,
+            "zaaps_per_cp": zaaps,
+            "max_engines": None if all(v is None for v in max_engines.values()) else max_engines,
+        }
         needed = {f for f in ENGINE_RULE_FIELDS if values.get(f, True) is not None}
         missing = needed - supported - set(unconfirmed)
         if missing:
             raise ck.fail(
                 entry, f"no reference supports {', '.join(sorted(missing))}; cite one or list it as unconfirmed"
             )
+        alternatives = ck.mapping(rule.get("alternatives") or {}, f"{entry} alternatives")
+        stray = set(alternatives) - set(unconfirmed)
+        if stray:
+            raise ck.fail(entry, f"'alternatives' may only name unconfirmed fields, not {', '.join(sorted(stray))}")
+        for key, value in alternatives.items():
+            if key in ("ziips_per_cp", "zaaps_per_cp", "smt2_throughput_factor", "min_cps_per_lpar"):
+                ck.number(alternatives, key, f"{entry} alternatives", exclusive_minimum=0)
+            elif not isinstance(value, (bool, str, dict)) and value is not None:
+                raise ck.fail(entry, f"alternative {key!r} has an unusable value {value!r}")
         notes = ck.text(rule, "notes", entry, required=bool(unconfirmed))
         rules.append(
             {
@@ -504,6 +533,8 @@ def _check_engine_rules(ck: _Checker, raw_rules: Any, raw_refs: Any) -> list[dic
                 "references": references,
                 "reference_text": "; ".join(r["title"] for r in references)[:400],
                 "unconfirmed": list(unconfirmed),
+                "max_engines": max_engines,
+                "alternatives": dict(alternatives),
                 "notes": notes,
             }
         )
@@ -514,6 +545,13 @@ def _check_engine_rules(ck: _Checker, raw_rules: Any, raw_refs: Any) -> list[dic
     duplicates = sorted({t for t in types if types.count(t) > 1})
     if duplicates:
         raise ck.fail("rules", f"machine type {duplicates[0]} belongs to two generations")
+    for rule in rules:
+        unknown = sorted(set(rule["max_engines"]) - set(rule["machine_types"]))
+        if unknown:
+            raise ck.fail(
+                f"rule {rule['generation']!r}",
+                f"'max_engines' names machine type {unknown[0]}, which the rule does not list",
+            )
     return rules
 
 

@@ -28,6 +28,9 @@ def engine_rules() -> dict[str, SpecialtyEngineRules]:
             smt2_throughput_factor=row.smt2_throughput_factor,
             statement_id=row.id,
             reference=row.reference_text,
+            max_engines=tuple(sorted((str(t), None if n is None else int(n)) for t, n in row.max_engines.items())),
+            unconfirmed=tuple(row.unconfirmed),
+            alternatives=tuple(sorted((str(k), None if v is None else float(v)) for k, v in row.alternatives.items())),
         )
         for row in EngineRule.objects.all()
     }

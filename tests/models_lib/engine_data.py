@@ -37,6 +37,11 @@ def rules() -> dict[str, SpecialtyEngineRules]:
             smt2_ziip=bool(r["smt2_ziip"]),
             smt2_throughput_factor=r["smt2_throughput_factor"],
             reference="; ".join(titles[x["ref"]] for x in r["references"]),
+            max_engines=tuple(sorted((str(t), n) for t, n in (r.get("max_engines") or {}).items())),
+            unconfirmed=tuple(r.get("unconfirmed") or ()),
+            alternatives=tuple(
+                sorted((k, None if v is None else float(v)) for k, v in (r.get("alternatives") or {}).items())
+            ),
         )
         out.update(dict.fromkeys(rule.machine_types, rule))
     return out
