@@ -14,9 +14,10 @@ from django.urls import reverse
 from models_lib.costmodel import fit_configuration
 from models_lib.response import fit_response
 from sizing.models import BenchmarkPoint, CapacityRating, Configuration, Estimate, SourceDocument
+from sizing.plotly_static import plotly_bundle
 from sizing.selectors.catalogue import CPU_FIT, NO_CPU, RATIOS_BOUNDS, path_summaries
 from sizing.selectors.configuration_data import configuration_data
-from sizing.services.charts import GRID_POINTS, plotly_js_file
+from sizing.services.charts import GRID_POINTS
 
 pytestmark = pytest.mark.django_db
 
@@ -158,18 +159,21 @@ def test_pages_load_nothing_from_other_hosts(browser: Any, user: Any) -> None:
         assert "fonts.googleapis" not in html and "cdn" not in html.lower(), url
 
 
-def test_plotly_js_is_a_static_file_taken_from_the_installed_package(browser: Any, client: Any) -> None:
-    # Served by WhiteNoise from sizing.plotly_static's finder; production serves the hashed,
-    # compressed copy collectstatic writes (tests/test_production.py).
-    path, _ = plotly_js_file()
+def test_pages_load_the_vendored_basic_plotly_bundle_with_its_integrity(browser: Any, client: Any) -> None:
+    # Served by WhiteNoise from frontend/static; production serves the hashed, compressed copy
+    # collectstatic writes (tests/test_production.py).  The bundle's own checks: tests/test_plotly_bundle.py.
+    bundle = plotly_bundle()
     html = browser.get("/size/").content.decode()
-    assert '<script src="/static/vendor/plotly.min.js" defer></script>' in html
-    response = client.get("/static/vendor/plotly.min.js")
+    tag = f'<script src="/static/vendor/plotly/plotly-basic.min.js" integrity="{bundle.file_integrity}" defer></script>'
+    assert tag in html
+    response = client.get("/static/vendor/plotly/plotly-basic.min.js")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
     body = b"".join(response.streaming_content)
-    assert body == path.read_bytes()
-    # Only that one file of the package is exposed.
+    assert body == bundle.file.read_bytes()
+    # The plotly package's full 4.8 MB bundle is not served, nor named by any page.
+    assert "plotly.min.js" not in html
+    assert client.get("/static/vendor/plotly.min.js").status_code == 404
     assert client.get("/static/vendor/widgetbundle.js").status_code == 404
 
 
