@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
 
-.PHONY: run serve install install-dev migrate load user token worker test services browser lint typecheck check bench loadtest plotly-bundle clean
+.PHONY: run serve install install-dev migrate load user token worker test services browser lint typecheck check bench loadtest plotly-bundle screenshot clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -83,6 +83,10 @@ loadtest: install-dev services
 ## bundles from the npm registry into frontend/static/vendor/plotly/ (file, LICENSE, bundle.json)
 plotly-bundle: install
 	$(PY) frontend/plotly_bundle.py
+
+## screenshot: docs/workbench.png, the README's picture of the sizing page (headless Chromium)
+screenshot: install-dev browser
+	$(PY) frontend/screenshot.py
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
