@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
 
-.PHONY: run serve install install-dev migrate load user token worker test services browser lint typecheck check bench loadtest clean
+.PHONY: run serve install install-dev migrate load user token worker test services browser lint typecheck check bench loadtest plotly-bundle screenshot clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -78,6 +78,15 @@ bench: install-dev services
 ## loadtest: locust, 50 users for 60 s against gunicorn + a worker; p50/p99 into the results file
 loadtest: install-dev services
 	$(PY) perf/loadtest.py
+
+## plotly-bundle: fetch plotly.js's basic bundle (scatter, bar) of the version the plotly package
+## bundles from the npm registry into frontend/static/vendor/plotly/ (file, LICENSE, bundle.json)
+plotly-bundle: install
+	$(PY) frontend/plotly_bundle.py
+
+## screenshot: docs/workbench.png, the README's picture of the sizing page (headless Chromium)
+screenshot: install-dev browser
+	$(PY) frontend/screenshot.py
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,13 +1,13 @@
 """Content Security Policy: one header on every response, the same in development and production.
 
 The policy allows only this server's own scripts, styles, images and connections: the pages load
-their JavaScript as modules from ``static/`` and plotly.js from the installed plotly package
-(served as a static file), so no inline script, inline style attribute or third-party origin is
+their JavaScript as modules from ``static/`` and plotly.js's basic bundle vendored there
+(``frontend/static/vendor/plotly``), so no inline script, inline style attribute or third-party origin is
 needed.  ``data:`` images are allowed for Plotly's mode bar icons and the favicon placeholder.
 
 One exception, for plotly.js: it writes its own CSS into ``<style>`` elements (an empty one it
 fills through the CSSOM, which a policy does not restrict, and one with MapLibre's CSS).  The
-policy allows exactly those texts by their hashes, read from the installed bundle
+policy allows exactly those texts by their hashes, read from the vendored bundle
 (``sizing.plotly_static.inline_style_hashes``), and nothing else inline.  (plotly.js issue #2355:
 Chromium's refusal quotes the empty string's hash.)
 """

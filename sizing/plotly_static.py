@@ -1,66 +1,83 @@
-"""plotly.js as a static file: ``static/vendor/plotly.min.js``, taken from the installed plotly package.
+"""plotly.js for the pages: the basic bundle vendored in ``frontend/static/vendor/plotly/``.
 
-A staticfiles finder, so that WhiteNoise serves it like the app's own files: collected, hashed
-and gzip-compressed by ``collectstatic`` in production (immutable, cached for a year), found
-in place in development.  Only the one file is exposed, not the rest of the package's data.
+The pages draw scatter and bar traces only, so they load plotly.js's *basic* bundle (npm
+``plotly.js-basic-dist-min``, MIT, 1.2 MB) of the version the installed plotly package bundles,
+not the package's full 4.8 MB ``plotly.min.js``: the browser's time to the first chart is mostly
+the time to run the bundle (docs/speed.md).  ``make plotly-bundle`` (``frontend/plotly_bundle.py``)
+refreshes it from the npm registry and records its version, license and sha512 in
+``bundle.json``; the page gives that hash to the browser as Subresource Integrity.
+
+It is an ordinary static file of ``frontend/static`` (WhiteNoise serves it; production stores a
+hashed, compressed copy).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import importlib.util
+import json
 import re
-from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
-from django.contrib.staticfiles.finders import BaseFinder
-from django.core.exceptions import ImproperlyConfigured
-from django.core.files.storage import FileSystemStorage
+from django.conf import settings
 
-STATIC_PATH = "vendor/plotly.min.js"
-_PREFIX, _NAME = STATIC_PATH.rsplit("/", 1)
+VENDOR_DIR = "vendor/plotly"
+
+
+@dataclass(frozen=True)
+class PlotlyBundle:
+    """The vendored bundle, as ``bundle.json`` records it.
+
+    Attributes
+    ----------
+    package, version, license : str
+        npm package name, plotly.js version, SPDX license.
+    static_path : str
+        Path under ``STATIC_URL`` (``vendor/plotly/plotly-basic.min.js``).
+    file : pathlib.Path
+        The file on disk.
+    file_integrity : str
+        ``sha512-<base64>`` of the file (Subresource Integrity).
+    tarball_integrity : str
+        npm's ``dist.integrity`` of the package tarball it came from.
+    """
+
+    package: str
+    version: str
+    license: str
+    static_path: str
+    file: Path
+    file_integrity: str
+    tarball_integrity: str
 
 
 @cache
-def _storage() -> FileSystemStorage:
-    spec = importlib.util.find_spec("plotly")  # where the package is, without importing it
-    if spec is None or not spec.submodule_search_locations:
-        raise ImproperlyConfigured("The plotly package is not installed (requirements.txt).")
-    package = Path(next(iter(spec.submodule_search_locations))).resolve()
-    storage = FileSystemStorage(location=package / "package_data")
-    storage.prefix = _PREFIX  # type: ignore[attr-defined]  # read by collectstatic and WhiteNoise
-    return storage
-
-
-class PlotlyFinder(BaseFinder):
-    """Finds ``vendor/plotly.min.js`` in the plotly package and nothing else."""
-
-    def check(self, **kwargs: Any) -> list[Any]:
-        return []
-
-    # django-stubs say str | None for one match; Django's own finders answer [] for none.
-    def find(self, path: str, find_all: bool = False) -> str | list[str]:  # type: ignore[override]
-        if path != STATIC_PATH:
-            return []
-        found = _storage().path(_NAME)
-        return [found] if find_all else found
-
-    def list(self, ignore_patterns: Any) -> Iterator[tuple[str, FileSystemStorage]]:
-        yield _NAME, _storage()
+def plotly_bundle() -> PlotlyBundle:
+    folder = Path(settings.BASE_DIR) / "frontend" / "static" / VENDOR_DIR
+    record = json.loads((folder / "bundle.json").read_text(encoding="utf-8"))
+    return PlotlyBundle(
+        package=record["package"],
+        version=record["version"],
+        license=record["license"],
+        static_path=f"{VENDOR_DIR}/{record['file']}",
+        file=folder / record["file"],
+        file_integrity=record["file_integrity"],
+        tarball_integrity=record["tarball_integrity"],
+    )
 
 
 def inline_style_hashes() -> list[str]:
     """CSP hash sources (``'sha256-...'``) of the ``<style>`` elements plotly.js writes itself.
 
     plotly.js appends an empty ``<style>`` for its own rules (filled through the CSSOM, which a
-    policy does not restrict) and one with MapLibre's CSS; a strict ``style-src`` allows exactly
-    these texts and nothing else inline.  Read from the installed bundle, so an upgrade of plotly
-    brings its own hashes (a literal with escapes is skipped: its value would need a JS parser).
+    policy does not restrict) and one with MapLibre's CSS (the basic bundle writes it too, though
+    it draws no maps).  A strict ``style-src`` allows exactly these texts and nothing else inline.  Read from
+    the vendored bundle, so a refreshed bundle brings its own hashes (a literal with escapes is
+    skipped: its value would need a JS parser).
     """
-    source = Path(_storage().path(_NAME)).read_text(encoding="utf-8")
+    source = plotly_bundle().file.read_text(encoding="utf-8")
     texts = {""}
     assignment = re.compile(r"\.textContent=")
     literal = re.compile(r"'[^'\\]*'|\"[^\"\\]*\"")

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sizing.api.throttles import SharedScopedRateThrottle
-from sizing.plotly_static import STATIC_PATH as PLOTLY_STATIC_PATH
+from sizing.plotly_static import plotly_bundle
 from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
@@ -40,7 +40,9 @@ def _render_with_charts(
     request: HttpRequest, template: str, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
     """Render a page that draws Plotly charts: it loads plotly.js from this server's static files."""
-    context["plotly_src"] = static(PLOTLY_STATIC_PATH)
+    bundle = plotly_bundle()
+    context["plotly_src"] = static(bundle.static_path)
+    context["plotly_integrity"] = bundle.file_integrity
     return render(request, template, context, status=status)
 
 

@@ -46,7 +46,7 @@ def test_plotly_inline_styles_are_allowed_by_hash_only() -> None:
     # Chromium quotes in plotly.js issue #2355.
     assert "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='" in hashes
     assert "'sha256-" + base64.b64encode(hashlib.sha256(b"").digest()).decode() + "'" in hashes
-    # plotly.js 4.1.1 (plotly 7.1.0) also writes MapLibre's CSS: the hash Chromium printed when
+    # plotly.js 4.1.1 (plotly 7.1.0), basic bundle as the full one, also writes MapLibre's CSS: the hash Chromium printed when
     # the policy refused it.
     assert "'sha256-ji27qzEtxXZW+7dun6UwjHXJ18e6WAin1VvNtkzIE/o='" in hashes
     assert len(hashes) == 2

@@ -116,7 +116,6 @@ STATICFILES_DIRS = [BASE_DIR / "frontend" / "static"]
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "sizing.plotly_static.PlotlyFinder",  # static/vendor/plotly.min.js from the plotly package
 ]
 STATIC_ROOT = Path(env_str("ZSIZER_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 # Static files are served by the app itself (WhiteNoise): straight from the finders here; the

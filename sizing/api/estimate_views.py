@@ -15,13 +15,13 @@ from rest_framework.views import APIView
 
 import models_lib
 from sizing.api.estimate_serializers import ErrorSerializer, EstimateInputSerializer, EstimateOutputSerializer
-from sizing.api.renderers import CSVRenderer
+from sizing.api.renderers import CSVRenderer, CsvRows
 from sizing.api.result_schema import EstimateAnswerSerializer, StoredEstimateSerializer
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Estimate
 from sizing.selectors.estimates import estimate_list
+from sizing.services.estimate_csv import HEADER, estimate_csv_row, stored_estimate_record
 from sizing.services.estimates import estimate_compute, estimate_create, estimate_delete, normalised_inputs
-from sizing.services.flatten import flatten
 from sizing.users import signed_in_user
 
 ERRORS = {
@@ -41,10 +41,9 @@ class _ListFilter(serializers.Serializer[Any]):
 
 
 def _csv_response(rows: list[dict[str, Any]], filename: str) -> Response:
-    """One flat row per estimate (nested answers flattened as GET /api/v1/estimate?format=csv does)."""
-    return Response(
-        [flatten(dict(row)) for row in rows], headers={"Content-Disposition": f'attachment; filename="{filename}"'}
-    )
+    """One row per saved estimate, with the header every estimate CSV has (docs/csv.md)."""
+    cells = [estimate_csv_row(stored_estimate_record(row)) for row in rows]
+    return Response(CsvRows(HEADER, cells), headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 class EstimateViewSet(
@@ -150,5 +149,5 @@ class EstimateQueryView(APIView):
             **outputs,
         }
         if getattr(request.accepted_renderer, "format", None) == "csv":
-            return Response(flatten(body))
+            return Response(CsvRows(HEADER, [estimate_csv_row(body)]))
         return Response(body)

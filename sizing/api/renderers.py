@@ -34,6 +34,14 @@ def escape_cell(value: Any) -> Any:
     return value
 
 
+class CsvRows(list[dict[str, Any]]):
+    """Rows with a fixed header (written even when there are no rows), e.g. ``estimate_csv.HEADER``."""
+
+    def __init__(self, header: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
+        super().__init__(rows)
+        self.header = header
+
+
 class CSVRenderer(BaseRenderer):
     media_type = "text/csv"
     format = "csv"
@@ -42,6 +50,8 @@ class CSVRenderer(BaseRenderer):
     def render(
         self, data: Any, accepted_media_type: str | None = None, renderer_context: Mapping[str, Any] | None = None
     ) -> bytes:
+        if isinstance(data, CsvRows):
+            return self._write(list(data.header), data)
         if isinstance(data, dict) and "results" in data:
             data = data["results"]
         rows = [] if data is None else data if isinstance(data, list) else [data]
@@ -55,6 +65,9 @@ class CSVRenderer(BaseRenderer):
             for key in row:
                 if key not in header:
                     header.append(key)
+        return self._write(header, rows)
+
+    def _write(self, header: list[str], rows: list[dict[str, Any]]) -> bytes:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\r\n")
         writer.writerow([escape_cell(name) for name in header])

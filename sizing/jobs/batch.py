@@ -2,9 +2,9 @@
 
 The header names estimate fields (``path``, ``configuration``, ``machine`` or ``model``, ``tps``
 and any of the optional ones); each row is validated by the estimate's input form (the API's too) and sized by
-``estimate_compute``, exactly as ``GET /api/v1/estimate`` would, and flattened as its CSV is.  A
-bad row does not fail the batch: its ``error`` column says what is wrong (field: reason) and its
-answer columns are empty.
+``estimate_compute``, exactly as ``GET /api/v1/estimate`` would, and written with the header every
+estimate CSV has (``sizing.services.estimate_csv``, docs/csv.md).  A bad row does not fail the
+batch: its ``error`` column says what is wrong (field: reason) and its answer columns are empty.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
+import models_lib
 from sizing.jobs.base import Progress, json_result, table
+from sizing.services.estimate_csv import FIT_HEADER, HEADER, estimate_csv_row, spreadsheet_number
 from sizing.services.estimate_inputs import EstimateInputSerializer
-from sizing.services.estimates import estimate_compute
+from sizing.services.estimates import estimate_compute, normalised_inputs
 from sizing.services.fit import fit_compute
 from sizing.services.fit_inputs import FitInputSerializer
-from sizing.services.flatten import flatten
 
 #: Columns a batch must have (and one of TARGET_COLUMNS); the others of EstimateInputSerializer
 #: are optional.
@@ -80,7 +81,7 @@ def fit_row(*, owner: User, data: dict[str, str]) -> tuple[dict[str, Any], str]:
 
 
 def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
-    """(flattened answer, "") for a good row, ({}, reason) for a bad one."""
+    """(the answer's CSV cells, "") for a good row, ({}, reason) for a bad one."""
     data = {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
     if data.get("generations") and not data.get("machine") and not data.get("model"):
         return fit_row(owner=owner, data=data)
@@ -89,15 +90,16 @@ def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], st
     if not serializer.is_valid():
         return {}, _errors_text(serializer.errors)
     try:
-        _, _, outputs = estimate_compute(user=owner, inputs=serializer.validated_data)
+        config_row, machine_row, outputs = estimate_compute(user=owner, inputs=serializer.validated_data)
     except ValidationError as exc:
         return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     except ValueError as exc:
         return {}, str(exc)
-    return flatten(outputs), ""
+    inputs = normalised_inputs(serializer.validated_data, config_row, machine_row)
+    return estimate_csv_row({"inputs": inputs, "model_version": models_lib.__version__, **outputs}), ""
 
 
-#: One row's outcome: the cells as given (padded to the header), the flattened answer, the error.
+#: One row's outcome: the cells as given (padded to the header), the answer's cells, the error.
 Answer = tuple[list[str], dict[str, Any], str]
 
 
@@ -118,18 +120,22 @@ def size_rows(*, header: list[str], rows: list[list[str]], owner: User, progress
 
 def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
     """The batch's result from its rows' outcomes, in row order (also how a split batch is
-    assembled from its chunks, ``sizing.services.batch_chunks``)."""
-    out_columns: dict[str, None] = {}
-    for _, answer, _ in answers:
-        out_columns.update(dict.fromkeys(answer))
+    assembled from its chunks, ``sizing.services.batch_chunks``).
+
+    Its table has the header every estimate CSV has (``estimate_csv.HEADER``), and the ``fit_*``
+    columns after it where a row asks which model fits; a row's inputs as given stand in the
+    input columns where it could not be sized."""
+    with_fit = "generations" in header
+    columns = [*HEADER, *(FIT_HEADER if with_fit else ())]
     failed = sum(bool(error) for _, _, error in answers)
-    # The scenario's own columns come back as given; an answer column with the same name (the
-    # resolved path, the CPs evaluated...) is prefixed so that every header is unique.
-    named = {c: (f"result_{c}" if c in header or c in ("row", "error") else c) for c in out_columns}
-    columns = ["row", *header, "error", *named.values()]
-    table_rows = [
-        [n, *given, error, *(answer.get(c) for c in out_columns)] for n, (given, answer, error) in enumerate(answers, 1)
-    ]
+    table_rows = []
+    for n, (given, answer, error) in enumerate(answers, 1):
+        cells = dict(answer)
+        if "cps_required" not in cells:  # a bad row, or a "which model fits" row: the inputs as given
+            given_inputs = {k: v for k, v in zip(header, given, strict=False) if v.strip()}
+            cells = {**estimate_csv_row({"inputs": given_inputs}, with_fit=with_fit), **cells}
+        cells.update(row=n, error=error or None)
+        table_rows.append([spreadsheet_number(cells.get(c)) for c in columns])
     return json_result(
         {
             "kind": "batch",

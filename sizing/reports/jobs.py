@@ -44,7 +44,7 @@ BATCH_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("MIPS", "mips", "num0"),
     ("MSU", "msu", "num0"),
     ("CP util.", "gcp_utilization", "pct"),
-    ("Resp. ms", "response_time_ms_value", "num1"),
+    ("Resp. ms", "response_time_ms", "num1"),
     ("Sat. TPS", "saturation_tps", "num0"),
     ("Decision warnings or error", "warning_codes", "text"),
 )

@@ -19,8 +19,6 @@ number comes from.  No chart styling here: the page decides how to draw.
 from __future__ import annotations
 
 import math
-from functools import cache
-from pathlib import Path as FilePath
 from typing import Any
 
 import numpy as np
@@ -49,16 +47,6 @@ _COMPONENT_LABELS = {
     "smsvsam": "SMSVSAM",
     "cf": "Coupling facility",
 }
-
-
-@cache
-def plotly_js_file() -> tuple[FilePath, str]:
-    """The plotly.js bundled with the installed plotly package, and its version."""
-    import plotly
-    from plotly.offline import get_plotlyjs_version
-
-    path = FilePath(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
-    return path, get_plotlyjs_version()
 
 
 def _finite(value: Any) -> float | None:

@@ -74,7 +74,8 @@ def test_a_big_batch_is_split_and_assembled_in_row_order_as_an_unsplit_run(
     assert progress == [(JobStatus.RUNNING, 24), (JobStatus.RUNNING, 61), (JobStatus.SUCCEEDED, 100)]
     unsplit = run_batch(params={"csv": CSV}, owner=user, progress=lambda *_: None)
     assert batch.result == unsplit
-    assert [r[0] for r in batch.result["table"]["rows"]] == list(range(1, 9))
+    at = batch.result["table"]["columns"].index("row")
+    assert [r[at] for r in batch.result["table"]["rows"]] == list(range(1, 9))
     assert (batch.result["rows"], batch.result["succeeded"], batch.result["failed"]) == (8, 6, 2)
     assert all(c.result is None for c in _chunks(batch))  # the batch holds the rows now
     # A batch of at most ZSIZER_BATCH_CHUNK_ROWS rows is sized by one worker, unsplit.

@@ -14,9 +14,10 @@ from django.urls import reverse
 from models_lib.costmodel import fit_configuration
 from models_lib.response import fit_response
 from sizing.models import BenchmarkPoint, CapacityRating, Configuration, Estimate, SourceDocument
+from sizing.plotly_static import plotly_bundle
 from sizing.selectors.catalogue import CPU_FIT, NO_CPU, RATIOS_BOUNDS, path_summaries
 from sizing.selectors.configuration_data import configuration_data
-from sizing.services.charts import GRID_POINTS, plotly_js_file
+from sizing.services.charts import GRID_POINTS
 
 pytestmark = pytest.mark.django_db
 
@@ -158,18 +159,21 @@ def test_pages_load_nothing_from_other_hosts(browser: Any, user: Any) -> None:
         assert "fonts.googleapis" not in html and "cdn" not in html.lower(), url
 
 
-def test_plotly_js_is_a_static_file_taken_from_the_installed_package(browser: Any, client: Any) -> None:
-    # Served by WhiteNoise from sizing.plotly_static's finder; production serves the hashed,
-    # compressed copy collectstatic writes (tests/test_production.py).
-    path, _ = plotly_js_file()
+def test_pages_load_the_vendored_basic_plotly_bundle_with_its_integrity(browser: Any, client: Any) -> None:
+    # Served by WhiteNoise from frontend/static; production serves the hashed, compressed copy
+    # collectstatic writes (tests/test_production.py).  The bundle's own checks: tests/test_plotly_bundle.py.
+    bundle = plotly_bundle()
     html = browser.get("/size/").content.decode()
-    assert '<script src="/static/vendor/plotly.min.js" defer></script>' in html
-    response = client.get("/static/vendor/plotly.min.js")
+    tag = f'<script src="/static/vendor/plotly/plotly-basic.min.js" integrity="{bundle.file_integrity}" defer></script>'
+    assert tag in html
+    response = client.get("/static/vendor/plotly/plotly-basic.min.js")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
     body = b"".join(response.streaming_content)
-    assert body == path.read_bytes()
-    # Only that one file of the package is exposed.
+    assert body == bundle.file.read_bytes()
+    # The plotly package's full 4.8 MB bundle is not served, nor named by any page.
+    assert "plotly.min.js" not in html
+    assert client.get("/static/vendor/plotly.min.js").status_code == 404
     assert client.get("/static/vendor/widgetbundle.js").status_code == 404
 
 
@@ -370,9 +374,9 @@ def test_estimate_page_links_its_pdf_and_csv_and_both_download(browser: Any, use
     pdf = browser.get(pdf_href)  # the page's session is enough: no token needed
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
     rows = list(csv.DictReader(io.StringIO(browser.get(csv_href).content.decode())))
-    assert len(rows) == 1 and rows[0]["id"] == str(estimate.pk)
+    assert len(rows) == 1 and rows[0]["estimate_id"] == str(estimate.pk)
     assert rows[0]["cps_required"] == str(estimate.outputs["cps_required"])
-    assert float(rows[0]["mips"]) == estimate.outputs["mips"]
+    assert float(rows[0]["mips"]) == pytest.approx(estimate.outputs["mips"], rel=5e-6)  # 6 significant digits
 
 
 def test_compare_and_list_pages_link_csv_and_pdf_of_exactly_those_estimates(browser: Any, user: Any) -> None:
@@ -384,7 +388,7 @@ def test_compare_and_list_pages_link_csv_and_pdf_of_exactly_those_estimates(brow
     assert f'href="/api/v1/estimates/report.pdf?ids={ids}"' in html
     assert f'href="/api/v1/estimates/?format=csv&amp;ids={ids}"' in html
     rows = list(csv.DictReader(io.StringIO(browser.get(f"/api/v1/estimates/?format=csv&ids={ids}").content.decode())))
-    assert sorted(r["name"] for r in rows) == ["first", "second"]
+    assert sorted(r["estimate_name"] for r in rows) == ["first", "second"]
     assert browser.get(f"/api/v1/estimates/report.pdf?ids={ids}").content.startswith(b"%PDF-")
     listing = browser.get("/estimates/").content.decode()
     assert 'href="/api/v1/estimates/?format=csv"' in listing

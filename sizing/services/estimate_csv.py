@@ -1,0 +1,235 @@
+"""One CSV row per estimate, with one header for every export (docs/csv.md lists the columns).
+
+``GET /api/v1/estimate?format=csv``, a saved estimate and the list of saved estimates
+(``/api/v1/estimates/?format=csv``) and a batch job's answers (``result.csv``) all write
+``HEADER``, in this order, so that rows from any of them can be pasted under each other in a
+spreadsheet.  A column that does not apply to an export (``row`` outside a batch, ``estimate_id``
+of an unsaved answer) or a quantity the answer does not have is an empty cell.  A range is two
+columns (``cps_low``, ``cps_high``); numbers keep 6 significant digits, counts are integers.
+The renderer (``sizing.api.renderers``) escapes text a spreadsheet would run as a formula.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sizing.services.estimate_inputs import EstimateInputSerializer
+
+SIGNIFICANT_DIGITS = 6
+
+
+@dataclass(frozen=True)
+class Column:
+    """One CSV column: its name, the unit of its numbers ("" for text) and where its value comes from.
+
+    ``source`` is a path of keys (and list indices) into the estimate record
+    (``{"inputs": ..., "model_version": ..., **answer}``, plus ``estimate_id``, ``estimate_name``,
+    ``created_at``, ``row`` and ``error`` where they apply), or a function of the record.
+    """
+
+    name: str
+    unit: str
+    description: str
+    source: tuple[str | int, ...] | Callable[[Mapping[str, Any]], Any]
+
+
+def _at(record: Mapping[str, Any], path: tuple[str | int, ...]) -> Any:
+    value: Any = record
+    for key in path:
+        if isinstance(key, int):
+            if isinstance(value, Mapping):  # a range given as {"low": .., "high": ..}
+                value = value.get(("low", "high")[key])
+            elif isinstance(value, (list, tuple)) and len(value) > key:
+                value = value[key]
+            else:
+                return None
+        elif isinstance(value, Mapping):
+            value = value.get(key)
+        else:
+            return None
+        if value is None:
+            return None
+    return value
+
+
+def _first(*paths: tuple[str | int, ...]) -> Callable[[Mapping[str, Any]], Any]:
+    def get(record: Mapping[str, Any]) -> Any:
+        for path in paths:
+            value = _at(record, path)
+            if value is not None:
+                return value
+        return None
+
+    return get
+
+
+def _warning_codes(record: Mapping[str, Any]) -> str | None:
+    warnings = record.get("warnings") or []
+    return " ".join(str(w.get("code")) for w in warnings) or None
+
+
+def _warning_texts(record: Mapping[str, Any]) -> str | None:
+    warnings = record.get("warnings") or []
+    return " | ".join(str(w.get("headline") or w.get("message")) for w in warnings) or None
+
+
+def _point_ids(record: Mapping[str, Any]) -> str | None:
+    points = _at(record, ("basis", "points"))
+    return ";".join(str(p) for p in points) if points else None
+
+
+# Units and meanings of the optional inputs (input_<name>); a field added to the input form
+# later gets a column at once, described by its help text (docs/csv.md must list it: a test checks).
+_INPUT_UNITS = {
+    "calibration": ("", "id of one of your calibrations, instead of path and configuration"),
+    "model": ("", "target model capacity identifier as given, e.g. 3931-510"),
+    "capacity_setting": ("", "capacity setting as given: 700 full speed, 400/500/600 sub-capacity, A00..Z00"),
+    "cps": ("CPs", "general-purpose CPs given (empty: sized)"),
+    "ziips": ("zIIPs", "zIIPs given (empty: sized)"),
+    "max_utilization": ("fraction 0-1", "utilisation ceiling given"),
+    "payload_bytes": ("bytes", "payload size given"),
+    "clients": ("clients", "concurrent clients given"),
+    "think_time_s": ("s", "client think time given"),
+    "response_time_sla_ms": ("ms", "response-time goal given"),
+    "projection_band": ("fraction 0-1", "relative error band of the LSPR projection given"),
+    "lpar_overhead": ("fraction", "rest of the LPAR as a share of the CICS regions' CPU, given"),
+    "server_share": ("fraction 0-1", "share of the demand the published eligible share applies to, given"),
+}
+_NAMED_INPUTS = ("path", "configuration", "machine", "tps", "name")
+
+
+def _input_columns() -> list[Column]:
+    fields = EstimateInputSerializer().fields
+    columns = []
+    for name, field in fields.items():
+        if name in _NAMED_INPUTS:
+            continue
+        unit, description = _INPUT_UNITS.get(name, ("", str(field.help_text or name)))
+        columns.append(Column(f"input_{name}", unit, description, ("inputs", name)))
+    return columns
+
+
+HEADER_COLUMNS: tuple[Column, ...] = (
+    Column("estimate_id", "", "id of the saved estimate (saved estimates only)", ("estimate_id",)),
+    Column("estimate_name", "", "name of the saved estimate", ("estimate_name",)),
+    Column("created_at", "ISO 8601, UTC", "when the estimate was saved", ("created_at",)),
+    Column("row", "", "batch: number of the scenario's row in the uploaded CSV (1 = first data row)", ("row",)),
+    Column("error", "", "batch: why the row could not be sized (field: reason); the answer cells are empty", ("error",)),
+    Column("path", "", "workload path slug", _first(("path",), ("inputs", "path"))),
+    Column("configuration", "", "configuration slug of that path", _first(("configuration",), ("inputs", "configuration"))),
+    Column("machine", "", "target machine slug", _first(("target_machine",), ("inputs", "machine"))),
+    Column("tps", "transactions/s", "target rate", _first(("tps",), ("inputs", "tps"))),
+    *_input_columns(),
+    Column("model_version", "", "version of the sizing models that answered", ("model_version",)),
+    Column("machine_type", "", "target machine type, e.g. 3931", ("target_machine_type",)),
+    Column("capacity_model", "", "model capacity identifier of the answer, e.g. 3931-705", ("capacity", "model")),
+    Column("capacity_setting", "", "capacity setting of the answer's CPs", ("capacity", "capacity_setting")),
+    Column("cps_required", "CPs", "general-purpose CPs required", ("cps_required",)),
+    Column("cps_low", "CPs", "low end of the CPs range", ("ranges", "cps", 0)),
+    Column("cps_high", "CPs", "high end of the CPs range", ("ranges", "cps", 1)),
+    Column("cps", "CPs", "CPs the answer evaluates (the given count, else the required)", ("cps",)),
+    Column("specialty_engine", "", "zIIP, or zAAP on z10..zEC12", ("specialty_engine",)),
+    Column("ziips_required", "engines", "zIIPs (zAAPs) required", ("ziips_required",)),
+    Column("ziips_low", "engines", "low end of the zIIPs range", ("ranges", "ziips", 0)),
+    Column("ziips_high", "engines", "high end of the zIIPs range", ("ranges", "ziips", 1)),
+    Column("ziips", "engines", "zIIPs the answer evaluates (the given count, else the required)", ("ziips",)),
+    Column("cpu_per_tran_ms", "CP-ms per transaction", "CPU per transaction on the target, all engines", ("cpu_per_tran_ms", "total")),
+    Column("cpu_per_tran_ms_low", "CP-ms per transaction", "low end of its range", ("cpu_per_tran_ms", "low")),
+    Column("cpu_per_tran_ms_high", "CP-ms per transaction", "high end of its range", ("cpu_per_tran_ms", "high")),
+    Column("cpu_per_tran_ms_gcp", "CP-ms per transaction", "of which on general-purpose CPs", ("cpu_per_tran_ms", "gcp")),
+    Column("cpu_per_tran_ms_ziip", "CP-ms per transaction", "of which on zIIPs", ("cpu_per_tran_ms", "ziip")),
+    Column("busy_cps", "engines", "busy engines at the target rate, all", ("busy_cps", "total")),
+    Column("busy_cps_gcp", "engines", "busy general-purpose CPs", ("busy_cps", "gcp")),
+    Column("busy_cps_ziip", "engines", "busy zIIPs", ("busy_cps", "ziip")),
+    Column("busy_cps_ziip_on_gcp", "engines", "zIIP-eligible work that runs on CPs", ("busy_cps", "ziip_on_gcp")),
+    Column("gcp_utilization", "fraction 0-1", "utilisation of the CPs", ("gcp_utilization",)),
+    Column("ziip_utilization", "fraction 0-1", "utilisation of the zIIPs (empty: none)", ("ziip_utilization",)),
+    Column("max_utilization", "fraction 0-1", "utilisation ceiling the answer sized to", ("max_utilization",)),
+    Column("mips", "MIPS", "CP capacity used at the target rate", ("mips",)),
+    Column("msu", "MSU", "CP capacity used, in software pricing units", ("msu",)),
+    Column("ziip_mips", "MIPS", "zIIP capacity used", ("ziip_mips",)),
+    Column("cp_mips_installed", "MIPS", "capacity of the answer's CPs", ("capacity", "cp_mips_installed")),
+    Column("cp_msu_installed", "MSU", "capacity of the answer's CPs", ("capacity", "cp_msu_installed")),
+    Column("response_time_ms", "ms", "response time at the target rate", _first(("response_time_ms", "value"), ("response_time_ms",))),
+    Column("response_time_ms_low", "ms", "low end of its range", _first(("response_time_ms", "low"), ("ranges", "response_time_ms", 0))),
+    Column("response_time_ms_high", "ms", "high end of its range", _first(("response_time_ms", "high"), ("ranges", "response_time_ms", 1))),
+    Column("saturation_tps", "transactions/s", "rate at which the binding resource saturates", ("saturation_tps",)),
+    Column("saturation_tps_low", "transactions/s", "low end of its range", ("ranges", "saturation_tps", 0)),
+    Column("saturation_tps_high", "transactions/s", "high end of its range", ("ranges", "saturation_tps", 1)),
+    Column("saturation_kind", "", "value, or lower-bound where the published cost is an upper bound", ("saturation_kind",)),
+    Column("saturation_binding_resource", "", "resource that saturates first", ("saturation_binding", "resource")),
+    Column("knee_tps", "transactions/s", "rate where response time starts to climb steeply", ("knee_tps",)),
+    Column("closed_throughput_tps", "transactions/s", "throughput of the given clients and think time", ("closed_throughput_tps",)),
+    Column("binding_resource", "", "resource with the highest utilisation at the target rate", ("binding_resource", "resource")),
+    Column("binding_resource_utilization", "fraction 0-1", "its utilisation", ("binding_resource", "utilization")),
+    Column("data_origin", "", "published (benchmark documents) or calibration (your measurements)", ("basis", "data_origin")),
+    Column("measured_machine_type", "", "machine type the benchmark was measured on", ("basis", "projection", "from_machine_type")),
+    Column("measured_cps", "CPs", "CPs of the measured LPAR", ("basis", "projection", "from_cps")),
+    Column("measured_component", "", "what the published CPU measures: lpar (the LPAR) or cics (the CICS regions only)", ("basis", "model", "component")),
+    Column("measured_cpu_per_tran_ms", "CP-ms per transaction", "fitted CPU per transaction of that component on the measured machine (not the target's)", ("basis", "model", "slope_ms")),
+    Column("projection_factor", "ratio", "capacity per CP of the target over the measured machine (LSPR)", ("basis", "projection", "factor")),
+    Column("fit_points", "points", "published points the cost model was fitted to", ("basis", "model", "n")),
+    Column("fit_r2", "ratio 0-1", "R squared of that fit", ("basis", "model", "r2")),
+    Column("basis_points", "", "ids of those points, separated by ;", _point_ids),
+    Column("eligible_share", "fraction 0-1", "zIIP-eligible share of the work", ("basis", "eligible_share", "value")),
+    Column("eligible_share_low", "fraction 0-1", "low end of its range", ("basis", "eligible_share", "low")),
+    Column("eligible_share_high", "fraction 0-1", "high end of its range", ("basis", "eligible_share", "high")),
+    Column("warning_codes", "", "codes of the answer's warnings, separated by spaces", _warning_codes),
+    Column("warnings", "", "the warnings' sentences, separated by |", _warning_texts),
+)  # fmt: skip
+HEADER: tuple[str, ...] = tuple(c.name for c in HEADER_COLUMNS)
+
+#: A batch row that asks "which model fits" (``generations``) answers in these columns, added
+#: after ``HEADER`` only in a batch that has such rows.
+FIT_COLUMNS: tuple[Column, ...] = (
+    Column("input_generations", "", "batch: generations asked for the cheapest model (z16,z17 or all)", ("inputs", "generations")),
+    Column("fit_cheapest", "", "cheapest model in MSU that carries the rate", ("fit_cheapest",)),
+    Column("fit_per_generation", "", "cheapest model of each generation, separated by ;", ("fit_per_generation",)),
+    Column("fit_machine", "", "machine of the cheapest model", ("fit_machine",)),
+    Column("fit_capacity_setting", "", "its capacity setting", ("fit_capacity_setting",)),
+    Column("fit_cps", "CPs", "its CPs", ("fit_cps",)),
+    Column("fit_ziips", "engines", "its zIIPs", ("fit_ziips",)),
+    Column("fit_mips", "MIPS", "its CP capacity", ("fit_mips",)),
+    Column("fit_msu", "MSU", "its CP capacity in MSU", ("fit_msu",)),
+    Column("fit_msu_used", "MSU", "MSU used at the rate", ("fit_msu_used",)),
+    Column("fit_gcp_utilization", "fraction 0-1", "utilisation of its CPs", ("fit_gcp_utilization",)),
+    Column("fit_saturation_tps", "transactions/s", "rate at which it saturates", ("fit_saturation_tps",)),
+)  # fmt: skip
+FIT_HEADER: tuple[str, ...] = tuple(c.name for c in FIT_COLUMNS)
+
+
+def spreadsheet_number(value: Any) -> Any:
+    """``value`` as a spreadsheet cell: a float to 6 significant digits (an integer when whole),
+    None for a non-finite float; anything else as it is.
+
+    ``8330.45588266133`` -> ``8330.46``; ``8000.0`` -> ``8000``; ``0.4643302351434346`` -> ``0.46433``.
+    """
+    if isinstance(value, bool) or not isinstance(value, float):
+        return value
+    if not math.isfinite(value):
+        return None
+    rounded = float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+    if rounded.is_integer() and abs(rounded) < 1e15:
+        return int(rounded)
+    return rounded
+
+
+def _cell(column: Column, record: Mapping[str, Any]) -> Any:
+    value = column.source(record) if callable(column.source) else _at(record, column.source)
+    if isinstance(value, (list, dict)):  # an answer shape this list does not know: never a packed cell
+        return None
+    return spreadsheet_number(value)
+
+
+def estimate_csv_row(record: Mapping[str, Any], *, with_fit: bool = False) -> dict[str, Any]:
+    """The cells of one estimate, keyed and ordered by ``HEADER`` (and ``FIT_HEADER``)."""
+    columns = HEADER_COLUMNS + (FIT_COLUMNS if with_fit else ())
+    return {c.name: _cell(c, record) for c in columns}
+
+
+def stored_estimate_record(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A saved estimate as the API serialises it -> the record ``estimate_csv_row`` reads."""
+    return {**data, "estimate_id": data.get("id"), "estimate_name": data.get("name") or None}
