@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import ParseError, ValidationError
@@ -83,7 +84,10 @@ class RmfParseView(APIView):
         sections = []
         intervals = []
         for section in report.sections:
-            interval = interval_from_section(section, data.validated_data["component"])
+            try:
+                interval = interval_from_section(section, data.validated_data["component"])
+            except ValueError as exc:
+                raise ValidationError({"text": [str(exc)]}) from None
             body = asdict(section)
             body["cp_seconds_per_transaction"] = section.cp_seconds_per_transaction()
             body["specialty_eligible_fraction"] = section.appl.specialty_eligible_fraction()
@@ -148,8 +152,10 @@ class CalibrationViewSet(
         _check_size(request)
         data = CalibrationInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        calibration = calibration_create(user=signed_in_user(request), data=dict(data.validated_data))
-        body = CalibrationOutputSerializer(calibration, context={"request": request}).data
+        # The answer is shaped in the write's transaction: if it cannot be, nothing is stored.
+        with transaction.atomic():
+            calibration = calibration_create(user=signed_in_user(request), data=dict(data.validated_data))
+            body = CalibrationOutputSerializer(calibration, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
 
     @extend_schema(responses={204: None, 404: OpenApiResponse(ErrorSerializer), **ERRORS})
