@@ -6,7 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.db import transaction
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from models_lib.calibration import MAX_INTERVALS, interval_from_section
 from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.model_views import LinearFitSummarySerializer
 from sizing.api.parsers import StrictJSONParser
 from sizing.models import Calibration
 from sizing.selectors.calibrations import calibration_fit, calibration_list
@@ -111,11 +112,47 @@ class CalibrationInputSerializer(serializers.Serializer[Any]):
     csv_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
 
 
+class StoredIntervalSerializer(serializers.Serializer[Any]):
+    """One measured interval as stored (``models_lib.calibration.Interval.to_dict``)."""
+
+    etr = serializers.FloatField(help_text="ended transactions per second")
+    cpu_pct = serializers.DictField(
+        child=serializers.FloatField(), help_text="CPU by component (lpar, cics, ...), percent of one CP"
+    )
+    response_time_ms = serializers.FloatField(allow_null=True, help_text="mean response time, ms")
+    ziip_eligible_pct = serializers.FloatField(allow_null=True, help_text="zIIP-eligible share of the CPU, %")
+    cps = serializers.IntegerField(allow_null=True, help_text="CPs online in the interval")
+    ziips = serializers.IntegerField(allow_null=True, help_text="zIIPs online in the interval")
+    # The metaclass takes declared fields off the class, so this never shadows Field.label; mypy sees the class body.
+    label = serializers.CharField(allow_blank=True, help_text="where the interval came from")  # type: ignore[assignment]
+
+
+class CalibrationEligibilitySerializer(serializers.Serializer[Any]):
+    fraction = serializers.FloatField(help_text="mean measured zIIP-eligible share, 0..1")
+    low = serializers.FloatField(help_text="lowest interval's share")
+    high = serializers.FloatField(help_text="highest interval's share")
+
+
+class CalibrationFitSerializer(serializers.Serializer[Any]):
+    """The calibration's cost model as the engine fits it (``sizing.selectors.calibrations``)."""
+
+    primary = serializers.CharField(allow_null=True, help_text="the component sized (lpar, cics, ...)")
+    components = serializers.DictField(child=LinearFitSummarySerializer(), help_text="every fitted component's line")
+    eligibility = CalibrationEligibilitySerializer(allow_null=True)
+    response_model = serializers.BooleanField(help_text="the intervals carry response times to fit")
+
+
+@extend_schema_field(StoredIntervalSerializer(many=True))
+class StoredIntervalsField(serializers.JSONField):
+    """The stored intervals, returned as stored; typed for the schema."""
+
+
 class CalibrationOutputSerializer(serializers.ModelSerializer[Calibration]):
     url = serializers.HyperlinkedIdentityField(view_name="calibration-detail")
     path = serializers.CharField(source="configuration.path.slug")
     configuration = serializers.CharField(source="configuration.slug")
     machine = serializers.CharField(source="machine.slug")
+    intervals = StoredIntervalsField(read_only=True)
     data_origin = serializers.SerializerMethodField()
     fit = serializers.SerializerMethodField()
 
@@ -129,6 +166,7 @@ class CalibrationOutputSerializer(serializers.ModelSerializer[Calibration]):
     def get_data_origin(self, obj: Calibration) -> str:
         return "customer"
 
+    @extend_schema_field(CalibrationFitSerializer)
     def get_fit(self, obj: Calibration) -> dict[str, Any]:
         return calibration_fit(calibration=obj)
 
