@@ -8,6 +8,7 @@ ImproperlyConfigured naming the variable.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "sizing",
 ]
 
@@ -67,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
+    # Last, as django-axes requires: turns a locked-out sign-in into sizing.login_throttle's answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -135,6 +139,25 @@ ZSIZER_LOCAL_ACCOUNT_FILE = VAR_DIR / "local-account.json"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Sign-in throttling (django-axes, sizing.login_throttle): ZSIZER_LOGIN_FAILURE_LIMIT failed
+# sign-ins for one user name, or from one address, lock that name or address out for
+# ZSIZER_LOGIN_COOLOFF_MINUTES after the last failure; a successful sign-in forgets its failures.
+# The sign-in page (and the admin's) says so with the wait, as a 429 with Retry-After.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("ZSIZER_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("ZSIZER_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "sizing.login_throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "sizing.login_throttle.client_ip"
+AXES_VERBOSE = False
+# Proxies in front of the app that append the client's address to X-Forwarded-For (the compose
+# file's Caddy: 1).  0 (default): the peer's address is the client's.
+ZSIZER_TRUSTED_PROXIES = env_int("ZSIZER_TRUSTED_PROXIES", 0, minimum=0)
 
 BENCHMARKS_DIR = BASE_DIR / "benchmarks"
 
