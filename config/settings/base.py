@@ -22,6 +22,7 @@ from config.env import (
     env_int,
     env_list,
     env_str,
+    site_address,
 )
 from config.security import DEFAULT_POLICY as DEFAULT_CSP
 
@@ -38,6 +39,15 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
     SECRET_KEY = "zsizer-insecure-development-key-do-not-use-in-production"
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# The name the TLS proxy serves (the compose file's ZSIZER_SITE_ADDRESS, Caddy's --from) is a
+# host the app answers and an origin its forms trust, whatever DJANGO_ALLOWED_HOSTS lists.
+_site = site_address("ZSIZER_SITE_ADDRESS", env_str("ZSIZER_SITE_ADDRESS"))
+if _site is not None:
+    ALLOWED_HOSTS = [*ALLOWED_HOSTS, _site[0]] if _site[0] not in ALLOWED_HOSTS else ALLOWED_HOSTS
+    CSRF_TRUSTED_ORIGINS = (
+        [*CSRF_TRUSTED_ORIGINS, _site[1]] if _site[1] not in CSRF_TRUSTED_ORIGINS else CSRF_TRUSTED_ORIGINS
+    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -57,6 +67,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # GET /healthz answered here, before anything reads the Host header: a container's health
+    # check on 127.0.0.1 passes whatever DJANGO_ALLOWED_HOSTS lists (sizing.health_middleware).
+    "sizing.health_middleware.HealthCheckMiddleware",
     # Oversized bodies (413), NUL bytes in the URL, unknown charsets (400): JSON, before anything reads them.
     "sizing.request_guard.RequestGuardMiddleware",
     # Database unreachable -> 503 JSON with Retry-After instead of a 500 (sizing.middleware).
