@@ -16,8 +16,8 @@ from rest_framework.views import APIView
 
 from models_lib.calibration import MAX_INTERVALS, interval_from_section
 from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity
+from sizing.api.calibration_schema import CalibrationFitSerializer, RmfParseOutputSerializer, StoredIntervalSerializer
 from sizing.api.estimate_serializers import ErrorSerializer
-from sizing.api.model_views import LinearFitSummarySerializer
 from sizing.api.parsers import StrictJSONParser
 from sizing.models import Calibration
 from sizing.selectors.calibrations import calibration_fit, calibration_list
@@ -71,7 +71,7 @@ class RmfParseView(APIView):
 
     @extend_schema(
         request=ParseInputSerializer,
-        responses={200: OpenApiResponse(description="sections and proposed intervals"), **ERRORS},
+        responses={200: RmfParseOutputSerializer, **ERRORS},
         summary="Parse RMF Workload Activity report text (nothing is stored)",
     )
     def post(self, request: Request) -> Response:
@@ -110,36 +110,6 @@ class CalibrationInputSerializer(serializers.Serializer[Any]):
     )
     rmf_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
     csv_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
-
-
-class StoredIntervalSerializer(serializers.Serializer[Any]):
-    """One measured interval as stored (``models_lib.calibration.Interval.to_dict``)."""
-
-    etr = serializers.FloatField(help_text="ended transactions per second")
-    cpu_pct = serializers.DictField(
-        child=serializers.FloatField(), help_text="CPU by component (lpar, cics, ...), percent of one CP"
-    )
-    response_time_ms = serializers.FloatField(allow_null=True, help_text="mean response time, ms")
-    ziip_eligible_pct = serializers.FloatField(allow_null=True, help_text="zIIP-eligible share of the CPU, %")
-    cps = serializers.IntegerField(allow_null=True, help_text="CPs online in the interval")
-    ziips = serializers.IntegerField(allow_null=True, help_text="zIIPs online in the interval")
-    # The metaclass takes declared fields off the class, so this never shadows Field.label; mypy sees the class body.
-    label = serializers.CharField(allow_blank=True, help_text="where the interval came from")  # type: ignore[assignment]
-
-
-class CalibrationEligibilitySerializer(serializers.Serializer[Any]):
-    fraction = serializers.FloatField(help_text="mean measured zIIP-eligible share, 0..1")
-    low = serializers.FloatField(help_text="lowest interval's share")
-    high = serializers.FloatField(help_text="highest interval's share")
-
-
-class CalibrationFitSerializer(serializers.Serializer[Any]):
-    """The calibration's cost model as the engine fits it (``sizing.selectors.calibrations``)."""
-
-    primary = serializers.CharField(allow_null=True, help_text="the component sized (lpar, cics, ...)")
-    components = serializers.DictField(child=LinearFitSummarySerializer(), help_text="every fitted component's line")
-    eligibility = CalibrationEligibilitySerializer(allow_null=True)
-    response_model = serializers.BooleanField(help_text="the intervals carry response times to fit")
 
 
 @extend_schema_field(StoredIntervalSerializer(many=True))

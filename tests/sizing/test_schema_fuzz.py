@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 from schemathesis.config import SchemathesisConfig
 
 _encode_multipart = werkzeug.test.stream_encode_multipart
+RMF = Path(__file__).resolve().parents[1] / "data" / "rmf"
 
 MAX_EXAMPLES = 15
 SEED = 20261123
@@ -361,6 +363,20 @@ def test_valid_calibrations_answer_as_the_schema_documents(auth_headers: dict[st
     assert len(created) >= VALID_EXAMPLES // 2, refused
     _check(schema["/api/v1/calibrations/"]["GET"], auth_headers)
     _check(schema["/api/v1/models/"]["GET"], auth_headers)
+
+
+def test_every_rmf_report_of_the_test_data_parses_as_the_schema_documents(auth_headers: dict[str, str]) -> None:
+    """POST /api/v1/rmf/parse with each published report extract (tests/data/rmf, provenance in its
+    README) and each CPU component: the sections and intervals as the schema documents them."""
+    parse = schema["/api/v1/rmf/parse"]["POST"]
+    reports = sorted(RMF.glob("*.txt"))
+    assert len(reports) >= 5
+    for number, report in enumerate(reports):
+        component = ("lpar", "cics", "tor", "aor", "for")[number % 5]
+        body = {"text": report.read_text(encoding="utf-8"), "component": component}
+        response = _check(parse, auth_headers, body=body, media_type="application/json")
+        assert response.status_code == 200, (report.name, response.text)
+        assert response.json()["sections"], report.name
 
 
 def test_valid_jobs_answer_as_the_schema_documents(auth_headers: dict[str, str]) -> None:
