@@ -198,3 +198,27 @@ def test_the_migration_cleans_poison_rows_so_every_list_answers_again(api: Any, 
     # Run again: nothing left to clean, the version stays.
     clean_non_finite_values(django_apps, None)
     assert ReferenceVersion.objects.get().number == version + 1
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [(0.001, 25_600.0), (10_000_000.0, 0.0)],  # every bound at once, a falling line
+        [(0.001, 0.0), (0.002, 25_600.0)],  # 2,560 CP-seconds per transaction
+    ],
+    ids=["falling", "steepest"],
+)
+def test_a_calibration_at_the_bounds_sizes_stores_and_lists_without_a_500(api: Any, rows: list[Any]) -> None:
+    # The bounds of models_lib.calibration (MIN_ETR, MAX_ETR, MAX_CPU_PCT, MAX_RESPONSE_TIME_MS):
+    # whatever is accepted must be computable and storable as JSON everywhere it is shown.
+    intervals = [{"etr": etr, "cpu_pct": cpu, "response_time_ms": 3_600_000} for etr, cpu in rows]
+    created = _calibrate(api, intervals=intervals)
+    assert created.status_code == 201, created.json()
+    for tps in (0.001, 10_000_000):
+        query = {"calibration": created.json()["id"], "machine": "z17", "tps": tps}
+        asked = api.get("/api/v1/estimate", {**query, "clients": 1_000_000, "think_time_s": 0})
+        assert asked.status_code in (200, 400), asked.content[:300]
+        stored = api.post("/api/v1/estimates/", query, format="json")
+        assert stored.status_code in (201, 400), stored.content[:300]
+    for url in _list_urls():
+        assert api.get(url).status_code == 200, url
