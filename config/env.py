@@ -98,3 +98,30 @@ def check_broker_url(name: str, url: str) -> str:
     if scheme not in {"redis", "rediss"}:
         raise ImproperlyConfigured(f"{name}={url!r} is not a Redis URL (redis://host:6379/0).")
     return url
+
+
+def site_address(name: str, raw: str) -> tuple[str, str] | None:
+    """The host name and the browser origin of the TLS proxy's site address, or ``None`` if empty.
+
+    The value is what Caddy's ``--from`` takes (the compose file's ``ZSIZER_SITE_ADDRESS``):
+    ``sizing.example.com``, ``https://sizing.example.com``, ``sizing.example.com:8443`` or
+    ``http://sizing.example.com``; the origin is ``https://`` unless the address says ``http://``.
+    """
+    value = raw.strip()
+    if not value:
+        return None
+    parsed = urlparse(value if "://" in value else f"https://{value}")
+    try:
+        port = parsed.port
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} has an invalid port.") from None
+    host = parsed.hostname or ""
+    if parsed.scheme not in {"http", "https"} or not host or parsed.path not in {"", "/"} or parsed.query:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not a site address: give a host name, e.g. sizing.example.com or "
+            "https://sizing.example.com:8443."
+        )
+    default_port = 443 if parsed.scheme == "https" else 80
+    netloc = f"[{host}]" if ":" in host else host
+    origin = f"{parsed.scheme}://{netloc}" + (f":{port}" if port not in (None, default_port) else "")
+    return host, origin

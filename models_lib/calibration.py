@@ -26,12 +26,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from models_lib.capacity import MAX_CPS
 from models_lib.inputs import CPU_COMPONENTS, CapacityTable, ConfigurationData, Eligibility, Point
 from models_lib.rmf import WorkloadSection
 
 __all__ = [
     "CSV_COLUMNS",
+    "MAX_CPU_PCT",
+    "MAX_ETR",
     "MAX_INTERVALS",
+    "MAX_RESPONSE_TIME_MS",
+    "MIN_ETR",
     "Interval",
     "calibration_data",
     "interval_from_dict",
@@ -42,6 +47,14 @@ __all__ = [
 
 #: Most intervals in one calibration (a week of 15-minute intervals is 672).
 MAX_INTERVALS = 2000
+#: Rates an interval may measure, transactions/s: RMF prints END/S with two decimals, and the
+#: estimate takes at most 10,000,000 TPS; beyond these a value is a typo, not a measurement.
+MIN_ETR = 0.001
+MAX_ETR = 10_000_000.0
+#: Most CPU of one interval, percent of one CP: every engine of the largest LPAR busy.
+MAX_CPU_PCT = 100.0 * MAX_CPS
+#: Longest mean response time, ms (one hour).
+MAX_RESPONSE_TIME_MS = 3_600_000.0
 #: CSV columns read (``<component>_cpu_pct`` for each CPU component is read too).
 CSV_COLUMNS = ("etr", "cpu_pct", "response_time_ms", "ziip_eligible_pct", "cps", "ziips", "label")
 
@@ -53,16 +66,18 @@ class Interval:
     Parameters
     ----------
     etr : float
-        Ended transactions per second (RMF END/S), > 0.
+        Ended transactions per second (RMF END/S), within :data:`MIN_ETR`..:data:`MAX_ETR`.
     cpu_pct : Mapping[str, float]
         CPU by component (keys from :data:`~models_lib.inputs.CPU_COMPONENTS`; ``"lpar"`` is the
-        whole workload), percent of one CP, including work that ran on zIIPs.
+        whole workload), percent of one CP, including work that ran on zIIPs; at most
+        :data:`MAX_CPU_PCT`.
     response_time_ms : float or None
-        Mean response time, ms.
+        Mean response time, ms, at most :data:`MAX_RESPONSE_TIME_MS`.
     ziip_eligible_pct : float or None
         Share of that CPU a zIIP (or zAAP) can run, percent: (IIP + IIPCP) / (CP + IIP) in RMF terms.
     cps, ziips : int or None
-        General-purpose CPs and zIIPs online in the LPAR during the interval.
+        General-purpose CPs and zIIPs online in the LPAR during the interval, at most
+        :data:`~models_lib.capacity.MAX_CPS`.
     label : str
         Where the interval came from (e.g. ``"RMF report class CICSTORS"``).
     """
@@ -76,26 +91,28 @@ class Interval:
     label: str = ""
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.etr) and self.etr > 0):
-            raise ValueError(f"etr must be a positive number of transactions/s, got {self.etr!r}")
+        if not (math.isfinite(self.etr) and MIN_ETR <= self.etr <= MAX_ETR):
+            raise ValueError(f"etr must be within {MIN_ETR:g}..{MAX_ETR:,.0f} transactions/s, got {self.etr!r}")
         if not self.cpu_pct:
             raise ValueError("cpu_pct must give the CPU of at least one component")
         for name, value in self.cpu_pct.items():
             if name not in CPU_COMPONENTS:
                 raise ValueError(f"cpu_pct: unknown component {name!r} (expected one of {', '.join(CPU_COMPONENTS)})")
-            if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"cpu_pct: {name} must be a percentage >= 0, got {value!r}")
-        if self.response_time_ms is not None and not (
-            math.isfinite(self.response_time_ms) and self.response_time_ms >= 0
-        ):
-            raise ValueError(f"response_time_ms must be >= 0 ms, got {self.response_time_ms!r}")
+            if not (math.isfinite(value) and 0 <= value <= MAX_CPU_PCT):
+                raise ValueError(
+                    f"cpu_pct: {name} must be a percentage of one CP within 0..{MAX_CPU_PCT:,.0f} "
+                    f"({MAX_CPS} engines busy), got {value!r}"
+                )
+        rt = self.response_time_ms
+        if rt is not None and not (math.isfinite(rt) and 0 <= rt <= MAX_RESPONSE_TIME_MS):
+            raise ValueError(f"response_time_ms must be within 0..{MAX_RESPONSE_TIME_MS:,.0f} ms, got {rt!r}")
         pct = self.ziip_eligible_pct
         if pct is not None and not (math.isfinite(pct) and 0 <= pct <= 100):
             raise ValueError(f"ziip_eligible_pct must be within 0..100 %, got {pct!r}")
-        if self.cps is not None and self.cps < 1:
-            raise ValueError(f"cps must be at least 1, got {self.cps!r}")
-        if self.ziips is not None and self.ziips < 0:
-            raise ValueError(f"ziips must be >= 0, got {self.ziips!r}")
+        if self.cps is not None and not 1 <= self.cps <= MAX_CPS:
+            raise ValueError(f"cps must be within 1..{MAX_CPS}, got {self.cps!r}")
+        if self.ziips is not None and not 0 <= self.ziips <= MAX_CPS:
+            raise ValueError(f"ziips must be within 0..{MAX_CPS}, got {self.ziips!r}")
         object.__setattr__(self, "cpu_pct", MappingProxyType(dict(self.cpu_pct)))
 
     def to_dict(self) -> dict[str, object]:
@@ -158,7 +175,8 @@ def interval_from_section(section: WorkloadSection, component: str = "lpar") -> 
     CPU is APPL% CP + IIP + AAP (all the class's CPU, wherever it ran); where the extract shows
     no APPL% column, the TRANSACTIONS APPL% TOTAL line (CP + AAP/IIP) is used. The eligible
     share is (IIP + IIPCP + AAP + AAPCP) / (CP + IIP + AAP); the response time is the ACTUAL
-    transaction time when RMF recorded one (> 0 ms).
+    transaction time when RMF recorded one (> 0 ms). ``ValueError`` names the section, its
+    line and the value out of :class:`Interval`'s bounds.
     """
     etr = section.transactions.end_per_s
     appl = section.appl
@@ -179,13 +197,16 @@ def interval_from_section(section: WorkloadSection, component: str = "lpar") -> 
         return None
     actual = section.times_ms.actual
     kind = section.kind.replace("_", " ")
-    return Interval(
-        etr=etr,
-        cpu_pct={component: cpu},
-        response_time_ms=actual if actual is not None and actual > 0 else None,
-        ziip_eligible_pct=eligible,
-        label=f"RMF {kind} {section.name} (line {section.line}, {source})",
-    )
+    try:
+        return Interval(
+            etr=etr,
+            cpu_pct={component: cpu},
+            response_time_ms=actual if actual is not None and actual > 0 else None,
+            ziip_eligible_pct=eligible,
+            label=f"RMF {kind} {section.name} (line {section.line}, {source})",
+        )
+    except ValueError as error:
+        raise ValueError(f"section {section.name} (line {section.line}): {error}") from None
 
 
 def _csv_number(row: Mapping[str, str | None], column: str, line: int) -> float | None:

@@ -46,6 +46,9 @@ from models_lib.inputs import CPU_COMPONENTS, ConfigurationData, PayloadScaling
 __all__ = [
     "DEFAULT_LEVEL",
     "FALLBACK_RELATIVE_SD",
+    "MAX_FIT_X",
+    "MAX_FIT_Y",
+    "MIN_FIT_X",
     "ConfigurationModel",
     "Interval",
     "LinearFit",
@@ -89,6 +92,12 @@ DEFAULT_LEVEL = 0.95
 #: CICS CPU/Tran 476, 492, 493, 533 us: sample SD / mean = 4.8 %), rounded up; the sample
 #: spread of the two points is used instead when it is larger.
 FALLBACK_RELATIVE_SD = 0.05
+#: Range of x (rates, transactions/s, or payload bytes) and largest y (busy CPs, CP-ms) a line
+#: is fitted to. Far beyond any measurement, and chosen so that the relative weights 1/x**2 and
+#: the squares of the sums stay normal doubles: a rate of 1e155 would make every weight 0.
+MIN_FIT_X = 1e-6
+MAX_FIT_X = 1e12
+MAX_FIT_Y = 1e12
 
 IntervalBasis = Literal["residuals", "assumed-relative-sd"]
 Weighting = Literal["none", "relative"]
@@ -437,8 +446,9 @@ def fit_linear(
     Raises
     ------
     ValueError
-        If fewer than two points, lengths differ, values are not finite, a rate is not
-        positive, a busy value is negative, or all rates are equal (no slope).
+        If fewer than two points, lengths differ, values are not finite, a rate is outside
+        :data:`MIN_FIT_X`..:data:`MAX_FIT_X`, a busy value is negative or above
+        :data:`MAX_FIT_Y`, or all rates are equal (no slope).
 
     Notes
     -----
@@ -469,8 +479,12 @@ def fit_linear(
         raise ValueError(f"busy must have the same length as etr ({n}), got {y.size}")
     if np.any(x <= 0.0):
         raise ValueError(f"etr must be > 0, got {x.tolist()}")
+    if np.any(x < MIN_FIT_X) or np.any(x > MAX_FIT_X):
+        raise ValueError(f"etr must be within {MIN_FIT_X:g}..{MAX_FIT_X:g}, got {x.tolist()}")
     if np.any(y < 0.0):
         raise ValueError(f"busy must be >= 0, got {y.tolist()}")
+    if np.any(y > MAX_FIT_Y):
+        raise ValueError(f"busy must be at most {MAX_FIT_Y:g}, got {y.tolist()}")
     ids: tuple[int | None, ...]
     if point_ids is None:
         ids = tuple([None] * n)

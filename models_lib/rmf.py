@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "MAX_REPORT_CHARS",
+    "MAX_VALUE",
     "ApplPercent",
     "DasdIO",
     "RmfReport",
@@ -42,6 +43,9 @@ __all__ = [
 #: Longest text accepted (characters). A day of 15-minute intervals for a few hundred classes
 #: fits well inside; beyond this the caller is pasting something else.
 MAX_REPORT_CHARS = 1_000_000
+#: Largest value read from a report: RMF prints at most eight characters with a K or M suffix
+#: (99999M = 1e11); a longer number is pasted from elsewhere, and would overflow sums.
+MAX_VALUE = 1e15
 #: Non-blank lines allowed between ``REPORT BY`` and the grid (CRITICAL, DESCRIPTION, goal lines).
 _MAX_HEADING_LINES = 6
 
@@ -296,8 +300,8 @@ def _number(text: str, where: str) -> float | None:
     if digits.count(".") > 1:
         raise ValueError(f"{where}{text!r} is not a number")
     value = float(digits) * scale
-    if not math.isfinite(value):
-        raise ValueError(f"{where}{text[:24]!r} is too large")
+    if not (math.isfinite(value) and abs(value) <= MAX_VALUE):
+        raise ValueError(f"{where}{text[:24]!r} is too large (at most {MAX_VALUE:g})")
     return value
 
 
@@ -313,8 +317,8 @@ def _hms_ms(text: str, micro: bool) -> float | None:
     for weight, part in zip((1.0, 60.0, 3600.0), reversed(parts[:-1]), strict=False):
         seconds += weight * float(part)
     value = seconds * 1000.0 + fraction
-    if not math.isfinite(value):
-        raise ValueError(f"{text[:24]!r} is too large")
+    if not (math.isfinite(value) and value <= MAX_VALUE):
+        raise ValueError(f"{text[:24]!r} is too large (at most {MAX_VALUE:g} ms)")
     return value
 
 

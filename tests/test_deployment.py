@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -73,3 +78,62 @@ def test_image_runs_production_settings_and_its_health_check_by_default() -> Non
     assert "collectstatic --noinput" in dockerfile
     healthcheck = next(line for line in dockerfile.splitlines() if "urlopen" in line)
     assert "/healthz" in healthcheck
+
+
+# -- the compose file as Compose reads it ----------------------------------------------------------
+
+
+def _compose_command() -> list[str]:
+    """Compose v2 (the docker CLI plugin) where installed, else the ``docker-compose`` command
+    (Debian 12 packages v1.29; .ci/system-packages.sh installs it). ``config`` needs no engine."""
+    docker = shutil.which("docker")
+    if docker and subprocess.run([docker, "compose", "version"], capture_output=True).returncode == 0:
+        return [docker, "compose"]
+    standalone = shutil.which("docker-compose")
+    assert standalone, "no Compose here: apt-get install docker-compose (.ci/system-packages.sh does)"
+    return [standalone]
+
+
+def _compose_config(**variables: str) -> subprocess.CompletedProcess[str]:
+    # Only the variables given (and PATH): the file's own defaults, not this machine's settings.
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), **variables}
+    return subprocess.run(
+        [*_compose_command(), "-f", str(REPO / "docker-compose.yml"), "config"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_compose_config_accepts_the_file_and_the_site_address_reaches_the_settings() -> None:
+    result = _compose_config(DJANGO_SECRET_KEY=secrets.token_urlsafe(50), ZSIZER_SITE_ADDRESS="sizing.example.com")
+    assert result.returncode == 0, result.stderr
+    config = yaml.safe_load(result.stdout)
+    services = config["services"]
+    assert "sizing.example.com" in services["proxy"]["command"]  # Caddy serves that name ...
+    web = {k: str(v) for k, v in services["web"]["environment"].items()}
+    assert web["ZSIZER_SITE_ADDRESS"] == "sizing.example.com"  # ... and the app is told it
+    assert {services[name]["image"] for name in ("migrate", "web", "worker")} == {"zsizer-web"}
+    assert {v["name"] for v in config["volumes"].values()} == {"zsizer_pgdata", "zsizer_redisdata", "zsizer_caddydata"}
+    # The web container's environment, as Compose resolved it, loads the production settings
+    # with that name allowed and trusted (no database or broker is reached to read settings).
+    shown = "from django.conf import settings; print(settings.ALLOWED_HOSTS); print(settings.CSRF_TRUSTED_ORIGINS)"
+    loaded = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", shown],
+        cwd=REPO,
+        env={"PATH": os.environ["PATH"], "PYTHONPATH": str(REPO), **web, "ZSIZER_STATIC_ROOT": "/tmp/zsizer-static"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert loaded.returncode == 0, loaded.stderr
+    hosts, origins = loaded.stdout.strip().splitlines()[-2:]
+    assert hosts == "['localhost', '127.0.0.1', 'sizing.example.com']"
+    assert origins == "['https://sizing.example.com']"
+
+
+def test_compose_config_refuses_to_run_without_a_secret_key() -> None:
+    result = _compose_config()
+    assert result.returncode != 0 and "set DJANGO_SECRET_KEY" in result.stderr

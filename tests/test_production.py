@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
+import brotli
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -255,6 +256,42 @@ def test_plotly_is_served_compressed_hashed_and_cached_for_a_year(server: Server
     original = plotly_bundle().file.read_bytes()
     assert gzip.decompress(body) == original
     assert len(body) < len(original) / 2.5  # 1.19 MB of JavaScript: 3.0:1 with gzip -9 (measured here)
+    # brotli (requirements.txt) is installed wherever the image is built: collectstatic wrote a
+    # .br copy and a browser that accepts br gets it.
+    assert (server.static_root / f"{hashed}.br").is_file()
+    status, headers, body = server.request("GET", f"/static/{hashed}", headers={**HTTPS, "Accept-Encoding": "br, gzip"})
+    assert status == 200 and headers["content-encoding"] == "br"
+    assert brotli.decompress(body) == original
+    # Quality 9 (config/staticfiles.py) compresses smaller than gzip -9 (measured in docs/ui.md).
+    assert len(body) < len(gzip.compress(original, compresslevel=9))
+
+
+def test_healthz_answers_on_any_host_while_other_pages_keep_the_allowed_hosts(server: Server) -> None:
+    # A deployment that allows only its public name: the container's health check still asks
+    # 127.0.0.1 (Dockerfile, docker-compose.yml), here with a Host the settings do not allow.
+    assert "sizing.example.com" not in server.env["DJANGO_ALLOWED_HOSTS"]
+    status, _, body = server.request("GET", "/healthz", headers={"Host": "sizing.example.com"})
+    assert status == 200 and json.loads(body)["status"] == "ok"
+    # Every other path still refuses a host that is not allowed (Django's host validation).
+    status, _, _ = server.request("GET", "/login/", headers={**HTTPS, "Host": "sizing.example.com"})
+    assert status == 400
+    status, _, _ = server.request("POST", "/healthz", headers={"Host": "sizing.example.com"})
+    assert status == 405
+
+
+def test_the_site_address_is_an_allowed_host_and_a_trusted_origin(server: Server) -> None:
+    shown = "from django.conf import settings; print(settings.ALLOWED_HOSTS, settings.CSRF_TRUSTED_ORIGINS)"
+    for address, host, origin in (
+        ("sizing.example.com", "sizing.example.com", "https://sizing.example.com"),
+        ("https://sizing.example.com:8443", "sizing.example.com", "https://sizing.example.com:8443"),
+        ("http://intranet.local", "intranet.local", "http://intranet.local"),
+    ):
+        env = {**server.env, "ZSIZER_SITE_ADDRESS": address, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
+        result = _manage(env, "shell", "-c", shown)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip().splitlines()[-1] == f"['127.0.0.1', '{host}'] ['{origin}']", result.stdout
+    bad = _manage({**server.env, "ZSIZER_SITE_ADDRESS": "https://sizing.example.com/zsizer"}, "check")
+    assert bad.returncode != 0 and "ZSIZER_SITE_ADDRESS" in bad.stderr
 
 
 def _cookies(headers: dict[str, str]) -> dict[str, str]:

@@ -8,6 +8,7 @@ ImproperlyConfigured naming the variable.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from config.env import (
     env_int,
     env_list,
     env_str,
+    site_address,
 )
 from config.security import DEFAULT_POLICY as DEFAULT_CSP
 
@@ -37,6 +39,15 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
     SECRET_KEY = "zsizer-insecure-development-key-do-not-use-in-production"
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# The name the TLS proxy serves (the compose file's ZSIZER_SITE_ADDRESS, Caddy's --from) is a
+# host the app answers and an origin its forms trust, whatever DJANGO_ALLOWED_HOSTS lists.
+_site = site_address("ZSIZER_SITE_ADDRESS", env_str("ZSIZER_SITE_ADDRESS"))
+if _site is not None:
+    ALLOWED_HOSTS = [*ALLOWED_HOSTS, _site[0]] if _site[0] not in ALLOWED_HOSTS else ALLOWED_HOSTS
+    CSRF_TRUSTED_ORIGINS = (
+        [*CSRF_TRUSTED_ORIGINS, _site[1]] if _site[1] not in CSRF_TRUSTED_ORIGINS else CSRF_TRUSTED_ORIGINS
+    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -50,11 +61,15 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "sizing",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # GET /healthz answered here, before anything reads the Host header: a container's health
+    # check on 127.0.0.1 passes whatever DJANGO_ALLOWED_HOSTS lists (sizing.health_middleware).
+    "sizing.health_middleware.HealthCheckMiddleware",
     # Oversized bodies (413), NUL bytes in the URL, unknown charsets (400): JSON, before anything reads them.
     "sizing.request_guard.RequestGuardMiddleware",
     # Database unreachable -> 503 JSON with Retry-After instead of a 500 (sizing.middleware).
@@ -67,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
+    # Last, as django-axes requires: turns a locked-out sign-in into sizing.login_throttle's answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -134,6 +151,25 @@ ZSIZER_LOCAL_ACCOUNT_FILE = VAR_DIR / "local-account.json"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Sign-in throttling (django-axes, sizing.login_throttle): ZSIZER_LOGIN_FAILURE_LIMIT failed
+# sign-ins for one user name, or from one address, lock that name or address out for
+# ZSIZER_LOGIN_COOLOFF_MINUTES after the last failure; a successful sign-in forgets its failures.
+# The sign-in page (and the admin's) says so with the wait, as a 429 with Retry-After.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("ZSIZER_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("ZSIZER_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "sizing.login_throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "sizing.login_throttle.client_ip"
+AXES_VERBOSE = False
+# Proxies in front of the app that append the client's address to X-Forwarded-For (the compose
+# file's Caddy: 1).  0 (default): the peer's address is the client's.
+ZSIZER_TRUSTED_PROXIES = env_int("ZSIZER_TRUSTED_PROXIES", 0, minimum=0)
 
 BENCHMARKS_DIR = BASE_DIR / "benchmarks"
 

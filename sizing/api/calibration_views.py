@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.db import transaction
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 
 from models_lib.calibration import MAX_INTERVALS, interval_from_section
 from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity
+from sizing.api.calibration_schema import CalibrationFitSerializer, RmfParseOutputSerializer, StoredIntervalSerializer
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.parsers import StrictJSONParser
 from sizing.models import Calibration
@@ -69,7 +71,7 @@ class RmfParseView(APIView):
 
     @extend_schema(
         request=ParseInputSerializer,
-        responses={200: OpenApiResponse(description="sections and proposed intervals"), **ERRORS},
+        responses={200: RmfParseOutputSerializer, **ERRORS},
         summary="Parse RMF Workload Activity report text (nothing is stored)",
     )
     def post(self, request: Request) -> Response:
@@ -83,7 +85,10 @@ class RmfParseView(APIView):
         sections = []
         intervals = []
         for section in report.sections:
-            interval = interval_from_section(section, data.validated_data["component"])
+            try:
+                interval = interval_from_section(section, data.validated_data["component"])
+            except ValueError as exc:
+                raise ValidationError({"text": [str(exc)]}) from None
             body = asdict(section)
             body["cp_seconds_per_transaction"] = section.cp_seconds_per_transaction()
             body["specialty_eligible_fraction"] = section.appl.specialty_eligible_fraction()
@@ -107,11 +112,17 @@ class CalibrationInputSerializer(serializers.Serializer[Any]):
     csv_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
 
 
+@extend_schema_field(StoredIntervalSerializer(many=True))
+class StoredIntervalsField(serializers.JSONField):
+    """The stored intervals, returned as stored; typed for the schema."""
+
+
 class CalibrationOutputSerializer(serializers.ModelSerializer[Calibration]):
     url = serializers.HyperlinkedIdentityField(view_name="calibration-detail")
     path = serializers.CharField(source="configuration.path.slug")
     configuration = serializers.CharField(source="configuration.slug")
     machine = serializers.CharField(source="machine.slug")
+    intervals = StoredIntervalsField(read_only=True)
     data_origin = serializers.SerializerMethodField()
     fit = serializers.SerializerMethodField()
 
@@ -125,6 +136,7 @@ class CalibrationOutputSerializer(serializers.ModelSerializer[Calibration]):
     def get_data_origin(self, obj: Calibration) -> str:
         return "customer"
 
+    @extend_schema_field(CalibrationFitSerializer)
     def get_fit(self, obj: Calibration) -> dict[str, Any]:
         return calibration_fit(calibration=obj)
 
@@ -148,8 +160,10 @@ class CalibrationViewSet(
         _check_size(request)
         data = CalibrationInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        calibration = calibration_create(user=signed_in_user(request), data=dict(data.validated_data))
-        body = CalibrationOutputSerializer(calibration, context={"request": request}).data
+        # The answer is shaped in the write's transaction: if it cannot be, nothing is stored.
+        with transaction.atomic():
+            calibration = calibration_create(user=signed_in_user(request), data=dict(data.validated_data))
+            body = CalibrationOutputSerializer(calibration, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
 
     @extend_schema(responses={204: None, 404: OpenApiResponse(ErrorSerializer), **ERRORS})

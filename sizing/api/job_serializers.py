@@ -36,6 +36,8 @@ MAX_BATCH_ROWS = 5_000
 MAX_BATCH_BYTES = 2 * 1024 * 1024
 MAX_WORKLOADS = 20
 MAX_ZIIPS = 2 * MAX_CPS
+#: Largest cost weight of one engine: any currency's price, and a sum over 600 engines stays finite.
+MAX_COST = 1e12
 
 
 def estimate_field(name: str, **overrides: Any) -> serializers.Field[Any, Any, Any, Any]:
@@ -181,8 +183,8 @@ class MonteCarloParams(TargetParams):
 
 
 class CostsSerializer(ParamsSerializer):
-    gcp = FiniteFloatField(min_value=0, help_text="Cost of one general-purpose CP")
-    ziip = FiniteFloatField(min_value=0, help_text="Cost of one zIIP")
+    gcp = FiniteFloatField(min_value=0, max_value=MAX_COST, help_text="Cost of one general-purpose CP")
+    ziip = FiniteFloatField(min_value=0, max_value=MAX_COST, help_text="Cost of one zIIP")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["gcp"] <= 0:

@@ -14,22 +14,23 @@ from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.selectors.models import fitted_models
 from sizing.users import signed_in_user
 
-_FIT = inline_serializer(
-    "LinearFitSummary",
-    fields={
-        "slope_ms": serializers.FloatField(help_text="CP-ms per transaction"),
-        "intercept_cps": serializers.FloatField(help_text="fixed busy CPs"),
-        "r2": serializers.FloatField(allow_null=True),
-        "n": serializers.IntegerField(),
-        "etr_min": serializers.FloatField(),
-        "etr_max": serializers.FloatField(),
-        "slope_se_ms": serializers.FloatField(allow_null=True),
-        "intercept_se_cps": serializers.FloatField(allow_null=True),
-        "residual_std_cps": serializers.FloatField(allow_null=True),
-        "interval_basis": serializers.CharField(help_text="residuals or assumed-relative-sd"),
-        "weighting": serializers.CharField(help_text="none or relative (points weighted by 1/ETR^2)"),
-    },
-)
+
+class LinearFitSummarySerializer(serializers.Serializer[Any]):
+    """One component's fitted line (``models_lib.costmodel.LinearFit.summary``)."""
+
+    slope_ms = serializers.FloatField(help_text="CP-ms per transaction")
+    intercept_cps = serializers.FloatField(help_text="fixed busy CPs")
+    r2 = serializers.FloatField(allow_null=True)
+    n = serializers.IntegerField()
+    etr_min = serializers.FloatField()
+    etr_max = serializers.FloatField()
+    slope_se_ms = serializers.FloatField(allow_null=True)
+    intercept_se_cps = serializers.FloatField(allow_null=True)
+    residual_std_cps = serializers.FloatField(allow_null=True)
+    interval_basis = serializers.CharField(help_text="residuals or assumed-relative-sd")
+    weighting = serializers.CharField(help_text="none or relative (points weighted by 1/ETR^2)")
+
+
 _LOO_FIELDS: dict[str, serializers.Field[Any, Any, Any, Any]] = {
     "path": serializers.CharField(),
     "configuration": serializers.CharField(),
@@ -48,7 +49,7 @@ _MODEL_FIELDS: dict[str, serializers.Field[Any, Any, Any, Any]] = {
     "lpar_cps": serializers.IntegerField(allow_null=True),
     "primary": serializers.CharField(allow_null=True),
     "points": serializers.ListField(child=serializers.IntegerField()),
-    "fits": serializers.DictField(child=_FIT),
+    "fits": serializers.DictField(child=LinearFitSummarySerializer()),
     "leave_one_out": inline_serializer("LeaveOneOutRow", fields=_LOO_FIELDS, many=True),
     "loo_median_abs_error": serializers.FloatField(allow_null=True),
     "has_cpu_model": serializers.BooleanField(),

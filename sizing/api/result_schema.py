@@ -260,6 +260,10 @@ class InputsEchoSerializer(serializers.Serializer[Any]):
     path = serializers.CharField()
     configuration = serializers.CharField()
     machine = serializers.CharField()
+    model = serializers.CharField(required=False, help_text="the target model capacity identifier, e.g. 3931-710")
+    capacity_setting = serializers.CharField(
+        required=False, help_text="the target's sub-capacity or midrange setting (absent at full speed)"
+    )
     tps = serializers.FloatField(help_text="transactions per second")
     cps = serializers.IntegerField(required=False)
     ziips = serializers.IntegerField(required=False)

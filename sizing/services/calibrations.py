@@ -8,6 +8,7 @@ version (so every process's cached catalogue and fits see it). Published rows ar
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,7 +50,10 @@ def intervals_from_rmf(*, text: str, component: str = "lpar") -> tuple[Interval,
         report = parse_workload_activity(text)
     except ValueError as exc:
         raise ValidationError({"rmf_text": [str(exc)]}) from None
-    found = [interval_from_section(s, component) for s in report.sections]
+    try:
+        found = [interval_from_section(s, component) for s in report.sections]
+    except ValueError as exc:
+        raise ValidationError({"rmf_text": [str(exc)]}) from None
     intervals = tuple(i for i in found if i is not None)
     if not intervals:
         raise ValidationError({"rmf_text": ["no section has both END/S > 0 and an APPL% CPU figure"]})
@@ -130,6 +134,15 @@ def calibration_create(*, user: User, data: dict[str, Any]) -> Calibration:
         raise ValidationError({"intervals": [str(exc)]}) from None
     if not fit.has_cpu_model:
         raise ValidationError({"intervals": ["no CPU component appears in two intervals: nothing to fit"]})
+    for name, component_fit in fit.fits.items():
+        # What the calibration's every read shows: a fit that is not a finite number is refused
+        # here, before anything is stored, never found later by a list that cannot render it.
+        try:
+            json.dumps(component_fit.summary(), allow_nan=False)
+        except ValueError:
+            raise ValidationError(
+                {"intervals": [f"the {name} CPU cannot be fitted to finite numbers; check the intervals' values"]}
+            ) from None
     with transaction.atomic():
         configuration = Configuration.objects.create(
             path=path,

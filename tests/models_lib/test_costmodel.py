@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 import warnings
 
@@ -12,8 +13,11 @@ from numpy.testing import assert_allclose
 from scipy import stats
 
 from models_lib import units
+from models_lib.calibration import MAX_CPU_PCT, MAX_ETR, MAX_RESPONSE_TIME_MS, Interval
 from models_lib.costmodel import (
     FALLBACK_RELATIVE_SD,
+    MAX_FIT_X,
+    MIN_FIT_X,
     ConfigurationModel,
     PayloadModel,
     fit_configuration,
@@ -285,11 +289,27 @@ def test_two_points_fit_exactly_with_an_honest_flagged_interval() -> None:
         ([100.0, 200.0], [0.1, -0.2], "busy must be >= 0"),
         ([100.0, 200.0], [0.1], "same length"),
         ([100.0, float("nan")], [0.1, 0.2], "etr must be finite"),
+        # Finite but far beyond any rate: 1/etr**2 underflows to 0 and the weights sum to 0.
+        ([1e155, 1e200], [0.1, 0.2], "etr must be within"),
+        ([1e-300, 1.0], [0.1, 0.2], "etr must be within"),
+        ([100.0, 200.0], [0.1, 1e300], "busy must be at most"),
     ],
 )
 def test_fit_linear_rejects_bad_input_naming_the_argument(etr: list[float], busy: list[float], needle: str) -> None:
     with pytest.raises(ValueError, match=needle):
         fit_linear(etr, busy)
+    with pytest.raises(ValueError, match=needle):
+        fit_linear(etr, busy, weighting="relative")
+
+
+def test_fit_linear_at_its_bounds_is_finite_in_both_weightings() -> None:
+    # busy = 2e-3 x etr exactly (a CP-ms per transaction of 2 ms) at the extreme rates allowed.
+    etr = [MIN_FIT_X, 1.0, MAX_FIT_X / 1e3]
+    busy = [2e-3 * x for x in etr]
+    for weighting in ("none", "relative"):
+        fit = fit_linear(etr, busy, weighting=weighting)  # type: ignore[arg-type]
+        assert_allclose(fit.slope_ms, 2.0, rtol=1e-6)
+        assert all(math.isfinite(v) for v in fit.summary().values() if isinstance(v, float))
 
 
 def test_interval_arguments_are_validated() -> None:
@@ -377,3 +397,24 @@ def test_fit_payload_recovers_a_plus_b_bytes_from_calibration_points() -> None:
 
 def test_no_payload_model_where_nothing_is_published() -> None:
     assert payload_model(P.configuration("fiteq-authenticator", "single-region")) is None
+
+
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [
+        ({"etr": 1e155}, "etr must be within 0.001..10,000,000"),
+        ({"etr": 0.0001}, "etr must be within"),
+        ({"cpu_pct": {"lpar": 25_600.1}}, "lpar must be a percentage of one CP within 0..25,600"),
+        ({"response_time_ms": 3_600_001.0}, "response_time_ms must be within 0..3,600,000"),
+        ({"cps": 257}, "cps must be within 1..256"),
+        ({"ziips": 257}, "ziips must be within 0..256"),
+    ],
+)
+def test_a_calibration_interval_beyond_any_measurement_is_refused_naming_it(
+    fields: dict[str, object], needle: str
+) -> None:
+    # Bounds: models_lib.calibration (MIN_ETR, MAX_ETR, MAX_CPU_PCT = 100 % x MAX_CPS, MAX_RESPONSE_TIME_MS).
+    with pytest.raises(ValueError, match=needle):
+        Interval(**{"etr": 100.0, "cpu_pct": {"lpar": 10.0}, **fields})  # type: ignore[arg-type]
+    # ... and at the bound itself it is a measurement.
+    Interval(etr=MAX_ETR, cpu_pct={"lpar": MAX_CPU_PCT}, response_time_ms=MAX_RESPONSE_TIME_MS, cps=256, ziips=256)
