@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('sizing', '0008_report'),
+        ('sizing', '0011_clean_non_finite_values'),
     ]
 
     operations = [
