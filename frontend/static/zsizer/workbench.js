@@ -225,58 +225,41 @@ function render(answer) {
   document.getElementById("result-sub").textContent = `model ${e.model_version} · measured on ${answer.native.generation}` +
     (answer.native.lpar_cps ? ` (${answer.native.lpar_cps} CPs)` : "");
 
-  const busy = e.busy_cps || {};
+  // Every figure and warning sentence comes from the server (sizing/presentation.py), so the
+  // workbench, the saved estimate, the comparison and the PDF say the same thing.
+  const shown = answer.display.figures;
+  const sub = (f, ...extra) => [f.note, f.spread, ...extra].filter(Boolean).join(" · ");
   const engine = e.specialty_engine || "zIIP"; // the engine's name for this generation (zAAP on old machines)
-  const ranges = e.ranges || {};
-  const gcpBusy = busy.gcp === null || busy.gcp === undefined ? "" : `${fmt.num(busy.gcp, 2)} busy CPs`;
   const ceiling = Number(inp.max_utilization || 0.85);
   const given = inp.cps ? Number(inp.cps) : null;
   const overloaded = given !== null && e.gcp_utilization !== null && e.gcp_utilization > ceiling && e.cps_required > given;
-  const cpsRange = rangeText(ranges.cps, 0);
   if (overloaded) {
     const more = e.cps_required - given;
-    kpi("cps_required", "Overloaded", `${given} CPs given: needs ${more} more CP${more === 1 ? "" : "s"} (${e.cps_required} in all) to stay under ${fmt.pct(ceiling)}`);
+    kpi("cps_required", "Overloaded", `${fmt.int(given)} CPs given: needs ${fmt.int(more)} more CP${more === 1 ? "" : "s"} (${fmt.int(e.cps_required)} in all) to stay under ${fmt.pct(ceiling)}`);
   } else {
-    kpi("cps_required", fmt.int(e.cps_required), [given ? `${given} CPs given` : "", gcpBusy || (e.cps_required === null ? "cannot be sized" : ""), cpsRange].filter(Boolean).join(" · "));
+    kpi("cps_required", shown.cps_required.value, sub(shown.cps_required, given ? `${fmt.int(given)} CPs given` : ""));
   }
   document.getElementById("kpi-cps-card").classList.toggle("kpi-bad", overloaded);
   document.querySelector('[data-kpi-label="ziips_required"]').textContent = `${engine}s required`;
-  kpi(
-    "ziips_required",
-    fmt.int(e.ziips_required),
-    [busy.ziip ? `${fmt.num(busy.ziip, 2)} busy ${engine}s` : `no ${engine} work`, rangeText(ranges.ziips, 0), e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""].filter(Boolean).join(" · "),
-  );
-  kpi("mips", e.mips === null ? "—" : `${fmt.int(e.mips)}`, e.mips === null ? "" : `${fmt.int(e.msu)} MSU on CPs`);
-  kpi("gcp_utilization", fmt.pct(e.gcp_utilization), e.ziip_utilization === null ? "of the CPs" : `CPs · zIIPs ${fmt.pct(e.ziip_utilization)}`);
-  const rt = e.response_time_ms || {};
-  const hasRt = rt.value !== null && rt.value !== undefined;
-  const floorOnly = !hasRt && rt.low >= 0.1; // a published floor (packet trace), not a modelled time
-  kpi(
-    "response_time_ms",
-    hasRt ? `${fmt.num(rt.value, 1)} ms` : floorOnly ? `≥ ${fmt.num(rt.low, 0)} ms` : "—",
-    hasRt ? (rt.low !== null && rt.high !== null ? `95%: ${fmt.num(rt.low, 1)}–${fmt.num(rt.high, 1)} ms` : "") : floorOnly ? "lower bound only" : "not published",
-  );
-  const sat = e.saturation_tps;
-  const lowerBound = e.saturation_kind === "lower-bound";
-  const satBinding = bindingText(e.saturation_binding);
-  kpi(
-    "saturation_tps",
-    sat === null ? "—" : `${lowerBound ? "≥ " : ""}${fmt.int(sat)}`,
-    sat === null ? "" : [`TPS · ${fmt.num(sat / e.inputs.tps, 2)}× target`, satBinding ? `bound by ${satBinding}` : "", lowerBound ? "lower bound (cost is an upper bound)" : rangeText(ranges.saturation_tps, 0)].filter(Boolean).join(" · "),
-  );
+  kpi("ziips_required", shown.ziips_required.value, sub(shown.ziips_required, e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""));
+  kpi("mips", shown.mips.value, shown.mips.note);
+  kpi("gcp_utilization", shown.gcp_utilization.value, ["of the CPs", shown.gcp_utilization.spread, shown.gcp_utilization.note].filter(Boolean).join(" · "));
+  kpi("response_time_ms", shown.response_time_ms.value, shown.response_time_ms.spread || shown.response_time_ms.note);
+  const sat = shown.saturation_tps;
+  kpi("saturation_tps", sat.value, [sat.spread, e.saturation_tps ? `${fmt.num(e.saturation_tps / e.inputs.tps, 2)}× target` : "", sat.note].filter(Boolean).join(" · "));
   const binding = bindingText(e.binding_resource);
   document.getElementById("binding").textContent = binding ? `Binding resource at ${fmt.int(inp.tps)} TPS: ${binding}.` : "";
 
   renderCapacity(e.capacity);
-  renderDecisions(document.getElementById("decisions"), e.warnings || []);
-  renderWarnings(document.getElementById("warnings"), (e.warnings || []).filter((w) => w.level !== "decision"));
+  renderWarnings(answer.display.warnings);
 
   const context = { target, native: answer.native.generation };
   const cpu = answer.cpu;
   drawCpu(document.getElementById("chart-cpu"), cpu, context);
   document.getElementById("note-cpu").textContent = cpu.line && cpu.line.n
-    ? `${cpu.component_label}: ${fmt.num(cpu.line.slope_ms, 3)} CP-ms per transaction + ${fmt.num(cpu.line.intercept_cps, 2)} CPs, R² ${fmt.num(cpu.line.r2, 3)}, n = ${cpu.line.n}` +
-      (cpu.factor !== 1 ? ` · projected ×${fmt.num(cpu.factor, 3)} (LSPR)` : "")
+    ? `${cpu.component_label}: fitted to ${cpu.line.n} published points, R² ${fmt.num(cpu.line.r2, 3)}` +
+      (cpu.factor !== 1 ? ` · projected ×${fmt.num(cpu.factor, 3)} (LSPR)` : "") +
+      ` · ${shown.cpu_per_tran_ms.value} CPU per transaction on the target`
     : cpu.line ? "No CPU points published: cost per transaction from published bounds." : "No CPU data published for this path.";
   drawResponse(document.getElementById("chart-response"), answer.response, context);
   const r = answer.response;
@@ -289,15 +272,8 @@ function render(answer) {
   document.getElementById("note-demand").textContent = answer.demand.ziip_on_gcp > 0
     ? `${fmt.num(answer.demand.ziip_on_gcp, 2)} CPs of zIIP-eligible work run on CPs`
     : "Busy engines at the target";
-  renderBasis(e, cpu);
+  renderBasis(answer.display.basis, e, cpu);
   jobs.setContext(lastInputs, answer);
-}
-
-function rangeText(range, digits) {
-  if (!Array.isArray(range) || range.length !== 2 || range[0] === null || range[1] === null) return "";
-  if (range[0] === range[1]) return "";
-  const f = (v) => (digits === 0 ? fmt.int(v) : fmt.num(v, digits));
-  return `range ${f(range[0])}–${f(range[1])}`;
 }
 
 // The engine names a binding resource either as text or as {label|name, ...}.
@@ -342,71 +318,42 @@ function renderCapacity(cap) {
   document.getElementById("capacity-rows").replaceChildren(...rows);
 }
 
-// Decision-changing warnings sit on the main card, in the words said to a customer.
-function renderDecisions(box, warnings) {
+// Warnings in the server's sentences, with the engine's reasoning folded under "Details": the
+// same markup as the saved-estimate page (templates/sizing/_warnings.html).
+function warningItem(w, className) {
+  const li = el("li", { className });
+  li.dataset.level = w.level;
+  li.dataset.code = w.code;
+  const details = el("details", { className: "warning-details" }, [el("summary", { textContent: "Details" }), el("p", { textContent: w.details })]);
+  li.append(el(w.level === "decision" ? "strong" : "span", { className: "warning-sentence", textContent: w.sentence }), " ", details);
+  return li;
+}
+
+function renderWarnings(warnings) {
   const decisions = warnings.filter((w) => w.level === "decision");
+  const box = document.getElementById("decisions");
   box.hidden = decisions.length === 0;
-  const ul = document.createElement("ul");
-  ul.replaceChildren(
-    ...decisions.map((w) => {
-      const li = document.createElement("li");
-      li.dataset.code = w.code;
-      const why = Object.assign(document.createElement("span"), { className: "decision-detail", textContent: ` ${w.message}` });
-      li.append(Object.assign(document.createElement("strong"), { textContent: w.headline || w.code }), why);
-      return li;
-    }),
-  );
-  box.replaceChildren(Object.assign(document.createElement("h3"), { textContent: "Before you sign this" }), ul);
+  box.replaceChildren(el("h3", { textContent: "Before you sign this" }), el("ul", {}, decisions.map((w) => warningItem(w, ""))));
+  const caveats = warnings.filter((w) => w.level === "caveat").map((w) => warningItem(w, "warning-caveat"));
+  const notes = warnings.filter((w) => w.level === "note");
+  const items = [...caveats];
+  if (notes.length) {
+    const summary = el("summary", { textContent: `How the numbers were reached (${notes.length} note${notes.length === 1 ? "" : "s"})` });
+    items.push(el("li", { className: "warnings-notes" }, [el("details", {}, [summary, el("ul", {}, notes.map((w) => warningItem(w, "warning-note")))])]));
+  }
+  document.getElementById("warnings").replaceChildren(...items);
 }
 
-// Caveats are shown; notes (how a number was reached) wait behind a button that names them.
-function renderWarnings(ul, warnings) {
-  const items = warnings.map((w) => {
-    const li = document.createElement("li");
-    li.className = `warning-${w.level || "caveat"}`;
-    li.append(Object.assign(document.createElement("b"), { textContent: w.code }), w.headline ? `${w.headline} ${w.message}` : w.message);
-    return li;
-  });
-  ul.replaceChildren(...items);
-  const shown = warnings.filter((w) => w.level !== "note").length;
-  if (items.length === shown) return;
-  const rest = items.slice(shown);
-  rest.forEach((li) => (li.hidden = true));
-  const more = document.createElement("li");
-  more.className = "warnings-more";
-  const button = Object.assign(document.createElement("button"), {
-    type: "button",
-    className: "btn btn-small",
-    textContent: `Show ${rest.length} note${rest.length === 1 ? "" : "s"}: ${warnings.slice(shown).map((w) => w.code).join(", ")}`,
-  });
-  button.addEventListener("click", () => {
-    rest.forEach((li) => (li.hidden = false));
-    more.remove();
-    rest[0].setAttribute("tabindex", "-1");
-    rest[0].focus();
-  });
-  more.append(button);
-  ul.append(more);
+function el(tag, props = {}, children = []) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
 }
 
-function renderBasis(e, cpu) {
+function renderBasis(basisRows, e, cpu) {
   const box = document.getElementById("basis");
   const b = e.basis || {};
-  const rows = [];
-  const m = b.model;
-  if (m && m.component) {
-    rows.push(["Model", `${m.component}: ${fmt.num(m.slope_ms, 4)} CP-ms/tran + ${fmt.num(m.intercept_cps, 3)} CPs`]);
-    rows.push(["Fit", `R² ${fmt.num(m.r2, 4)}, n = ${m.n}, ETR ${fmt.int(m.etr_min)}–${fmt.int(m.etr_max)}`]);
-  }
-  const p = b.projection;
-  if (p) {
-    rows.push(["Projection", `${p.from_machine_type}/${p.from_cps ?? "?"} CPs → ${p.to_machine_type}/${p.to_cps ?? "?"} CPs, ×${fmt.num(p.factor, 4)}`]);
-    rows.push(["Ratings", p.source]);
-  }
-  const cpuPer = e.cpu_per_tran_ms || {};
-  if (cpuPer.total !== null && cpuPer.total !== undefined) {
-    rows.push(["CPU/tran", `${fmt.num(cpuPer.total, 3)} ms (95%: ${fmt.num(cpuPer.low, 3)}–${fmt.num(cpuPer.high, 3)})`]);
-  }
+  const rows = [...basisRows];
   const sources = [...new Set(cpu.points.map((pt) => [pt.source, pt.table].filter(Boolean).join(" ")))];
   if (b.points && b.points.length) rows.push(["Points", `${b.points.length}${sources.length ? ` (${sources.join("; ")})` : ""}`]);
   if (b.statements && b.statements.length) rows.push(["Statements", `${b.statements.length} published statements`]);
