@@ -401,11 +401,12 @@ class WarningText:
         return {"code": self.code, "level": self.level, "sentence": self.sentence, "details": self.details}
 
 
-def warning_sentence(code: str, answer: Mapping[str, Any], message: str = "") -> str:
-    """The plain sentence for a warning, from the answer's numbers (the engine's message, tidied,
-    for a code with no sentence of its own)."""
+def warning_sentence(code: str, answer: Mapping[str, Any] | None, message: str = "") -> str:
+    """The plain sentence for a warning, from the answer's numbers; with no answer (a warning
+    that stands for many answers) the code's general sentence; the engine's message, tidied,
+    for a code with neither."""
     build = _SENTENCES.get(code)
-    if build is not None:
+    if build is not None and answer is not None:
         try:
             return build(answer)
         except (TypeError, ValueError, KeyError):  # an answer missing a number: say the engine's words
@@ -414,17 +415,22 @@ def warning_sentence(code: str, answer: Mapping[str, Any], message: str = "") ->
     return entry[1] if entry else _sentence_case(message)
 
 
-def warnings(answer: Mapping[str, Any]) -> list[WarningText]:
-    """Every warning of an answer, decision-changing first, each said once."""
+def warnings(
+    answer: Mapping[str, Any], *, extra: Sequence[Mapping[str, Any]] = (), numbers: bool = True
+) -> list[WarningText]:
+    """Every warning of an answer (and ``extra`` ones), decision-changing first, each said once.
+
+    ``numbers=False`` for warnings that stand for many answers (a job's): the general sentence."""
     out: list[WarningText] = []
     seen: set[str] = set()
-    for w in answer.get("warnings") or []:
+    for w in [*(answer.get("warnings") or []), *extra]:
         code = str(w.get("code", ""))
-        sentence = warning_sentence(code, answer, str(w.get("message", "")))
+        sentence = warning_sentence(code, answer if numbers else None, str(w.get("message", "")))
         if sentence in seen:
             continue
         seen.add(sentence)
-        out.append(WarningText(code, level_of(code), sentence, _sentence_case(str(w.get("message", "")))))
+        details = _sentence_case(plain_reference(str(w.get("message", ""))))
+        out.append(WarningText(code, level_of(code), sentence, details))
     return sorted(out, key=lambda w: LEVEL_ORDER.index(w.level))
 
 
@@ -442,6 +448,52 @@ def warning_summary(answer: Mapping[str, Any]) -> str:
     words = {"decision": ("decision", "decisions"), "caveat": ("caveat", "caveats"), "note": ("note", "notes")}
     parts = [f"{n} {words[level][0] if n == 1 else words[level][1]}" for level, n in counts.items() if n]
     return ", ".join(parts) or "none"
+
+
+# -- long texts, each said once ---------------------------------------------------------------
+
+
+def plain_reference(text: str) -> str:
+    """A source reference as the customer reads it: a figure the source text lost is said so."""
+    return str(text).replace("(lost)", "(figure not in the source text)")
+
+
+def _clause_key(clause: str) -> str:
+    return " ".join(clause.replace("...", " ").replace("\u2026", " ").lower().split()).strip(" .;:")
+
+
+def _split(text: str) -> list[tuple[str, str]]:
+    """``text`` cut at "; " and at ". " before a capital, outside parentheses: (clause, separator)."""
+    out: list[tuple[str, str]] = []
+    depth, start, i = 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        nxt = text[i + 2] if i + 2 < len(text) else ""
+        if depth <= 0 and text[i : i + 2] in ("; ", ". ") and (ch == ";" or nxt.isupper()):
+            out.append((text[start:i], ch + " "))
+            start = i = i + 2
+            continue
+        i += 1
+    out.append((text[start:], ""))
+    return out
+
+
+def fresh(text: str, seen: set[str]) -> str:
+    """``text`` without the clauses (cut at "; " and between sentences, never inside
+    parentheses) already in ``seen``, which it adds to; a clause whose words are all in one
+    already said counts as said.  So a report states each statement once."""
+    kept: list[tuple[str, str]] = []
+    for clause, sep in _split(plain_reference(text)):
+        key = _clause_key(clause)
+        words = set(key.split())
+        if not key or any(key in old or (len(words) >= 6 and words <= set(old.split())) for old in seen):
+            continue
+        seen.add(key)
+        kept.append((clause, sep))
+    if not kept:
+        return ""
+    return "".join(c + sep for c, sep in kept[:-1]) + kept[-1][0]
 
 
 # -- the whole answer, for a page --------------------------------------------------------------
