@@ -92,8 +92,18 @@ class Figure:
         """Value and spread on one line, e.g. ``"5 (range 4–5)"``."""
         return f"{self.value} ({self.spread})" if self.spread else self.value
 
+    @property
+    def number(self) -> str:
+        """The value without its unit ("≥ 3,996" of "≥ 3,996 TPS"), for a card that sets the unit small."""
+        return self.value.removesuffix(f" {self.unit}") if self.unit else self.value
+
+    @property
+    def unit(self) -> str:
+        last = self.value.rsplit(" ", 1)[-1]
+        return last if last in ("ms", "TPS") and " " in self.value else ""
+
     def as_dict(self) -> dict[str, str]:
-        return {"value": self.value, "spread": self.spread, "note": self.note}
+        return {"value": self.value, "number": self.number, "unit": self.unit, "spread": self.spread, "note": self.note}
 
 
 def _is_prediction_interval(answer: Mapping[str, Any]) -> bool:
@@ -487,7 +497,7 @@ def fresh(text: str, seen: set[str]) -> str:
     for clause, sep in _split(plain_reference(text)):
         key = _clause_key(clause)
         words = set(key.split())
-        if not key or any(key in old or (len(words) >= 6 and words <= set(old.split())) for old in seen):
+        if not key or any(key in old or (len(words) >= 2 and words <= set(old.split())) for old in seen):
             continue
         seen.add(key)
         kept.append((clause, sep))

@@ -267,7 +267,7 @@ def warning_reasons(warnings: Sequence[WarningText]) -> list[Flowable]:
         if not w.details or w.details in seen:
             continue
         seen.add(w.details)
-        out.append(para(f"<b>{escape(w.sentence)}</b> {escape(w.details)}", styles().small))
+        out.append(para("\u2022 " + escape(w.details), styles().small))
     return [*heading("Why: the reasoning behind the warnings", 2), *out] if out else []
 
 

@@ -33,23 +33,8 @@ from sizing.reports.document import (
 from sizing.reports.plots import BAND, CAPACITY, PALETTE, TARGET, Bars, Guide, Plot, Series, draw_bars, draw_plot
 from sizing.selectors.report_basis import ReportBasis
 
-#: Input fields in the order an engineer reads them: (label, key, unit).
-INPUT_LABELS: tuple[tuple[str, str, str], ...] = (
-    ("Path", "path", ""),
-    ("Configuration", "configuration", ""),
-    ("Target machine", "machine", ""),
-    ("Target rate", "tps", "TPS"),
-    ("CPs given", "cps", ""),
-    ("zIIPs given", "ziips", ""),
-    ("Utilisation ceiling", "max_utilization", ""),
-    ("Payload", "payload_bytes", "bytes"),
-    ("Clients", "clients", ""),
-    ("Think time", "think_time_s", "s"),
-    ("Response-time goal", "response_time_sla_ms", "ms"),
-    ("LSPR projection band", "projection_band", ""),
-    ("LPAR overhead", "lpar_overhead", ""),
-    ("Server share", "server_share", ""),
-)
+#: Input fields in the order an engineer reads them: (label, key, unit), as the pages show them.
+INPUT_LABELS = presentation.INPUT_LABELS
 
 
 @dataclass(frozen=True)
@@ -73,11 +58,7 @@ def scenario_name(e: EstimateSubject) -> str:
 
 
 def _input_value(key: str, value: Any, unit: str) -> str:
-    if key == "max_utilization" and finite(value) is not None:
-        return pct(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return num(value, 0 if float(value).is_integer() else 3, unit)
-    return str(value)
+    return presentation.input_value(key, value, unit)
 
 
 def question_rows(e: EstimateSubject) -> list[tuple[str, str]]:
@@ -194,8 +175,8 @@ def answer_section(e: EstimateSubject) -> list[Flowable]:
     )
     out.append(
         para(
-            "95%: the prediction interval of a cost model fitted to published measurements, carried through the "
-            "sizing; range: the spread of published bounds or ratios; a bound is marked as one.",
+            "A 95% interval is the prediction interval of a cost model fitted to published measurements, carried "
+            "through the sizing; a range is the spread of published bounds or ratios; a bound is marked as one.",
             s.small,
         )
     )
@@ -378,12 +359,12 @@ def model_rows(o: dict[str, Any], basis: ReportBasis) -> list[tuple[str, str]]:
     if m:
         rows += [
             (
-                "Cost model",
+                "Cost model (measured machine)",
                 f"busy CPs = {num(m.get('intercept_cps'), 4)} + {num(m.get('slope_ms'), 4)} CP-ms per transaction x TPS / 1000 ({m.get('component')})",
             ),
             (
                 "Fit",
-                f"R\u00b2 {num(m.get('r2'), 4)}, n = {num(m.get('n'))}, ETR {num(m.get('etr_min'))}..{num(m.get('etr_max'))} TPS, weighting {str(m.get('weighting', DASH))}",
+                f"R\u00b2 {num(m.get('r2'), 4)}, n = {num(m.get('n'))}, ETR {presentation.span(m.get('etr_min'), m.get('etr_max'), 0, 'TPS') or num(m.get('etr_min'), 0, 'TPS')}, weighting {str(m.get('weighting', DASH))}",
             ),
             (
                 "Standard errors",
@@ -501,7 +482,8 @@ def estimate_story(
     story: list[Flowable] = [*heading("The question"), key_values(question_rows(e))]
     story += answer_section(e)
     warnings = presentation.warnings({"inputs": e.inputs, **o})
-    story += [*heading("Warnings"), *warning_list(warnings)]
+    # the decisions are said once, under "Before you sign this" in the answer
+    story += [*heading("Warnings"), *warning_list([w for w in warnings if w.level != "decision"])]
     story += chart_section(chart_data, engine_name(o), chart_note)
     said: set[str] = set()
     story += basis_section(o, basis, said)

@@ -221,11 +221,11 @@ def montecarlo_section(result: dict[str, Any]) -> Section:
         ("Samples", f"{num(result.get('samples'))} (seed {cell(result.get('seed'))}) at {num(result.get('tps'))} TPS"),
         (
             "CPs required",
-            f"median {num(cps.get('p50'))}, 5th..95th percentile {num(cps.get('p5'))}..{num(cps.get('p95'))}, central {num(cps.get('central'))}",
+            f"median {num(cps.get('p50'))}, 5th to 95th percentile {num(cps.get('p5'))}\u2013{num(cps.get('p95'))}, central {num(cps.get('central'))}",
         ),
         (
             "zIIPs required",
-            f"median {num((result.get('ziips_required') or {}).get('p50'))}, 5th..95th {num((result.get('ziips_required') or {}).get('p5'))}..{num((result.get('ziips_required') or {}).get('p95'))}",
+            f"median {num((result.get('ziips_required') or {}).get('p50'))}, 5th to 95th percentile {num((result.get('ziips_required') or {}).get('p5'))}\u2013{num((result.get('ziips_required') or {}).get('p95'))}",
         ),
         (
             "Within the ceiling",
@@ -233,7 +233,7 @@ def montecarlo_section(result: dict[str, Any]) -> Section:
         ),
         (
             "Response time",
-            f"median {num(rt.get('p50'), 2)} ms, 5th..95th {num(rt.get('p5'), 2)}..{num(rt.get('p95'), 2)} ms",
+            f"median {num(rt.get('p50'), 2)} ms, 5th to 95th percentile {num(rt.get('p5'), 2)}\u2013{num(rt.get('p95'), 2)} ms",
         ),
         (
             "Meets the goal",
