@@ -43,7 +43,8 @@ function option(value, label) {
 }
 
 function fillPaths(selected) {
-  pathSel.replaceChildren(...choices.paths.map((p) => option(p.slug, p.name)));
+  // The name without its parenthesis, which the hint below gives in full: the select shows it whole.
+  pathSel.replaceChildren(...choices.paths.map((p) => option(p.slug, p.name.replace(/\s*\(.*\)\s*$/, ""))));
   if (selected && choices.paths.some((p) => p.slug === selected.toLowerCase())) pathSel.value = selected.toLowerCase();
 }
 
@@ -54,7 +55,7 @@ function currentPath() {
 function fillConfigurations(selected) {
   const path = currentPath();
   const configs = path ? path.configurations : [];
-  configSel.replaceChildren(...configs.map((c) => option(c.slug, `${c.slug} · ${c.name}`)));
+  configSel.replaceChildren(...configs.map((c) => option(c.slug, c.name)));
   const wanted = selected && configs.find((c) => c.slug === selected.toLowerCase());
   if (wanted) configSel.value = wanted.slug;
   else {
@@ -65,6 +66,7 @@ function fillConfigurations(selected) {
 }
 
 function updateHint() {
+  document.getElementById("hint-path").textContent = currentPath()?.name || "";
   const config = currentPath()?.configurations.find((c) => c.slug === configSel.value);
   if (!config) {
     configHint.textContent = "";
@@ -72,13 +74,15 @@ function updateHint() {
   }
   const etr = config.etr;
   const range = !etr ? "" : etr.low === etr.high ? ` Published at ${fmt.int(etr.low)} TPS.` : ` Published ETR ${fmt.int(etr.low)}–${fmt.int(etr.high)} TPS.`;
-  configHint.textContent = config.basis_text + range;
+  configHint.textContent = `${config.slug}: ${config.basis_text}${range}`;
 }
 
 function fillMachines(selected) {
   // The machine stays as chosen when the path changes; by default a current generation.
   const current = machineSel.value;
-  machineSel.replaceChildren(...choices.machines.map((m) => option(m.slug, `${m.name} (${m.machine_type})`)));
+  // The name may already carry the type ("IBM z17 (9176)"): never "(9176) (9176)".
+  const label = (m) => (m.name.includes(m.machine_type) ? m.name : `${m.name} (${m.machine_type})`);
+  machineSel.replaceChildren(...choices.machines.map((m) => option(m.slug, label(m))));
   const known = (s) => s && choices.machines.some((m) => m.slug === s);
   const wanted = [selected?.toLowerCase(), current, choices.default_machine, currentPath()?.native_machine].find(known);
   if (wanted) machineSel.value = wanted;
@@ -141,9 +145,12 @@ function setBusy(busy) {
 }
 
 async function run({ focusErrors = true } = {}) {
+  await resolveTypedModel();
   const inputs = readInputs();
   if (!inputs.tps) {
     showErrors(form, { tps: ["Enter a target rate in transactions per second."] }, { alertBox });
+    status.textContent = ""; // no "Updated: 5 CPs" beside an error
+    clearAnswer();
     if (focusErrors) document.getElementById("f-tps").focus();
     return;
   }
@@ -161,8 +168,8 @@ async function run({ focusErrors = true } = {}) {
     render(answer);
     setStale(false);
     history.replaceState(null, "", `?${new URLSearchParams(inputs)}`);
-    saveButton.disabled = false;
-    saveStatus.textContent = "";
+    saveButton.disabled = !saveable();
+    saveStatus.textContent = saveable() ? "" : "This configuration publishes no CPU data: there is no sizing to save.";
     const n = answer.estimate.cps_required;
     status.textContent = n === null || n === undefined ? "Updated." : `Updated: ${n} CPs.`;
   } catch (err) {
@@ -184,10 +191,16 @@ function sameInputs(a, b) {
   return [...keys].every((k) => String(a[k] ?? "") === String(b[k] ?? ""));
 }
 
+// A configuration with no CPU data (HostBridge) cannot be sized, so there is nothing to save.
+function saveable() {
+  const config = currentPath()?.configurations.find((c) => c.slug === lastInputs?.configuration);
+  return Boolean(lastInputs) && config?.basis !== "no-cpu";
+}
+
 function setStale(stale) {
   resultBox.classList.toggle("is-stale", stale);
   staleBanner.hidden = !stale;
-  saveButton.disabled = stale || !lastInputs;
+  saveButton.disabled = stale || !saveable();
   if (stale) saveStatus.textContent = "";
 }
 
@@ -211,7 +224,11 @@ function clearAnswer() {
 }
 
 function kpi(name, value, sub) {
-  document.querySelector(`[data-kpi="${name}"]`).textContent = value;
+  const box = document.querySelector(`[data-kpi="${name}"]`);
+  if (value && typeof value === "object") {
+    // a figure from the server: the number large, its unit small
+    box.replaceChildren(value.number, ...(value.unit ? [" ", el("span", { className: "kpi-unit", textContent: value.unit })] : []));
+  } else box.textContent = value;
   document.querySelector(`[data-kpi-sub="${name}"]`).textContent = sub || "";
 }
 
@@ -238,16 +255,16 @@ function render(answer) {
     const more = e.cps_required - given;
     kpi("cps_required", "Overloaded", `${fmt.int(given)} CPs given: needs ${fmt.int(more)} more CP${more === 1 ? "" : "s"} (${fmt.int(e.cps_required)} in all) to stay under ${fmt.pct(ceiling)}`);
   } else {
-    kpi("cps_required", shown.cps_required.value, sub(shown.cps_required, given ? `${fmt.int(given)} CPs given` : ""));
+    kpi("cps_required", shown.cps_required, sub(shown.cps_required, given ? `${fmt.int(given)} CPs given` : ""));
   }
   document.getElementById("kpi-cps-card").classList.toggle("kpi-bad", overloaded);
   document.querySelector('[data-kpi-label="ziips_required"]').textContent = `${engine}s required`;
-  kpi("ziips_required", shown.ziips_required.value, sub(shown.ziips_required, e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""));
-  kpi("mips", shown.mips.value, shown.mips.note);
-  kpi("gcp_utilization", shown.gcp_utilization.value, ["of the CPs", shown.gcp_utilization.spread, shown.gcp_utilization.note].filter(Boolean).join(" · "));
-  kpi("response_time_ms", shown.response_time_ms.value, shown.response_time_ms.spread || shown.response_time_ms.note);
+  kpi("ziips_required", shown.ziips_required, sub(shown.ziips_required, e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""));
+  kpi("mips", shown.mips, shown.mips.note);
+  kpi("gcp_utilization", shown.gcp_utilization, ["of the CPs", shown.gcp_utilization.spread, shown.gcp_utilization.note].filter(Boolean).join(" · "));
+  kpi("response_time_ms", shown.response_time_ms, shown.response_time_ms.spread || shown.response_time_ms.note);
   const sat = shown.saturation_tps;
-  kpi("saturation_tps", sat.value, [sat.spread, e.saturation_tps ? `${fmt.num(e.saturation_tps / e.inputs.tps, 2)}× target` : "", sat.note].filter(Boolean).join(" · "));
+  kpi("saturation_tps", sat, [sat.spread, e.saturation_tps ? `${fmt.num(e.saturation_tps / e.inputs.tps, 2)}× target` : "", sat.note].filter(Boolean).join(" · "));
   const binding = bindingText(e.binding_resource);
   document.getElementById("binding").textContent = binding ? `Binding resource at ${fmt.int(inp.tps)} TPS: ${binding}.` : "";
 
@@ -392,12 +409,13 @@ async function save() {
     link.href = `${form.dataset.estimatePages || "/estimates/"}${saved.id}/`;
     link.textContent = `Saved as estimate #${saved.id}`;
     saveStatus.replaceChildren(link);
+    form.elements.namedItem("name").value = ""; // the next estimate gets its own name
   } catch (err) {
     saveStatus.textContent = "";
     const fields = err instanceof ApiError && err.status === 400 ? err.fields : { non_field_errors: [err.message] };
     showErrors(form, fields, { alertBox });
   } finally {
-    saveButton.disabled = !lastInputs || resultBox.classList.contains("is-stale");
+    saveButton.disabled = !saveable() || resultBox.classList.contains("is-stale");
   }
 }
 
@@ -461,24 +479,34 @@ settingSel.addEventListener("change", () => {
   if (readInputs().tps) run({ focusErrors: false });
 });
 form.elements.namedItem("cps").addEventListener("input", leaveModel);
-modelInput.addEventListener("change", async () => {
-  // A model typed in full (no pick from the list) fills the machine, setting and CPs too.
-  const row = modelInput.value.trim() ? await picker.find(modelInput.value) : null;
-  if (row && row.model !== modelInput.value) modelInput.value = row.model;
-  if (row) {
-    machineSel.value = row.machine;
-    fillSettings(row.setting);
-    form.elements.namedItem("cps").value = row.cps;
-  }
-});
+// A model typed (no pick from the list: "3931-510", "z16 510") fills the machine, setting and
+// CPs too; Size waits for it, so the server never sees the words typed.
+async function resolveTypedModel() {
+  const typed = modelInput.value.trim();
+  if (!typed) return;
+  const row = await picker.find(typed);
+  if (!row) return;
+  if (row.model !== modelInput.value) modelInput.value = row.model;
+  machineSel.value = row.machine;
+  fillSettings(row.setting);
+  form.elements.namedItem("cps").value = row.cps;
+}
+modelInput.addEventListener("change", resolveTypedModel);
 form.addEventListener("input", (event) => {
   if (event.target.name !== "name") onInputEdited();
 });
 form.addEventListener("change", (event) => {
   if (event.target.name !== "name") onInputEdited();
 });
+// The example's banner goes once the engineer sizes their own question, or on its close button.
+const exampleNote = document.getElementById("example-note");
+function dropExample() {
+  exampleNote?.remove();
+}
+document.getElementById("example-close")?.addEventListener("click", dropExample);
 form.addEventListener("submit", (event) => {
   event.preventDefault();
+  dropExample();
   run();
 });
 saveButton.addEventListener("click", save);
