@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, KeepTogether
 
 from sizing import presentation
 from sizing.reports.document import (
@@ -323,17 +323,22 @@ def chart_section(chart_data: dict[str, Any] | None, eng: str, note: str = "") -
     target = chart_data.get("target") or {}
     cps = (chart_data.get("cpu") or {}).get("capacity", {}).get("cps")
     label = f"{target.get('generation', '')}, {cps if cps is not None else '?'} CPs"
-    out.append(
-        para(
-            "Drawn with the current model from the estimate's inputs, as the estimate page draws them.", styles().small
-        )
+    line = (chart_data.get("cpu") or {}).get("line") or {}
+    how = (
+        "the cost from published bounds, with the published range"
+        if line.get("interval_basis") == "published bounds"
+        else "the fitted line projected with the LSPR factor, with the 95% band"
     )
-    out.append(
-        figure(
-            draw_plot(cpu_plot(chart_data["cpu"], label)),
-            "Busy CPs against transaction rate on the target LPAR: published points and the fitted line projected with the LSPR factor, with the 95% band, the CPs and the utilisation ceiling.",
-        )
+    drawn = para(
+        "Drawn with the current model from the estimate's inputs, as the estimate page draws them.", styles().small
     )
+    first = figure(
+        draw_plot(cpu_plot(chart_data["cpu"], label)),
+        f"Busy CPs against transaction rate on the target LPAR: published points and {how}, the CPs and the "
+        "utilisation ceiling.",
+    )
+    # the heading, its note and the first chart on one page: never a heading alone at a page foot
+    out = [out[0], KeepTogether([*out[1:], drawn, first])]
     out.append(
         figure(
             draw_plot(response_plot(chart_data["response"], label)),
