@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from sizing import presentation
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.plotly_static import plotly_bundle
 from sizing.selectors import catalogue, health, lspr
@@ -90,7 +91,9 @@ class ChartDataView(APIView):
     def get(self, request: Request) -> Response:
         data = EstimateInputSerializer(data=request.query_params.dict())
         data.is_valid(raise_exception=True)
-        return Response(charts.chart_data(user=signed_in_user(request), inputs=data.validated_data))
+        body = charts.chart_data(user=signed_in_user(request), inputs=data.validated_data)
+        # The page prints the server's words (presentation), never a second copy in JS.
+        return Response({**body, "display": presentation.present(body["estimate"])})
 
 
 chart_data = ChartDataView.as_view()
@@ -166,10 +169,23 @@ def estimate_index(request: HttpRequest) -> HttpResponse:
 @login_required
 def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
     estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
+    answer = {"inputs": estimate.inputs, **estimate.outputs}
     return _render_with_charts(
         request,
         "sizing/estimate_detail.html",
-        {"estimate": estimate, "answer": estimate.outputs, "pdf_url": _pdf_url(estimate.pk)},
+        {
+            "estimate": estimate,
+            "answer": estimate.outputs,
+            "figures": presentation.figures(answer),
+            **presentation.warnings_by_level(answer),
+            "basis_rows": presentation.basis_rows(answer),
+            "input_rows": [
+                (label, presentation.input_value(key, estimate.inputs[key], unit))
+                for label, key, unit in presentation.INPUT_LABELS
+                if estimate.inputs.get(key) is not None
+            ],
+            "pdf_url": _pdf_url(estimate.pk),
+        },
     )
 
 
@@ -188,8 +204,9 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
             error = "One of those estimates does not exist or is not yours."
             estimates = []
     status = 400 if error else 200
-    rows = charts.comparison_rows(estimates=estimates) if estimates else []
-    input_rows = charts.comparison_input_rows(estimates=estimates) if estimates else []
+    answers = [{**e.outputs, "inputs": e.inputs} for e in estimates]
+    rows = presentation.compare_rows(answers)
+    input_rows = presentation.compare_input_rows(answers)
     return render(
         request,
         "sizing/estimate_compare.html",

@@ -149,7 +149,7 @@ ZSIZER_LOCAL_ACCOUNT = DEBUG and not _database_url
 ZSIZER_LOCAL_ACCOUNT_FILE = VAR_DIR / "local-account.json"
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "workbench"  # the sizing page, as the README promises
 LOGOUT_REDIRECT_URL = "login"
 
 # Sign-in throttling (django-axes, sizing.login_throttle): ZSIZER_LOGIN_FAILURE_LIMIT failed

@@ -39,6 +39,8 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.doctemplate import BaseDocTemplate
 
+from sizing.presentation import WarningText
+
 #: Font family embedded in every report (TrueType files of the ReportLab package).
 FONT = "ZsizerVera"
 FONT_BOLD = "ZsizerVera-Bold"
@@ -64,7 +66,7 @@ DECISION = colors.HexColor("#a61b1b")
 CAVEAT = colors.HexColor("#8a5a00")
 
 #: What a missing number prints as.
-DASH = "\u2013"
+DASH = "\u2014"  # as the pages print it (sizing.presentation.DASH)
 
 #: In the spirit of the seeds' own notices (IBM Redbooks and product performance reports).
 DISCLAIMER = (
@@ -122,8 +124,13 @@ def styles() -> Styles:
         compact_head=ParagraphStyle("compact_head", parent=cell, fontName=FONT_BOLD, fontSize=6.5, leading=8),
         title=ParagraphStyle("title", parent=body, fontName=FONT_BOLD, fontSize=17, leading=21, spaceAfter=2),
         subtitle=ParagraphStyle("subtitle", parent=body, textColor=MUTED, spaceAfter=8),
-        h1=ParagraphStyle("h1", parent=body, fontName=FONT_BOLD, fontSize=12.5, leading=16, spaceBefore=10),
-        h2=ParagraphStyle("h2", parent=body, fontName=FONT_BOLD, fontSize=10, leading=13, spaceBefore=6),
+        # keepWithNext: a heading never ends a page without what it heads
+        h1=ParagraphStyle(
+            "h1", parent=body, fontName=FONT_BOLD, fontSize=12.5, leading=16, spaceBefore=10, keepWithNext=1
+        ),
+        h2=ParagraphStyle(
+            "h2", parent=body, fontName=FONT_BOLD, fontSize=10, leading=13, spaceBefore=6, keepWithNext=1
+        ),
         caption=ParagraphStyle("caption", parent=small, spaceBefore=2, spaceAfter=8),
     )
 
@@ -145,12 +152,14 @@ def num(value: Any, digits: int = 0, unit: str = "") -> str:
     if v is None:
         return DASH
     text = f"{v:,.{digits}f}"
+    if text.startswith("-") and not text.strip("-0.,"):
+        text = text[1:]  # a value that rounds to zero carries no sign ("-0.0%")
     return f"{text} {unit}" if unit else text
 
 
 def pct(value: Any, digits: int = 0) -> str:
     v = finite(value)
-    return DASH if v is None else f"{v * 100:.{digits}f}%"
+    return DASH if v is None else num(v * 100, digits) + "%"
 
 
 def span(low: Any, high: Any, digits: int = 0, unit: str = "") -> str:
@@ -236,23 +245,30 @@ def key_values(rows: Iterable[tuple[str, str]], *, key_width: float = 0.32) -> L
     return data_table(["", ""], rows, widths=[key_width, 1.0 - key_width])
 
 
-def warning_list(warnings: Sequence[dict[str, Any]]) -> list[Flowable]:
-    """Every warning, decision-level first (the order ``with_levels`` gives), with its level."""
+def warning_list(warnings: Sequence[WarningText]) -> list[Flowable]:
+    """Every warning in one plain sentence, decision-level first, with its level; the engine's
+    reasoning is printed once, with the sources (:func:`warning_reasons`)."""
     s = styles()
     if not warnings:
         return [para("No warnings.", s.small)]
     out: list[Flowable] = []
     for w in warnings:
-        level = str(w.get("level", "caveat"))
-        color = {"decision": DECISION, "caveat": CAVEAT}.get(level, MUTED)
-        headline = w.get("headline") or ""
-        text = (
-            f'<font color="{color.hexval()}"><b>{escape(level.upper())}</b></font> '
-            f"<b>{escape(w.get('code', ''))}</b>{': ' + escape(headline) if headline else ''}<br/>"
-            f'<font size="7.5" color="{MUTED.hexval()}">{escape(w.get("message", ""))}</font>'
-        )
-        out.append(para(text))
+        color = {"decision": DECISION, "caveat": CAVEAT}.get(w.level, MUTED)
+        label = {"decision": "Decision", "caveat": "Caveat", "note": "Note"}.get(w.level, w.level)
+        out.append(para(f'<font color="{color.hexval()}"><b>{escape(label)}</b></font> {escape(w.sentence)}'))
     return out
+
+
+def warning_reasons(warnings: Sequence[WarningText]) -> list[Flowable]:
+    """The engine's reasoning and citations behind the warnings, each text once."""
+    seen: set[str] = set()
+    out: list[Flowable] = []
+    for w in warnings:
+        if not w.details or w.details in seen:
+            continue
+        seen.add(w.details)
+        out.append(para("\u2022 " + escape(w.details), styles().small))
+    return [*heading("Why: the reasoning behind the warnings", 2), *out] if out else []
 
 
 def figure(drawing: Flowable, caption: str) -> KeepTogether:

@@ -8,11 +8,12 @@ estimate page draws); the basis tables from ``sizing.selectors.report_basis``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, KeepTogether
 
+from sizing import presentation
 from sizing.reports.document import (
     DASH,
     DECISION,
@@ -25,30 +26,15 @@ from sizing.reports.document import (
     num,
     para,
     pct,
-    span,
     styles,
     warning_list,
+    warning_reasons,
 )
 from sizing.reports.plots import BAND, CAPACITY, PALETTE, TARGET, Bars, Guide, Plot, Series, draw_bars, draw_plot
 from sizing.selectors.report_basis import ReportBasis
 
-#: Input fields in the order an engineer reads them: (label, key, unit).
-INPUT_LABELS: tuple[tuple[str, str, str], ...] = (
-    ("Path", "path", ""),
-    ("Configuration", "configuration", ""),
-    ("Target machine", "machine", ""),
-    ("Target rate", "tps", "TPS"),
-    ("CPs given", "cps", ""),
-    ("zIIPs given", "ziips", ""),
-    ("Utilisation ceiling", "max_utilization", ""),
-    ("Payload", "payload_bytes", "bytes"),
-    ("Clients", "clients", ""),
-    ("Think time", "think_time_s", "s"),
-    ("Response-time goal", "response_time_sla_ms", "ms"),
-    ("LSPR projection band", "projection_band", ""),
-    ("LPAR overhead", "lpar_overhead", ""),
-    ("Server share", "server_share", ""),
-)
+#: Input fields in the order an engineer reads them: (label, key, unit), as the pages show them.
+INPUT_LABELS = presentation.INPUT_LABELS
 
 
 @dataclass(frozen=True)
@@ -72,11 +58,7 @@ def scenario_name(e: EstimateSubject) -> str:
 
 
 def _input_value(key: str, value: Any, unit: str) -> str:
-    if key == "max_utilization" and finite(value) is not None:
-        return pct(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return num(value, 0 if float(value).is_integer() else 3, unit)
-    return str(value)
+    return presentation.input_value(key, value, unit)
 
 
 def question_rows(e: EstimateSubject) -> list[tuple[str, str]]:
@@ -94,32 +76,24 @@ def engine_name(outputs: dict[str, Any]) -> str:
     return str(outputs.get("specialty_engine") or "zIIP")
 
 
-def _range(ranges: dict[str, Any], key: str, digits: int = 0, unit: str = "") -> str:
-    low, high = ranges.get(key) or (None, None)
-    return span(low, high, digits, unit)
-
-
 def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
-    """(quantity, value, low..high, how) for the answer table."""
+    """(quantity, value, range or bound, how) for the answer table, in the words of the pages
+    (:mod:`sizing.presentation`)."""
     eng = engine_name(o)
-    ranges = o.get("ranges") or {}
+    f = presentation.figures(o)
     cap = o.get("capacity") or {}
     cp, spec = cap.get("cp") or {}, cap.get("specialty") or {}
-    cpu, busy, rt = o.get("cpu_per_tran_ms") or {}, o.get("busy_cps") or {}, o.get("response_time_ms") or {}
-    binding, sat_binding = o.get("binding_resource") or {}, o.get("saturation_binding") or {}
+    busy = o.get("busy_cps") or {}
+    binding = o.get("binding_resource") or {}
     model = cap.get("model")
+    cpu = f["cpu_per_tran_ms"]
     rows = [
-        (
-            "CPs required",
-            num(o.get("cps_required")),
-            _range(ranges, "cps"),
-            "sized to the ceiling",
-        ),
+        ("CPs required", f["cps_required"].value, f["cps_required"].spread, "sized to the ceiling"),
         (
             f"{eng}s required",
-            num(o.get("ziips_required")),
-            _range(ranges, "ziips"),
-            f"at most {num(o.get('specialty_engine_max'))} on this machine",
+            f["ziips_required"].value,
+            f["ziips_required"].spread,
+            f"at most {presentation.count(o.get('specialty_engine_max'))} on this machine",
         ),
         (
             "Model and capacity setting",
@@ -137,12 +111,7 @@ def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         ),
         ("CP utilisation", pct(o.get("gcp_utilization")), "", f"ceiling {pct(o.get('max_utilization'))}"),
         (f"{eng} utilisation", pct(o.get("ziip_utilization")), "", ""),
-        (
-            "CPU per transaction",
-            num(cpu.get("total"), 3, "ms"),
-            span(cpu.get("low"), cpu.get("high"), 3, "ms"),
-            f"CPs {num(cpu.get('gcp'), 3)} + {eng}s {num(cpu.get('ziip'), 3)}",
-        ),
+        ("CPU per transaction", cpu.value, cpu.spread, cpu.note),
         (
             "Busy engines",
             num(busy.get("total"), 2),
@@ -151,16 +120,11 @@ def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         ),
         (
             "Response time",
-            num(rt.get("value"), 1, "ms"),
-            span(rt.get("low"), rt.get("high"), 1, "ms"),
-            "model at the target rate",
+            f["response_time_ms"].value,
+            f["response_time_ms"].spread,
+            f["response_time_ms"].note,
         ),
-        (
-            "Saturation",
-            num(o.get("saturation_tps"), 0, "TPS"),
-            _range(ranges, "saturation_tps", 0, "TPS"),
-            f"bound by {str(sat_binding.get('label') or DASH)}",
-        ),
+        ("Saturation", f["saturation_tps"].value, f["saturation_tps"].spread, f["saturation_tps"].note),
         ("Knee", num(o.get("knee_tps"), 0, "TPS"), "", "response time doubles its low-load value"),
         (
             "Binding resource at the target",
@@ -172,10 +136,20 @@ def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+def decisions_block(o: dict[str, Any]) -> list[Flowable]:
+    """ "Before you sign this": the decision-level warnings in the sentences the pages use."""
+    decisions = presentation.warnings_by_level(o)["decisions"]
+    if not decisions:
+        return []
+    color = DECISION.hexval()
+    out: list[Flowable] = [para(f'<font color="{color}"><b>Before you sign this</b></font>')]
+    out += [para(f'<font color="{color}">\u2022 {escape(w.sentence)}</font>') for w in decisions]
+    return out
+
+
 def answer_section(e: EstimateSubject) -> list[Flowable]:
-    o = e.outputs
+    o = {"inputs": e.inputs, **e.outputs}
     s = styles()
-    decisions = [w for w in o.get("warnings") or [] if w.get("level") == "decision"]
     out: list[Flowable] = heading("The answer")
     eng = engine_name(o)
     cap = o.get("capacity") or {}
@@ -186,28 +160,23 @@ def answer_section(e: EstimateSubject) -> list[Flowable]:
         + f", {num(o.get('mips'))} MIPS, {num(o.get('msu'))} MSU."
     )
     out.append(para(summary))
-    if decisions:
-        out.append(
-            para(
-                f'<font color="{DECISION.hexval()}"><b>{len(decisions)} decision-level warning(s): the answer does not hold '
-                "as asked; read the warnings before the numbers.</b></font>"
-            )
-        )
+    out += decisions_block(o)
     if e.private_data:
         out.append(
             para("<b>Calibrated with the customer's own measurements</b> (private data), not published benchmarks.")
         )
     out.append(
         data_table(
-            ["Quantity", "Value", "Range (low..high)", "Basis"],
+            ["Quantity", "Value", "Range or bound", "Basis"],
             answer_rows(o),
-            widths=[0.27, 0.16, 0.2, 0.37],
+            widths=[0.25, 0.15, 0.2, 0.4],
             numeric=[False, True, True, False],
         )
     )
     out.append(
         para(
-            "Ranges are the engine's low..high: the 95% prediction interval of the cost model carried through the sizing.",
+            "A 95% interval is the prediction interval of a cost model fitted to published measurements, carried "
+            "through the sizing; a range is the spread of published bounds or ratios; a bound is marked as one.",
             s.small,
         )
     )
@@ -354,17 +323,22 @@ def chart_section(chart_data: dict[str, Any] | None, eng: str, note: str = "") -
     target = chart_data.get("target") or {}
     cps = (chart_data.get("cpu") or {}).get("capacity", {}).get("cps")
     label = f"{target.get('generation', '')}, {cps if cps is not None else '?'} CPs"
-    out.append(
-        para(
-            "Drawn with the current model from the estimate's inputs, as the estimate page draws them.", styles().small
-        )
+    line = (chart_data.get("cpu") or {}).get("line") or {}
+    how = (
+        "the cost from published bounds, with the published range"
+        if line.get("interval_basis") == "published bounds"
+        else "the fitted line projected with the LSPR factor, with the 95% band"
     )
-    out.append(
-        figure(
-            draw_plot(cpu_plot(chart_data["cpu"], label)),
-            "Busy CPs against transaction rate on the target LPAR: published points and the fitted line projected with the LSPR factor, with the 95% band, the CPs and the utilisation ceiling.",
-        )
+    drawn = para(
+        "Drawn with the current model from the estimate's inputs, as the estimate page draws them.", styles().small
     )
+    first = figure(
+        draw_plot(cpu_plot(chart_data["cpu"], label)),
+        f"Busy CPs against transaction rate on the target LPAR: published points and {how}, the CPs and the "
+        "utilisation ceiling.",
+    )
+    # the heading, its note and the first chart on one page: never a heading alone at a page foot
+    out = [out[0], KeepTogether([*out[1:], drawn, first])]
     out.append(
         figure(
             draw_plot(response_plot(chart_data["response"], label)),
@@ -390,12 +364,12 @@ def model_rows(o: dict[str, Any], basis: ReportBasis) -> list[tuple[str, str]]:
     if m:
         rows += [
             (
-                "Cost model",
+                "Cost model (measured machine)",
                 f"busy CPs = {num(m.get('intercept_cps'), 4)} + {num(m.get('slope_ms'), 4)} CP-ms per transaction x TPS / 1000 ({m.get('component')})",
             ),
             (
                 "Fit",
-                f"R\u00b2 {num(m.get('r2'), 4)}, n = {num(m.get('n'))}, ETR {num(m.get('etr_min'))}..{num(m.get('etr_max'))} TPS, weighting {str(m.get('weighting', DASH))}",
+                f"R\u00b2 {num(m.get('r2'), 4)}, n = {num(m.get('n'))}, ETR {presentation.span(m.get('etr_min'), m.get('etr_max'), 0, 'TPS') or num(m.get('etr_min'), 0, 'TPS')}, weighting {str(m.get('weighting', DASH))}",
             ),
             (
                 "Standard errors",
@@ -434,7 +408,9 @@ def model_rows(o: dict[str, Any], basis: ReportBasis) -> list[tuple[str, str]]:
     return rows
 
 
-def basis_section(o: dict[str, Any], basis: ReportBasis) -> list[Flowable]:
+def basis_section(o: dict[str, Any], basis: ReportBasis, seen: set[str] | None = None) -> list[Flowable]:
+    """The model, points, ratings, statements and assumptions; a clause already printed (in
+    ``seen``, which this adds to) is not printed again."""
     s = styles()
     out: list[Flowable] = heading("Model basis")
     rows = model_rows(o, basis)
@@ -444,13 +420,12 @@ def basis_section(o: dict[str, Any], basis: ReportBasis) -> list[Flowable]:
         out += heading("Published points used", 2)
         out.append(
             data_table(
-                ["Point", "Source", "Table / figure", "Page", "ETR, TPS", "LPAR CPs", "Response, ms", "LOO error"],
+                ["Point", "Source", "Table or figure", "ETR, TPS", "LPAR CPs", "Response, ms", "Leave-one-out error"],
                 [
                     (
                         p.id,
                         p.source,
-                        p.table,
-                        p.page,
+                        presentation.plain_reference(p.table) + (f", p. {p.page}" if p.page not in ("", DASH) else ""),
                         num(p.etr, 1),
                         num(p.lpar_cps),
                         num(p.response_time_ms, 2),
@@ -458,8 +433,8 @@ def basis_section(o: dict[str, Any], basis: ReportBasis) -> list[Flowable]:
                     )
                     for p in basis.points
                 ],
-                widths=[0.07, 0.13, 0.25, 0.07, 0.12, 0.1, 0.13, 0.13],
-                numeric=[True, False, False, False, True, True, True, True],
+                widths=[0.07, 0.2, 0.25, 0.12, 0.09, 0.12, 0.15],
+                numeric=[True, False, False, True, True, True, True],
             )
         )
     if basis.ratings:
@@ -472,28 +447,36 @@ def basis_section(o: dict[str, Any], basis: ReportBasis) -> list[Flowable]:
                 numeric=[False, False, True, True, True, False],
             )
         )
-    if basis.statements:
+    said = seen if seen is not None else set()
+    statements = [(ref, presentation.fresh(text, said)) for ref, text in basis.statements]
+    if any(text for _, text in statements):
         out += heading("Published statements used", 2)
-        out += [para(f"<b>{escape(ref)}</b>: {escape(text)}", s.small) for ref, text in basis.statements]
-    assumptions = (o.get("basis") or {}).get("assumptions") or []
-    if assumptions:
+        out += [
+            para(f"<b>{escape(presentation.plain_reference(ref))}</b>: {escape(text)}", s.small)
+            for ref, text in statements
+            if text
+        ]
+    assumptions = [presentation.fresh(a, said) for a in (o.get("basis") or {}).get("assumptions") or []]
+    if any(assumptions):
         out += heading("Assumptions", 2)
-        out += [para("\u2022 " + escape(a), s.small) for a in assumptions]
+        out += [para("\u2022 " + escape(a), s.small) for a in assumptions if a]
     return out
 
 
-def sources_section(basis: ReportBasis) -> list[Flowable]:
+def sources_section(
+    basis: ReportBasis, warnings: Sequence[presentation.WarningText] = (), seen: set[str] | None = None
+) -> list[Flowable]:
+    """The documents the numbers came from, then the engine's reasoning behind the warnings."""
+    s = styles()
     out: list[Flowable] = heading("Sources")
     if not basis.sources:
-        return [*out, para("No published source behind this answer.", styles().small)]
-    out.append(
-        data_table(
-            ["Document", "Title", "Publisher", "Published"],
-            [(src.identifier, src.title, src.publisher, src.published or DASH) for src in basis.sources],
-            widths=[0.16, 0.54, 0.18, 0.12],
-        )
-    )
-    return out
+        out.append(para("No published source behind this answer.", s.small))
+    for src in basis.sources:
+        made = ", ".join(x for x in (src.publisher, src.published) if x)
+        out.append(para(f"<b>{escape(src.title)}</b>{f' ({escape(made)})' if made else ''}. {escape(src.identifier)}"))
+    said = seen if seen is not None else set()
+    fresh = [replace(w, details=presentation.fresh(w.details, said)) for w in warnings if w.details]
+    return out + warning_reasons([w for w in fresh if w.details])
 
 
 def estimate_story(
@@ -503,10 +486,13 @@ def estimate_story(
     o = e.outputs
     story: list[Flowable] = [*heading("The question"), key_values(question_rows(e))]
     story += answer_section(e)
-    story += [*heading("Warnings"), *warning_list(o.get("warnings") or [])]
+    warnings = presentation.warnings({"inputs": e.inputs, **o})
+    # the decisions are said once, under "Before you sign this" in the answer
+    story += [*heading("Warnings"), *warning_list([w for w in warnings if w.level != "decision"])]
     story += chart_section(chart_data, engine_name(o), chart_note)
-    story += basis_section(o, basis)
-    story += sources_section(basis)
+    said: set[str] = set()
+    story += basis_section(o, basis, said)
+    story += sources_section(basis, warnings, said)
     return story
 
 
@@ -521,17 +507,17 @@ def comparison_table(estimates: Sequence[EstimateSubject]) -> list[Flowable]:
         values = [e.inputs.get(key) for e in estimates]
         if any(v is not None for v in values):
             rows.append([label, *("default" if v is None else _input_value(key, v, unit) for v in values)])
-    answers = [answer_rows(e.outputs) for e in estimates]
+    answers = [answer_rows({"inputs": e.inputs, **e.outputs}) for e in estimates]
     for i, row in enumerate(answers[0]):
         cells = []
         for a in answers:
             value, rng = a[i][1], a[i][2]
-            cells.append(value + (f" ({rng})" if rng and rng != DASH else ""))
+            cells.append(value + (f" ({rng})" if rng else ""))
         rows.append([row[0], *cells])
     rows.append(
         [
             "Warnings",
-            *(", ".join(w.get("code", "") for w in e.outputs.get("warnings") or []) or "none" for e in estimates),
+            *(presentation.warning_summary({"inputs": e.inputs, **e.outputs}) for e in estimates),
         ]
     )
     rows.append(["Model version", *(e.model_version for e in estimates)])

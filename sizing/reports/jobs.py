@@ -12,6 +12,8 @@ from typing import Any
 
 from reportlab.platypus import Flowable
 
+from sizing import presentation
+from sizing.presentation import WarningText
 from sizing.reports.document import (
     DASH,
     data_table,
@@ -28,7 +30,7 @@ from sizing.reports.document import (
 from sizing.reports.estimate import basis_section, sources_section
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, Plot, Series, draw_bars, draw_plot
 from sizing.selectors.report_basis import ReportBasis
-from sizing.services.warning_levels import level_of, with_levels
+from sizing.services.warning_levels import level_of
 
 Section = list[Flowable]
 
@@ -219,11 +221,11 @@ def montecarlo_section(result: dict[str, Any]) -> Section:
         ("Samples", f"{num(result.get('samples'))} (seed {cell(result.get('seed'))}) at {num(result.get('tps'))} TPS"),
         (
             "CPs required",
-            f"median {num(cps.get('p50'))}, 5th..95th percentile {num(cps.get('p5'))}..{num(cps.get('p95'))}, central {num(cps.get('central'))}",
+            f"median {num(cps.get('p50'))}, 5th to 95th percentile {num(cps.get('p5'))}\u2013{num(cps.get('p95'))}, central {num(cps.get('central'))}",
         ),
         (
             "zIIPs required",
-            f"median {num((result.get('ziips_required') or {}).get('p50'))}, 5th..95th {num((result.get('ziips_required') or {}).get('p5'))}..{num((result.get('ziips_required') or {}).get('p95'))}",
+            f"median {num((result.get('ziips_required') or {}).get('p50'))}, 5th to 95th percentile {num((result.get('ziips_required') or {}).get('p5'))}\u2013{num((result.get('ziips_required') or {}).get('p95'))}",
         ),
         (
             "Within the ceiling",
@@ -231,7 +233,7 @@ def montecarlo_section(result: dict[str, Any]) -> Section:
         ),
         (
             "Response time",
-            f"median {num(rt.get('p50'), 2)} ms, 5th..95th {num(rt.get('p5'), 2)}..{num(rt.get('p95'), 2)} ms",
+            f"median {num(rt.get('p50'), 2)} ms, 5th to 95th percentile {num(rt.get('p5'), 2)}\u2013{num(rt.get('p95'), 2)} ms",
         ),
         (
             "Meets the goal",
@@ -386,13 +388,18 @@ def _batch_warnings(result: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"code": code, "message": f"in {n} of {result.get('rows')} scenarios"} for code, n in counts.items()]
 
 
-def _all_warnings(result: dict[str, Any]) -> list[dict[str, Any]]:
+def _all_warnings(result: dict[str, Any]) -> list[WarningText]:
+    """The job's warnings in the pages' sentences: with the answer's numbers when the job has one
+    answer, else the general sentence of each code."""
+    estimate = result.get("estimate")
+    if isinstance(estimate, dict) and estimate.get("warnings") and not result.get("warnings"):
+        return presentation.warnings(estimate)
     warnings = list(result.get("warnings") or []) + _batch_warnings(result)
     for w in result.get("workloads") or []:
         warnings += [
             {**x, "message": f"{w.get('configuration')}: {x.get('message', '')}"} for x in w.get("warnings") or []
         ]
-    return with_levels(warnings)
+    return presentation.warnings({}, extra=warnings, numbers=False)
 
 
 def job_story(
@@ -401,11 +408,12 @@ def job_story(
     """Parameters, summary and charts, warnings, the result table and the basis of one job."""
     story: Section = [*heading("The question"), key_values(param_rows(kind, params, result))]
     story += LAYOUTS[kind](result)
-    story += [*heading("Warnings"), *warning_list(_all_warnings(result))]
+    warnings = _all_warnings(result)
+    story += [*heading("Warnings"), *warning_list(warnings)]
     if kind != "batch":
         story += result_table(result, limit=400)
     if basis is not None:
         source = result if result.get("basis") else result.get("estimate") or {}
         story += basis_section(source, basis)
-        story += sources_section(basis)
+        story += sources_section(basis, warnings)
     return story

@@ -6,6 +6,7 @@ catalogue follows ``benchmarks/`` as it grows.  Four queries whatever the number
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from sizing.models import (
     CapacityRating,
     Machine,
     MetricName,
+    MetricUnit,
     Path,
     SourceDocument,
     Statement,
@@ -201,11 +203,21 @@ def workbench_choices(*, user: AbstractBaseUser | AnonymousUser | None) -> dict[
         for p in path_summaries(user=user)
         if p.configurations
     ]
-    machines = [
-        {"slug": m.slug, "name": m.name, "machine_type": m.machine_type, "generation": m.generation}
-        for m in Machine.objects.filter(ratings__isnull=False).distinct().order_by("-machine_type")
-    ]
+    machines = sorted(
+        (
+            {"slug": m.slug, "name": m.name, "machine_type": m.machine_type, "generation": m.generation}
+            for m in Machine.objects.filter(ratings__isnull=False).distinct()
+        ),
+        key=_newest_first,
+    )
     return {"paths": paths, "machines": machines, "default_machine": current_machine()}
+
+
+def _newest_first(machine: dict[str, str]) -> tuple[int, str]:
+    """Newest generation first (z17, z16, ..., zEC12, z10); within one, the large machine (the
+    lower type number: 9175 before 9176, 3931 before 3932) before the smaller one."""
+    digits = re.search(r"(\d+)", machine["generation"] or machine["slug"])
+    return (-int(digits.group(1)) if digits else 0, machine["machine_type"])
 
 
 def current_machine() -> str | None:
@@ -299,6 +311,23 @@ class SourceDetail:
         return list(groups.items())
 
 
+def _metric_label(label: str, units: set[tuple[str, int | None]]) -> str:
+    """A column's heading with its unit ("LPAR busy, % of 10 engines"; "CICS CPU, % of one CP"):
+    a busy % of ten engines and one of one CP must not read as the same scale."""
+    if len(units) != 1:
+        kinds = {u for u, _ in units}
+        return f"{label}, % of the engines given per row" if kinds == {MetricUnit.PCT_OF_POOL} else label
+    unit, engines = next(iter(units))
+    words = {
+        MetricUnit.PCT_ONE_CP: "% of one CP",
+        MetricUnit.PCT_OF_POOL: f"% of {engines} engines" if engines else "% of the pool",
+        MetricUnit.PCT_SHARE: "% share",
+        MetricUnit.US_PER_TRAN: "µs of one CP per transaction",
+        MetricUnit.MS_PER_TRAN: "ms of one CP per transaction",
+    }
+    return f"{label}, {words.get(MetricUnit(unit), unit)}" if unit in MetricUnit.values else label
+
+
 def source_detail(*, user: AbstractBaseUser | AnonymousUser | None, slug: str) -> SourceDetail | None:
     """A source document with its points (metrics prefetched) and its statements."""
     source = SourceDocument.objects.filter(slug__iexact=slug).first()
@@ -313,8 +342,12 @@ def source_detail(*, user: AbstractBaseUser | AnonymousUser | None, slug: str) -
     statements = list(
         Statement.objects.filter(source=source).select_related("path", "configuration").order_by("kind", "key")
     )
-    present = {m.name for p in points for m in p.metrics.all()}
-    labels = dict(MetricName.choices)
+    units: dict[str, set[tuple[str, int | None]]] = {}
+    for p in points:
+        for m in p.metrics.all():
+            units.setdefault(m.name, set()).add((m.unit, m.engines))
+    present = set(units)
+    labels = {name: _metric_label(label, units.get(name, set())) for name, label in MetricName.choices}
     return SourceDetail(
         source=source,
         paths=list(source.paths.order_by("slug")),

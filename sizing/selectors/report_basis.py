@@ -83,7 +83,14 @@ def report_basis(*, configuration: Configuration, basis: dict[str, Any]) -> Repo
     rating_ids = [int(i) for i in (basis.get("projection") or {}).get("rating_ids") or []]
     ratings = list(CapacityRating.objects.filter(id__in=rating_ids).select_related("source"))
     statement_ids = [int(i) for i in basis.get("statements") or []]
-    statements = list(Statement.objects.filter(id__in=statement_ids).select_related("source"))
+    # A statement of another path's configuration gave this answer no number (the engine cites the
+    # eligibility statements of the configuration it borrowed a cost from): the report leaves it,
+    # and its document, out.
+    statements = [
+        s
+        for s in Statement.objects.filter(id__in=statement_ids).select_related("source")
+        if s.path_id in (None, configuration.path_id) and s.configuration_id in (None, configuration.pk)
+    ]
     docs: dict[int, SourceDocument] = {}
     rules = EngineRule.objects.filter(generation__in=_generations(basis)).select_related("source")
     for source in [
@@ -113,9 +120,20 @@ def report_basis(*, configuration: Configuration, basis: dict[str, Any]) -> Repo
             RatingRow(r.pk, r.model, r.capacity_setting, r.cps, r.mips, r.msu, r.source.identifier or r.source.title)
             for r in sorted(ratings, key=lambda r: rating_ids.index(r.pk))
         ],
-        statements=[(s.reference_text, s.text) for s in statements],
+        statements=_once([(s.reference_text, s.text) for s in statements]),
         sources=sorted((_source_row(d) for d in docs.values()), key=lambda s: s.identifier),
     )
+
+
+def _once(statements: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each statement's text once, with the references that state it joined ("Table 1; Table 2")."""
+    refs: dict[str, list[str]] = {}
+    for ref, text in statements:
+        key = " ".join(text.split())
+        if ref not in refs.setdefault(key, []):
+            refs[key].append(ref)
+    # the fullest text first, so that an excerpt of it reads as said (sizing.presentation.fresh)
+    return sorted((("; ".join(r), text) for text, r in refs.items()), key=lambda rt: -len(rt[1]))
 
 
 def _generations(basis: dict[str, Any]) -> list[str]:

@@ -58,7 +58,14 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         "also 4xx..6xx) or A00..Z00 (midrange); with cps or sized",
     )
     tps = FiniteFloatField(
-        min_value=0, max_value=MAX_TPS, help_text="Target transactions per second (> 0, at most 10,000,000)"
+        min_value=0,
+        max_value=MAX_TPS,
+        help_text="Target transactions per second (> 0, at most 10,000,000)",
+        # one sentence for every rate that is not positive (0 or negative), and a plain maximum
+        error_messages={
+            "min_value": "Must be greater than zero.",
+            "max_value": f"Must be at most {MAX_TPS:,} transactions per second.",
+        },
     )
     cps = StrictIntegerField(
         required=False, allow_null=True, min_value=1, max_value=MAX_CPS, help_text="GCPs in the LPAR (default: sized)"

@@ -47,7 +47,7 @@ def page(live_server: Any) -> Iterator[Any]:
         pg.get_by_label("User name").fill("presales")
         pg.get_by_label("Password").fill("sizing-pass-9")
         pg.get_by_role("button", name="Log in").click()
-        pg.wait_for_url(f"{live_server.url}/")
+        pg.wait_for_url(re.compile(r"/size/(\?.*)?$"))  # signed in: the sizing page
         try:
             yield pg
         finally:

@@ -192,7 +192,7 @@ BAD_INPUTS = [
     ({"tps": "Infinity"}, "tps", "finite"),
     ({"tps": 0}, "tps", "greater than zero"),
     ({"tps": -10}, "tps", ""),
-    ({"tps": 20_000_000}, "tps", "10000000"),
+    ({"tps": 20_000_000}, "tps", "at most 10,000,000"),  # MAX_TPS with separators
     ({"tps": True}, "tps", "number"),
     ({"cps": 0}, "cps", ""),
     ({"cps": 201}, "cps", "200"),

@@ -96,7 +96,7 @@ def test_a_300_row_batch_completes_and_its_bad_rows_carry_their_error(jobs_worke
     ]
     bad = {
         "no-such-path,multi-region,z13,100,": "path: Unknown path 'no-such-path'",
-        "fiteq-authenticator,multi-region,z13,-100,": "tps: Ensure this value is greater than or equal to 0.",
+        "fiteq-authenticator,multi-region,z13,-100,": "tps: Must be greater than zero.",
         "fiteq-authenticator,channel,z13,100,": "configuration: Configuration 'channel' does not belong to path",
         "cicstg,ipic-channel-64,z99,100,": "machine: Unknown machine 'z99'",
         "cicstg,ipic-channel-64,z13,lots,": "tps: Must be a number.",

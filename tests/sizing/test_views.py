@@ -66,7 +66,7 @@ def test_login_then_logout(client: Any, user: Any) -> None:
     assert page.status_code == 200
     assert b'<label for="id_username">' in page.content and b'autocomplete="current-password"' in page.content
     response = client.post("/login/", {"username": "engineer", "password": "sizing-pass-1"})
-    assert response.status_code == 302 and response["Location"] == reverse("home")
+    assert response.status_code == 302 and response["Location"] == reverse("workbench")  # the sizing page (README)
     assert client.get("/").status_code == 200
     response = client.post("/logout/")
     assert response.status_code == 302 and response["Location"] == reverse("login")
@@ -403,7 +403,10 @@ def test_compare_two_or_three(browser: Any, user: Any, other_user: Any) -> None:
     response = browser.get("/estimates/compare/", {"id": [a.pk, b.pk, c.pk]})
     assert response.status_code == 200
     rows = {r["label"]: r for r in response.context["rows"]}
-    assert rows["CPs required"]["cells"] == [str(e.outputs["cps_required"]) for e in (a, b, c)]
+    # the count first, then its 95% interval where low and high differ
+    assert [c.split(" ")[0] for c in rows["CPs required"]["cells"]] == [
+        str(e.outputs["cps_required"]) for e in (a, b, c)
+    ]
     assert rows["MIPS"]["differs"]
     assert browser.get("/estimates/compare/", {"id": [a.pk]}).status_code == 400
     assert browser.get("/estimates/compare/", {"id": [a.pk, b.pk, c.pk, a.pk]}).status_code == 400
@@ -417,7 +420,7 @@ def test_compare_shows_the_question_side_by_side_and_marks_what_differs(browser:
     b = _estimate(user, name="z13 with 10 CPs", machine="z13", cps=10)
     response = browser.get("/estimates/compare/", {"id": [a.pk, b.pk]})
     inputs = {r["label"]: r for r in response.context["input_rows"]}
-    assert inputs["Machine"]["cells"] == ["zec12", "z13"] and inputs["Machine"]["differs"]
+    assert inputs["Target machine"]["cells"] == ["zec12", "z13"] and inputs["Target machine"]["differs"]
     assert inputs["CPs given"]["cells"] == ["default", "10"] and inputs["CPs given"]["differs"]
     assert inputs["Path"]["cells"] == ["fiteq-authenticator"] * 2 and not inputs["Path"]["differs"]
     assert "Clients" not in inputs  # nobody gave it

@@ -30,7 +30,9 @@ export const CONFIG = {
 function baseLayout(xTitle, yTitle, extra = {}) {
   return {
     font: { family: FONT, size: 12, color: "#1b2430" },
-    margin: { l: 58, r: 16, t: 8, b: 46 },
+    // The toolbar stands upright in the right margin, clear of the legend above the plot.
+    margin: { l: 58, r: 40, t: 8, b: 46 },
+    modebar: { orientation: "v" },
     paper_bgcolor: "rgba(0,0,0,0)",
     plot_bgcolor: "#fff",
     hovermode: "closest",

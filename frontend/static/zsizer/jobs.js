@@ -266,7 +266,10 @@ export function initJobs(section) {
     warnings.replaceChildren(
       ...(r.warnings || []).map((w) => {
         const li = document.createElement("li");
-        li.append(Object.assign(document.createElement("b"), { textContent: w.code }), w.message);
+        // the engine's words, without its code (codes stay in the API); first letter capitalised
+        const text = String(w.message || "");
+        li.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+        li.dataset.code = w.code;
         return li;
       }),
     );

@@ -134,7 +134,12 @@ export function initModelPicker({ input, list, url, onPick }) {
         return null;
       }
       const key = String(model || "").toUpperCase().replace(/\s+/g, "");
-      return data.find((r) => r.model === key || r.model.replace("-", "") === key) || null;
+      const exact = data.find((r) => r.model === key || r.model.replace("-", "") === key);
+      if (exact) return exact;
+      // "z16 510": every word matches, and one word is the model's own number (3931-510).
+      const words = String(model || "").toUpperCase().split(/[\s,·]+/).filter(Boolean);
+      const own = matches(String(model || "")).filter((r) => words.includes(r.model.split("-")[1]));
+      return own[0] || null;
     },
   };
 }

@@ -97,13 +97,20 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
   }
 
   function renderUpgrade(body, box) {
-    const cols = body.columns;
-    const rng = (r, f) => (r && r[0] !== null ? `${f(r[0])}–${r[1] === null ? "∞" : f(r[1])}` : "");
+    // Today's machine once: a newest-machine column that is today's model again is left out.
+    const today = body.columns.find((c) => c.label === "today");
+    const cols = body.columns.filter((c) => c === today || !today || c.model !== today.model);
+    // A range only when low and high differ as printed; an open end is a lower bound.
+    const rng = (r, f) => {
+      if (!r || r[0] === null) return "";
+      if (r[1] === null) return `≥ ${f(r[0])} (lower bound)`;
+      return f(r[0]) === f(r[1]) ? "" : `${f(r[0])}–${f(r[1])}`;
+    };
     const rows = [
       ["Model", (c) => c.model],
-      ["CPs", (c) => (c.cps_required !== null && c.cps_required !== c.cps ? `${c.cps} (needs ${c.cps_required})` : c.cps ?? "—")],
+      ["CPs", (c) => (c.cps_required !== null && c.cps_required !== c.cps ? `${fmt.int(c.cps)} (needs ${fmt.int(c.cps_required)})` : fmt.int(c.cps))],
       ["CPs, range", (c) => rng(c.cps_range, (v) => fmt.int(v))],
-      ["Specialty engines", (c) => `${c.ziips ?? "—"} ${c.specialty_engine || ""}`],
+      ["Specialty engines", (c) => (c.ziips === null || c.ziips === undefined ? "—" : `${fmt.int(c.ziips)} ${c.specialty_engine || "zIIP"}${c.ziips === 1 ? "" : "s"}`)],
       ["MIPS installed", (c) => fmt.int(c.mips_installed)],
       ["MIPS used (CPs)", (c) => fmt.int(c.mips_used)],
       ["MSU installed", (c) => fmt.int(c.msu_installed)],
@@ -113,7 +120,7 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
       ["Saturation range", (c) => rng(c.saturation_range, (v) => fmt.int(v))],
       ["Projection band", (c) => `±${fmt.pct(c.projection_band)} (${c.generation_gap} generation${c.generation_gap === 1 ? "" : "s"} from the measured ${body.measured.generation})`],
     ];
-    const head = el("tr", {}, [el("th", { scope: "col", textContent: "" }), ...cols.map((c) => el("th", { scope: "col", className: "num", textContent: c.label }))]);
+    const head = el("tr", {}, [el("th", { scope: "col", textContent: "" }), ...cols.map((c) => el("th", { scope: "col", className: "num", textContent: c.label === "today" ? `Today (${c.model})` : c.label }))]);
     const t = el("table", { className: "table table-compact upgrade-table" }, [
       el("caption", { className: "sr-only", textContent: "Today's machine beside the newest ones" }),
       el("thead", {}, [head]),

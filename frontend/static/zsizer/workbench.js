@@ -25,6 +25,7 @@ const staleBanner = document.getElementById("stale-banner");
 
 const OPTIONAL = [
   "cps", "ziips", "max_utilization", "payload_bytes", "clients", "think_time_s", "response_time_sla_ms", "projection_band",
+  "lpar_overhead", "server_share",
 ];
 const FIELDS = ["path", "configuration", "model", "machine", "capacity_setting", "tps", ...OPTIONAL];
 
@@ -42,7 +43,8 @@ function option(value, label) {
 }
 
 function fillPaths(selected) {
-  pathSel.replaceChildren(...choices.paths.map((p) => option(p.slug, p.name)));
+  // The name without its parenthesis, which the hint below gives in full: the select shows it whole.
+  pathSel.replaceChildren(...choices.paths.map((p) => option(p.slug, p.name.replace(/\s*\(.*\)\s*$/, ""))));
   if (selected && choices.paths.some((p) => p.slug === selected.toLowerCase())) pathSel.value = selected.toLowerCase();
 }
 
@@ -53,7 +55,7 @@ function currentPath() {
 function fillConfigurations(selected) {
   const path = currentPath();
   const configs = path ? path.configurations : [];
-  configSel.replaceChildren(...configs.map((c) => option(c.slug, `${c.slug} · ${c.name}`)));
+  configSel.replaceChildren(...configs.map((c) => option(c.slug, c.name)));
   const wanted = selected && configs.find((c) => c.slug === selected.toLowerCase());
   if (wanted) configSel.value = wanted.slug;
   else {
@@ -64,6 +66,7 @@ function fillConfigurations(selected) {
 }
 
 function updateHint() {
+  document.getElementById("hint-path").textContent = currentPath()?.name || "";
   const config = currentPath()?.configurations.find((c) => c.slug === configSel.value);
   if (!config) {
     configHint.textContent = "";
@@ -71,13 +74,15 @@ function updateHint() {
   }
   const etr = config.etr;
   const range = !etr ? "" : etr.low === etr.high ? ` Published at ${fmt.int(etr.low)} TPS.` : ` Published ETR ${fmt.int(etr.low)}–${fmt.int(etr.high)} TPS.`;
-  configHint.textContent = config.basis_text + range;
+  configHint.textContent = `${config.slug}: ${config.basis_text}${range}`;
 }
 
 function fillMachines(selected) {
   // The machine stays as chosen when the path changes; by default a current generation.
   const current = machineSel.value;
-  machineSel.replaceChildren(...choices.machines.map((m) => option(m.slug, `${m.name} (${m.machine_type})`)));
+  // The name may already carry the type ("IBM z17 (9176)"): never "(9176) (9176)".
+  const label = (m) => (m.name.includes(m.machine_type) ? m.name : `${m.name} (${m.machine_type})`);
+  machineSel.replaceChildren(...choices.machines.map((m) => option(m.slug, label(m))));
   const known = (s) => s && choices.machines.some((m) => m.slug === s);
   const wanted = [selected?.toLowerCase(), current, choices.default_machine, currentPath()?.native_machine].find(known);
   if (wanted) machineSel.value = wanted;
@@ -140,9 +145,12 @@ function setBusy(busy) {
 }
 
 async function run({ focusErrors = true } = {}) {
+  await resolveTypedModel();
   const inputs = readInputs();
   if (!inputs.tps) {
     showErrors(form, { tps: ["Enter a target rate in transactions per second."] }, { alertBox });
+    status.textContent = ""; // no "Updated: 5 CPs" beside an error
+    clearAnswer();
     if (focusErrors) document.getElementById("f-tps").focus();
     return;
   }
@@ -160,8 +168,8 @@ async function run({ focusErrors = true } = {}) {
     render(answer);
     setStale(false);
     history.replaceState(null, "", `?${new URLSearchParams(inputs)}`);
-    saveButton.disabled = false;
-    saveStatus.textContent = "";
+    saveButton.disabled = !saveable();
+    saveStatus.textContent = saveable() ? "" : "This configuration publishes no CPU data: there is no sizing to save.";
     const n = answer.estimate.cps_required;
     status.textContent = n === null || n === undefined ? "Updated." : `Updated: ${n} CPs.`;
   } catch (err) {
@@ -183,10 +191,16 @@ function sameInputs(a, b) {
   return [...keys].every((k) => String(a[k] ?? "") === String(b[k] ?? ""));
 }
 
+// A configuration with no CPU data (HostBridge) cannot be sized, so there is nothing to save.
+function saveable() {
+  const config = currentPath()?.configurations.find((c) => c.slug === lastInputs?.configuration);
+  return Boolean(lastInputs) && config?.basis !== "no-cpu";
+}
+
 function setStale(stale) {
   resultBox.classList.toggle("is-stale", stale);
   staleBanner.hidden = !stale;
-  saveButton.disabled = stale || !lastInputs;
+  saveButton.disabled = stale || !saveable();
   if (stale) saveStatus.textContent = "";
 }
 
@@ -210,7 +224,11 @@ function clearAnswer() {
 }
 
 function kpi(name, value, sub) {
-  document.querySelector(`[data-kpi="${name}"]`).textContent = value;
+  const box = document.querySelector(`[data-kpi="${name}"]`);
+  if (value && typeof value === "object") {
+    // a figure from the server: the number large, its unit small
+    box.replaceChildren(value.number, ...(value.unit ? [" ", el("span", { className: "kpi-unit", textContent: value.unit })] : []));
+  } else box.textContent = value;
   document.querySelector(`[data-kpi-sub="${name}"]`).textContent = sub || "";
 }
 
@@ -225,58 +243,41 @@ function render(answer) {
   document.getElementById("result-sub").textContent = `model ${e.model_version} · measured on ${answer.native.generation}` +
     (answer.native.lpar_cps ? ` (${answer.native.lpar_cps} CPs)` : "");
 
-  const busy = e.busy_cps || {};
+  // Every figure and warning sentence comes from the server (sizing/presentation.py), so the
+  // workbench, the saved estimate, the comparison and the PDF say the same thing.
+  const shown = answer.display.figures;
+  const sub = (f, ...extra) => [f.note, f.spread, ...extra].filter(Boolean).join(" · ");
   const engine = e.specialty_engine || "zIIP"; // the engine's name for this generation (zAAP on old machines)
-  const ranges = e.ranges || {};
-  const gcpBusy = busy.gcp === null || busy.gcp === undefined ? "" : `${fmt.num(busy.gcp, 2)} busy CPs`;
   const ceiling = Number(inp.max_utilization || 0.85);
   const given = inp.cps ? Number(inp.cps) : null;
   const overloaded = given !== null && e.gcp_utilization !== null && e.gcp_utilization > ceiling && e.cps_required > given;
-  const cpsRange = rangeText(ranges.cps, 0);
   if (overloaded) {
     const more = e.cps_required - given;
-    kpi("cps_required", "Overloaded", `${given} CPs given: needs ${more} more CP${more === 1 ? "" : "s"} (${e.cps_required} in all) to stay under ${fmt.pct(ceiling)}`);
+    kpi("cps_required", "Overloaded", `${fmt.int(given)} CPs given: needs ${fmt.int(more)} more CP${more === 1 ? "" : "s"} (${fmt.int(e.cps_required)} in all) to stay under ${fmt.pct(ceiling)}`);
   } else {
-    kpi("cps_required", fmt.int(e.cps_required), [given ? `${given} CPs given` : "", gcpBusy || (e.cps_required === null ? "cannot be sized" : ""), cpsRange].filter(Boolean).join(" · "));
+    kpi("cps_required", shown.cps_required, sub(shown.cps_required, given ? `${fmt.int(given)} CPs given` : ""));
   }
   document.getElementById("kpi-cps-card").classList.toggle("kpi-bad", overloaded);
   document.querySelector('[data-kpi-label="ziips_required"]').textContent = `${engine}s required`;
-  kpi(
-    "ziips_required",
-    fmt.int(e.ziips_required),
-    [busy.ziip ? `${fmt.num(busy.ziip, 2)} busy ${engine}s` : `no ${engine} work`, rangeText(ranges.ziips, 0), e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""].filter(Boolean).join(" · "),
-  );
-  kpi("mips", e.mips === null ? "—" : `${fmt.int(e.mips)}`, e.mips === null ? "" : `${fmt.int(e.msu)} MSU on CPs`);
-  kpi("gcp_utilization", fmt.pct(e.gcp_utilization), e.ziip_utilization === null ? "of the CPs" : `CPs · zIIPs ${fmt.pct(e.ziip_utilization)}`);
-  const rt = e.response_time_ms || {};
-  const hasRt = rt.value !== null && rt.value !== undefined;
-  const floorOnly = !hasRt && rt.low >= 0.1; // a published floor (packet trace), not a modelled time
-  kpi(
-    "response_time_ms",
-    hasRt ? `${fmt.num(rt.value, 1)} ms` : floorOnly ? `≥ ${fmt.num(rt.low, 0)} ms` : "—",
-    hasRt ? (rt.low !== null && rt.high !== null ? `95%: ${fmt.num(rt.low, 1)}–${fmt.num(rt.high, 1)} ms` : "") : floorOnly ? "lower bound only" : "not published",
-  );
-  const sat = e.saturation_tps;
-  const lowerBound = e.saturation_kind === "lower-bound";
-  const satBinding = bindingText(e.saturation_binding);
-  kpi(
-    "saturation_tps",
-    sat === null ? "—" : `${lowerBound ? "≥ " : ""}${fmt.int(sat)}`,
-    sat === null ? "" : [`TPS · ${fmt.num(sat / e.inputs.tps, 2)}× target`, satBinding ? `bound by ${satBinding}` : "", lowerBound ? "lower bound (cost is an upper bound)" : rangeText(ranges.saturation_tps, 0)].filter(Boolean).join(" · "),
-  );
+  kpi("ziips_required", shown.ziips_required, sub(shown.ziips_required, e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""));
+  kpi("mips", shown.mips, shown.mips.note);
+  kpi("gcp_utilization", shown.gcp_utilization, ["of the CPs", shown.gcp_utilization.spread, shown.gcp_utilization.note].filter(Boolean).join(" · "));
+  kpi("response_time_ms", shown.response_time_ms, shown.response_time_ms.spread || shown.response_time_ms.note);
+  const sat = shown.saturation_tps;
+  kpi("saturation_tps", sat, [sat.spread, e.saturation_tps ? `${fmt.num(e.saturation_tps / e.inputs.tps, 2)}× target` : "", sat.note].filter(Boolean).join(" · "));
   const binding = bindingText(e.binding_resource);
   document.getElementById("binding").textContent = binding ? `Binding resource at ${fmt.int(inp.tps)} TPS: ${binding}.` : "";
 
   renderCapacity(e.capacity);
-  renderDecisions(document.getElementById("decisions"), e.warnings || []);
-  renderWarnings(document.getElementById("warnings"), (e.warnings || []).filter((w) => w.level !== "decision"));
+  renderWarnings(answer.display.warnings);
 
   const context = { target, native: answer.native.generation };
   const cpu = answer.cpu;
   drawCpu(document.getElementById("chart-cpu"), cpu, context);
   document.getElementById("note-cpu").textContent = cpu.line && cpu.line.n
-    ? `${cpu.component_label}: ${fmt.num(cpu.line.slope_ms, 3)} CP-ms per transaction + ${fmt.num(cpu.line.intercept_cps, 2)} CPs, R² ${fmt.num(cpu.line.r2, 3)}, n = ${cpu.line.n}` +
-      (cpu.factor !== 1 ? ` · projected ×${fmt.num(cpu.factor, 3)} (LSPR)` : "")
+    ? `${cpu.component_label}: fitted to ${cpu.line.n} published points, R² ${fmt.num(cpu.line.r2, 3)}` +
+      (cpu.factor !== 1 ? ` · projected ×${fmt.num(cpu.factor, 3)} (LSPR)` : "") +
+      ` · ${shown.cpu_per_tran_ms.value} CPU per transaction on the target`
     : cpu.line ? "No CPU points published: cost per transaction from published bounds." : "No CPU data published for this path.";
   drawResponse(document.getElementById("chart-response"), answer.response, context);
   const r = answer.response;
@@ -289,15 +290,8 @@ function render(answer) {
   document.getElementById("note-demand").textContent = answer.demand.ziip_on_gcp > 0
     ? `${fmt.num(answer.demand.ziip_on_gcp, 2)} CPs of zIIP-eligible work run on CPs`
     : "Busy engines at the target";
-  renderBasis(e, cpu);
+  renderBasis(answer.display.basis, e, cpu);
   jobs.setContext(lastInputs, answer);
-}
-
-function rangeText(range, digits) {
-  if (!Array.isArray(range) || range.length !== 2 || range[0] === null || range[1] === null) return "";
-  if (range[0] === range[1]) return "";
-  const f = (v) => (digits === 0 ? fmt.int(v) : fmt.num(v, digits));
-  return `range ${f(range[0])}–${f(range[1])}`;
 }
 
 // The engine names a binding resource either as text or as {label|name, ...}.
@@ -342,71 +336,42 @@ function renderCapacity(cap) {
   document.getElementById("capacity-rows").replaceChildren(...rows);
 }
 
-// Decision-changing warnings sit on the main card, in the words said to a customer.
-function renderDecisions(box, warnings) {
+// Warnings in the server's sentences, with the engine's reasoning folded under "Details": the
+// same markup as the saved-estimate page (templates/sizing/_warnings.html).
+function warningItem(w, className) {
+  const li = el("li", { className });
+  li.dataset.level = w.level;
+  li.dataset.code = w.code;
+  const details = el("details", { className: "warning-details" }, [el("summary", { textContent: "Details" }), el("p", { textContent: w.details })]);
+  li.append(el(w.level === "decision" ? "strong" : "span", { className: "warning-sentence", textContent: w.sentence }), " ", details);
+  return li;
+}
+
+function renderWarnings(warnings) {
   const decisions = warnings.filter((w) => w.level === "decision");
+  const box = document.getElementById("decisions");
   box.hidden = decisions.length === 0;
-  const ul = document.createElement("ul");
-  ul.replaceChildren(
-    ...decisions.map((w) => {
-      const li = document.createElement("li");
-      li.dataset.code = w.code;
-      const why = Object.assign(document.createElement("span"), { className: "decision-detail", textContent: ` ${w.message}` });
-      li.append(Object.assign(document.createElement("strong"), { textContent: w.headline || w.code }), why);
-      return li;
-    }),
-  );
-  box.replaceChildren(Object.assign(document.createElement("h3"), { textContent: "Before you sign this" }), ul);
+  box.replaceChildren(el("h3", { textContent: "Before you sign this" }), el("ul", {}, decisions.map((w) => warningItem(w, ""))));
+  const caveats = warnings.filter((w) => w.level === "caveat").map((w) => warningItem(w, "warning-caveat"));
+  const notes = warnings.filter((w) => w.level === "note");
+  const items = [...caveats];
+  if (notes.length) {
+    const summary = el("summary", { textContent: `How the numbers were reached (${notes.length} note${notes.length === 1 ? "" : "s"})` });
+    items.push(el("li", { className: "warnings-notes" }, [el("details", {}, [summary, el("ul", {}, notes.map((w) => warningItem(w, "warning-note")))])]));
+  }
+  document.getElementById("warnings").replaceChildren(...items);
 }
 
-// Caveats are shown; notes (how a number was reached) wait behind a button that names them.
-function renderWarnings(ul, warnings) {
-  const items = warnings.map((w) => {
-    const li = document.createElement("li");
-    li.className = `warning-${w.level || "caveat"}`;
-    li.append(Object.assign(document.createElement("b"), { textContent: w.code }), w.headline ? `${w.headline} ${w.message}` : w.message);
-    return li;
-  });
-  ul.replaceChildren(...items);
-  const shown = warnings.filter((w) => w.level !== "note").length;
-  if (items.length === shown) return;
-  const rest = items.slice(shown);
-  rest.forEach((li) => (li.hidden = true));
-  const more = document.createElement("li");
-  more.className = "warnings-more";
-  const button = Object.assign(document.createElement("button"), {
-    type: "button",
-    className: "btn btn-small",
-    textContent: `Show ${rest.length} note${rest.length === 1 ? "" : "s"}: ${warnings.slice(shown).map((w) => w.code).join(", ")}`,
-  });
-  button.addEventListener("click", () => {
-    rest.forEach((li) => (li.hidden = false));
-    more.remove();
-    rest[0].setAttribute("tabindex", "-1");
-    rest[0].focus();
-  });
-  more.append(button);
-  ul.append(more);
+function el(tag, props = {}, children = []) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
 }
 
-function renderBasis(e, cpu) {
+function renderBasis(basisRows, e, cpu) {
   const box = document.getElementById("basis");
   const b = e.basis || {};
-  const rows = [];
-  const m = b.model;
-  if (m && m.component) {
-    rows.push(["Model", `${m.component}: ${fmt.num(m.slope_ms, 4)} CP-ms/tran + ${fmt.num(m.intercept_cps, 3)} CPs`]);
-    rows.push(["Fit", `R² ${fmt.num(m.r2, 4)}, n = ${m.n}, ETR ${fmt.int(m.etr_min)}–${fmt.int(m.etr_max)}`]);
-  }
-  const p = b.projection;
-  if (p) {
-    rows.push(["Projection", `${p.from_machine_type}/${p.from_cps ?? "?"} CPs → ${p.to_machine_type}/${p.to_cps ?? "?"} CPs, ×${fmt.num(p.factor, 4)}`]);
-    rows.push(["Ratings", p.source]);
-  }
-  const cpuPer = e.cpu_per_tran_ms || {};
-  if (cpuPer.total !== null && cpuPer.total !== undefined) {
-    rows.push(["CPU/tran", `${fmt.num(cpuPer.total, 3)} ms (95%: ${fmt.num(cpuPer.low, 3)}–${fmt.num(cpuPer.high, 3)})`]);
-  }
+  const rows = [...basisRows];
   const sources = [...new Set(cpu.points.map((pt) => [pt.source, pt.table].filter(Boolean).join(" ")))];
   if (b.points && b.points.length) rows.push(["Points", `${b.points.length}${sources.length ? ` (${sources.join("; ")})` : ""}`]);
   if (b.statements && b.statements.length) rows.push(["Statements", `${b.statements.length} published statements`]);
@@ -444,12 +409,13 @@ async function save() {
     link.href = `${form.dataset.estimatePages || "/estimates/"}${saved.id}/`;
     link.textContent = `Saved as estimate #${saved.id}`;
     saveStatus.replaceChildren(link);
+    form.elements.namedItem("name").value = ""; // the next estimate gets its own name
   } catch (err) {
     saveStatus.textContent = "";
     const fields = err instanceof ApiError && err.status === 400 ? err.fields : { non_field_errors: [err.message] };
     showErrors(form, fields, { alertBox });
   } finally {
-    saveButton.disabled = !lastInputs || resultBox.classList.contains("is-stale");
+    saveButton.disabled = !saveable() || resultBox.classList.contains("is-stale");
   }
 }
 
@@ -513,24 +479,34 @@ settingSel.addEventListener("change", () => {
   if (readInputs().tps) run({ focusErrors: false });
 });
 form.elements.namedItem("cps").addEventListener("input", leaveModel);
-modelInput.addEventListener("change", async () => {
-  // A model typed in full (no pick from the list) fills the machine, setting and CPs too.
-  const row = modelInput.value.trim() ? await picker.find(modelInput.value) : null;
-  if (row && row.model !== modelInput.value) modelInput.value = row.model;
-  if (row) {
-    machineSel.value = row.machine;
-    fillSettings(row.setting);
-    form.elements.namedItem("cps").value = row.cps;
-  }
-});
+// A model typed (no pick from the list: "3931-510", "z16 510") fills the machine, setting and
+// CPs too; Size waits for it, so the server never sees the words typed.
+async function resolveTypedModel() {
+  const typed = modelInput.value.trim();
+  if (!typed) return;
+  const row = await picker.find(typed);
+  if (!row) return;
+  if (row.model !== modelInput.value) modelInput.value = row.model;
+  machineSel.value = row.machine;
+  fillSettings(row.setting);
+  form.elements.namedItem("cps").value = row.cps;
+}
+modelInput.addEventListener("change", resolveTypedModel);
 form.addEventListener("input", (event) => {
   if (event.target.name !== "name") onInputEdited();
 });
 form.addEventListener("change", (event) => {
   if (event.target.name !== "name") onInputEdited();
 });
+// The example's banner goes once the engineer sizes their own question, or on its close button.
+const exampleNote = document.getElementById("example-note");
+function dropExample() {
+  exampleNote?.remove();
+}
+document.getElementById("example-close")?.addEventListener("click", dropExample);
 form.addEventListener("submit", (event) => {
   event.preventDefault();
+  dropExample();
   run();
 });
 saveButton.addEventListener("click", save);

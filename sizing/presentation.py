@@ -1,0 +1,622 @@
+"""What the customer reads: an answer's numbers and warnings in the words of a capacity planner.
+
+One module writes every figure and warning sentence the pages and the PDF print, so the
+workbench (through ``/ui/chart-data``), the saved-estimate page, the compare page and the
+reports say the same thing in the same words.  It reads the engine's answer as the API serialises
+it (``Estimate.outputs``) and formats; it computes no quantity of its own.
+
+House rules for numbers, as a planner writes them:
+
+* thousands separators; integers where the value is a count (CPs, zIIPs, TPS, MIPS, MSU);
+* a bound reads as a bound ("≥ 3,050 TPS (lower bound)", "up to 4.15 ms");
+* "95%" only on a real prediction interval (a fitted cost model's); any other spread is a "range";
+* a range only when its low and high differ as printed;
+* one CPU per transaction figure: the target's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sizing.services.warning_levels import LEVEL_ORDER, WARNING_LEVELS, Level, level_of
+
+#: What a missing number prints as.
+DASH = "\u2014"
+
+
+# -- numbers ---------------------------------------------------------------------------------
+
+
+def finite(value: Any) -> float | None:
+    """A finite float, or None for missing, boolean, non-numeric, NaN or infinite values."""
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    v = float(value)
+    return v if math.isfinite(v) else None
+
+
+def number(value: Any, digits: int = 0, unit: str = "") -> str:
+    """``1,234.5`` with ``digits`` decimals (and a unit); never "-0"; a dash when there is no number."""
+    v = finite(value)
+    if v is None:
+        return DASH
+    text = f"{v:,.{digits}f}"
+    if text.startswith("-") and not text.strip("-0.,"):
+        text = text[1:]  # -0.0 rounds to zero: no sign
+    return f"{text} {unit}" if unit else text
+
+
+def count(value: Any, unit: str = "") -> str:
+    """A count (CPs, engines, TPS, MIPS, MSU) as an integer with separators."""
+    return number(value, 0, unit)
+
+
+def percent(value: Any, digits: int = 0) -> str:
+    """A share (0.85) as a percentage ("85%"), never "-0%"."""
+    v = finite(value)
+    return DASH if v is None else number(v * 100, digits) + "%"
+
+
+def plural(n: Any, word: str, words: str | None = None) -> str:
+    """``"1 CP"``, ``"5 CPs"`` (with separators)."""
+    v = finite(n)
+    return f"{count(n)} {word if v == 1 else (words or word + 's')}"
+
+
+def span(low: Any, high: Any, digits: int = 0, unit: str = "") -> str:
+    """``"4–5 CPs"`` when low and high differ as printed; "" when they do not or one is missing."""
+    lo, hi = number(low, digits), number(high, digits)
+    if DASH in (lo, hi) or lo == hi:
+        return ""
+    return f"{lo}\u2013{hi}" + (f" {unit}" if unit else "")
+
+
+def ms_digits(value: Any) -> int:
+    """Decimals for a time in ms: three significant figures for small times, one above 10 ms."""
+    v = abs(finite(value) or 0.0)
+    return 3 if v < 1 else 2 if v < 10 else 1
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A quantity as printed: its value, what qualifies it (range, interval, bound) and a note."""
+
+    value: str
+    spread: str = ""
+    note: str = ""
+
+    def text(self) -> str:
+        """Value and spread on one line, e.g. ``"5 (range 4–5)"``."""
+        return f"{self.value} ({self.spread})" if self.spread else self.value
+
+    @property
+    def number(self) -> str:
+        """The value without its unit ("≥ 3,996" of "≥ 3,996 TPS"), for a card that sets the unit small."""
+        return self.value.removesuffix(f" {self.unit}") if self.unit else self.value
+
+    @property
+    def unit(self) -> str:
+        last = self.value.rsplit(" ", 1)[-1]
+        return last if last in ("ms", "TPS") and " " in self.value else ""
+
+    def as_dict(self) -> dict[str, str]:
+        return {"value": self.value, "number": self.number, "unit": self.unit, "spread": self.spread, "note": self.note}
+
+
+def _is_prediction_interval(answer: Mapping[str, Any]) -> bool:
+    """The answer's ranges are a 95% prediction interval only when a cost model was fitted to
+    measured points (not for published bounds or ratios)."""
+    model = (answer.get("basis") or {}).get("model") or {}
+    return bool(model) and str(model.get("interval_basis", "")) not in ("published bounds", "")
+
+
+def _spread(answer: Mapping[str, Any], low: Any, high: Any, digits: int = 0, unit: str = "") -> str:
+    text = span(low, high, digits, unit)
+    return (f"95%: {text}" if _is_prediction_interval(answer) else f"range {text}") if text else ""
+
+
+def _ranges(answer: Mapping[str, Any], key: str) -> tuple[Any, Any]:
+    pair = (answer.get("ranges") or {}).get(key) or (None, None)
+    return (pair[0], pair[1]) if len(pair) == 2 else (None, None)
+
+
+# -- the figures of an answer ----------------------------------------------------------------
+
+
+def engine_name(answer: Mapping[str, Any]) -> str:
+    """zIIP or zAAP: the specialty engine sized on this machine."""
+    return str(answer.get("specialty_engine") or "zIIP")
+
+
+def cps_figure(answer: Mapping[str, Any]) -> Figure:
+    busy = (answer.get("busy_cps") or {}).get("gcp")
+    note = f"{number(busy, 2)} busy CPs" if finite(busy) is not None else ""
+    if answer.get("cps_required") is None:
+        return Figure(DASH, note="cannot be sized")
+    return Figure(count(answer.get("cps_required")), _spread(answer, *_ranges(answer, "cps")), note)
+
+
+def ziips_figure(answer: Mapping[str, Any]) -> Figure:
+    eng = engine_name(answer)
+    busy = finite((answer.get("busy_cps") or {}).get("ziip"))
+    low, high = _ranges(answer, "ziips")
+    if (finite(low) or 0) > 0 and high is None:
+        spread = f"at least {count(low)}"
+    else:
+        spread = _spread(answer, low, high)
+    note = f"{number(busy, 2)} busy {eng}s" if busy else f"no {eng} work"
+    return Figure(count(answer.get("ziips_required")), spread, note)
+
+
+def cpu_per_tran_figure(answer: Mapping[str, Any]) -> Figure:
+    """CPU per transaction on the target (ms of one engine): the one figure the pages print."""
+    cpu = answer.get("cpu_per_tran_ms") or {}
+    total, low, high = finite(cpu.get("total")), finite(cpu.get("low")), finite(cpu.get("high"))
+    if total is None:
+        return Figure(DASH)
+    digits = ms_digits(total)
+    eng = engine_name(answer)
+    split = (
+        f"{number(cpu.get('gcp'), digits)} ms on CPs + {number(cpu.get('ziip'), digits)} ms on {eng}s"
+        if finite(cpu.get("ziip"))
+        else "all on CPs"
+    )
+    if low is not None and high is not None and low <= 0 < high and not _is_prediction_interval(answer):
+        spread = f"up to {number(high, digits)} ms"
+    else:
+        spread = _spread(answer, low, high, digits, "ms")
+    return Figure(number(total, digits, "ms"), spread, f"on the target, {split}")
+
+
+def response_figure(answer: Mapping[str, Any]) -> Figure:
+    rt = answer.get("response_time_ms") or {}
+    value, low, high = finite(rt.get("value")), finite(rt.get("low")), finite(rt.get("high"))
+    if value is not None:
+        digits = 1 if value >= 1 else 2
+        return Figure(number(value, digits, "ms"), _spread(answer, low, high, digits, "ms"), "at the target rate")
+    if low is not None and low > 0 and high is None:
+        return Figure(f"\u2265 {number(low, ms_digits(low))} ms", "lower bound", "time on the CPs alone")
+    if high is not None and (low is None or low <= 0):
+        return Figure(f"up to {number(high, ms_digits(high))} ms", "published bound")
+    return Figure(DASH, note="not published for this path")
+
+
+def saturation_figure(answer: Mapping[str, Any]) -> Figure:
+    sat = finite(answer.get("saturation_tps"))
+    if sat is None:
+        return Figure(DASH)
+    label = ((answer.get("saturation_binding") or {}).get("label")) or ""
+    note = f"bound by {label}" if label else ""
+    if answer.get("saturation_kind") == "lower-bound":
+        return Figure(f"\u2265 {count(sat, 'TPS')}", "lower bound", note)
+    return Figure(count(sat, "TPS"), _spread(answer, *_ranges(answer, "saturation_tps")), note)
+
+
+def utilisation_figure(answer: Mapping[str, Any]) -> Figure:
+    ziip = answer.get("ziip_utilization")
+    note = f"{engine_name(answer)}s {percent(ziip)}" if finite(ziip) is not None else ""
+    return Figure(percent(answer.get("gcp_utilization")), f"ceiling {percent(answer.get('max_utilization'))}", note)
+
+
+def mips_figure(answer: Mapping[str, Any]) -> Figure:
+    if finite(answer.get("mips")) is None:
+        return Figure(DASH)
+    return Figure(count(answer.get("mips")), note=f"{count(answer.get('msu'))} MSU on CPs")
+
+
+def figures(answer: Mapping[str, Any]) -> dict[str, Figure]:
+    """Every headline figure of an answer, by the answer's key."""
+    return {
+        "cps_required": cps_figure(answer),
+        "ziips_required": ziips_figure(answer),
+        "mips": mips_figure(answer),
+        "gcp_utilization": utilisation_figure(answer),
+        "cpu_per_tran_ms": cpu_per_tran_figure(answer),
+        "response_time_ms": response_figure(answer),
+        "saturation_tps": saturation_figure(answer),
+    }
+
+
+# -- warnings --------------------------------------------------------------------------------
+
+
+def _inputs(answer: Mapping[str, Any]) -> Mapping[str, Any]:
+    return answer.get("inputs") or {}
+
+
+def _tps(answer: Mapping[str, Any]) -> str:
+    return count(answer.get("tps", _inputs(answer).get("tps")), "TPS")
+
+
+def _machine(answer: Mapping[str, Any]) -> str:
+    cap = answer.get("capacity") or {}
+    return str(cap.get("model") or answer.get("target_machine") or "this machine")
+
+
+def _capacity_exceeded(a: Mapping[str, Any]) -> str:
+    busy = (a.get("busy_cps") or {}).get("gcp")
+    cps = (a.get("capacity") or {}).get("cps")
+    return (
+        f"No model of this machine carries {_tps(a)}: it needs {number(busy, 0)} busy CPs, "
+        f"more than the largest model's {count(cps)} CPs can give within the {percent(a.get('max_utilization'))} ceiling."
+    )
+
+
+def _beyond_saturation(a: Mapping[str, Any]) -> str:
+    return (
+        f"The target, {_tps(a)}, is at or past the rate where this configuration saturates "
+        f"({count(a.get('saturation_tps'), 'TPS')}): the response time has no bound."
+    )
+
+
+def _sla(a: Mapping[str, Any]) -> str:
+    goal = _inputs(a).get("response_time_sla_ms")
+    return f"The response time at {_tps(a)}, {response_figure(a).value}, misses the {number(goal, 1, 'ms')} goal."
+
+
+def _sla_unreachable(a: Mapping[str, Any]) -> str:
+    goal = _inputs(a).get("response_time_sla_ms")
+    label = (a.get("binding_resource") or {}).get("label") or "something other than CPs"
+    return f"No number of CPs meets the {number(goal, 1, 'ms')} response-time goal: {label} binds."
+
+
+def _utilisation(a: Mapping[str, Any]) -> str:
+    given = _inputs(a).get("cps")
+    return (
+        f"The {plural(given, 'CP')} given run at {percent(a.get('gcp_utilization'))}, above the "
+        f"{percent(a.get('max_utilization'))} ceiling: {plural(a.get('cps_required'), 'CP')} are needed."
+    )
+
+
+def _ziip_overflow(a: Mapping[str, Any]) -> str:
+    spill = (a.get("busy_cps") or {}).get("ziip_on_gcp")
+    eng = engine_name(a)
+    return f"Too few {eng}s: {number(spill, 2)} CPs of {eng}-eligible work run on CPs, which raises the software bill."
+
+
+def _clients_limit(a: Mapping[str, Any]) -> str:
+    inp = _inputs(a)
+    return (
+        f"{count(inp.get('clients'))} clients with {number(inp.get('think_time_s'), 1)} s think time drive at most "
+        f"{count(a.get('closed_throughput_tps'), 'TPS')}, less than the {_tps(a)} target."
+    )
+
+
+def _engine_ratio(a: Mapping[str, Any]) -> str:
+    eng = engine_name(a)
+    return (
+        f"The {eng}-eligible work needs more {eng}s than this machine allows beside "
+        f"{plural(a.get('cps_required') or a.get('cps'), 'CP')}: at most {count(a.get('specialty_engine_max'))}."
+    )
+
+
+def _no_cpu_data(a: Mapping[str, Any]) -> str:
+    return f"No CPU data is published for {a.get('path')}/{a.get('configuration')}: CPs cannot be sized."
+
+
+def _bounds_only(a: Mapping[str, Any]) -> str:
+    cpu = cpu_per_tran_figure(a)
+    return f"The CPU cost, {cpu.value} per transaction, is taken from published throughput bounds, not from CPU measurements."
+
+
+def _eligibility_scope(a: Mapping[str, Any]) -> str:
+    share = ((a.get("basis") or {}).get("eligible_share") or {}).get("value")
+    eng = engine_name(a)
+    return (
+        f"The {eng} share was published for part of the work only: {percent(share)} of the CPU is taken as "
+        f"{eng}-eligible. Give the server share to change it."
+    )
+
+
+def _extrapolation(a: Mapping[str, Any]) -> str:
+    model = (a.get("basis") or {}).get("model") or {}
+    measured = span(model.get("etr_min"), model.get("etr_max"), 0, "TPS")
+    where = f" ({measured} measured)" if measured else ""
+    return f"{_tps(a)} is outside the measured rates{where}: the cost line is extrapolated."
+
+
+def _payload(a: Mapping[str, Any]) -> str:
+    payload = _inputs(a).get("payload_bytes")
+    return f"The payload, {count(payload, 'bytes')}, is outside the published range."
+
+
+def _no_eligibility(a: Mapping[str, Any]) -> str:
+    return f"No {engine_name(a)} eligibility is published for this configuration: all work is sized on CPs."
+
+
+def _no_response(a: Mapping[str, Any]) -> str:
+    rt = response_figure(a)
+    if rt.spread == "lower bound":
+        low = (a.get("response_time_ms") or {}).get("low")
+        return (
+            "No response times are published for this configuration: the time on the CPs alone is at least "
+            f"{number(low, ms_digits(low), 'ms')}."
+        )
+    return "No response times are published for this configuration: the response time is unknown."
+
+
+def _clients_exceed(a: Mapping[str, Any]) -> str:
+    return f"The {count(_inputs(a).get('clients'))} clients would drive more than {_tps(a)}: sized for the target."
+
+
+def _cics_only(a: Mapping[str, Any]) -> str:
+    busy = (a.get("busy_cps") or {}).get("gcp")
+    return (
+        f"Sized for the CICS regions only ({number(busy, 2)} busy CPs): the rest of the LPAR (z/OS, TCP/IP, "
+        "monitors) is not published. Give the LPAR overhead to include it."
+    )
+
+
+def _software_unscaled(a: Mapping[str, Any]) -> str:
+    return (
+        f"Saturation at {count(a.get('saturation_tps'), 'TPS')} is a software limit measured in the benchmark: "
+        "more CPs do not raise it."
+    )
+
+
+def _projection(a: Mapping[str, Any]) -> str:
+    p = (a.get("basis") or {}).get("projection") or {}
+    return (
+        f"Projected with LSPR ratings from the measured machine ({p.get('from_machine_type')}, "
+        f"{plural(p.get('from_cps'), 'CP')}) to the target ({p.get('to_machine_type')}, "
+        f"{plural(p.get('to_cps'), 'CP')}): factor {number(p.get('factor'), 3)}."
+    )
+
+
+#: code -> the sentence a customer reads, built from the answer's own numbers.
+_SENTENCES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "capacity-exceeded": _capacity_exceeded,
+    "beyond-saturation": _beyond_saturation,
+    "sla-missed": _sla,
+    "sla-unreachable": _sla_unreachable,
+    "utilization-above-ceiling": _utilisation,
+    "ziip-overflow": _ziip_overflow,
+    "clients-limit-throughput": _clients_limit,
+    "engine-ratio": _engine_ratio,
+    "no-cpu-data": _no_cpu_data,
+    "bounds-only": _bounds_only,
+    "eligibility-scope": _eligibility_scope,
+    "extrapolation": _extrapolation,
+    "payload-outside-range": _payload,
+    "no-eligibility-data": _no_eligibility,
+    "no-response-time-data": _no_response,
+    "clients-exceed-throughput": _clients_exceed,
+    "cics-only": _cics_only,
+    "software-unscaled": _software_unscaled,
+    "projection": _projection,
+}
+
+
+def _sentence_case(text: str) -> str:
+    text = " ".join(str(text).split())
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", ")", ":")) else text + "."
+
+
+@dataclass(frozen=True)
+class WarningText:
+    """One warning as a customer reads it."""
+
+    code: str
+    level: Level
+    sentence: str
+    details: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "level": self.level, "sentence": self.sentence, "details": self.details}
+
+
+def warning_sentence(code: str, answer: Mapping[str, Any] | None, message: str = "") -> str:
+    """The plain sentence for a warning, from the answer's numbers; with no answer (a warning
+    that stands for many answers) the code's general sentence; the engine's message, tidied,
+    for a code with neither."""
+    build = _SENTENCES.get(code)
+    if build is not None and answer is not None:
+        try:
+            return build(answer)
+        except (TypeError, ValueError, KeyError):  # an answer missing a number: say the engine's words
+            pass
+    entry = WARNING_LEVELS.get(code)
+    return entry[1] if entry else _sentence_case(message)
+
+
+def warnings(
+    answer: Mapping[str, Any], *, extra: Sequence[Mapping[str, Any]] = (), numbers: bool = True
+) -> list[WarningText]:
+    """Every warning of an answer (and ``extra`` ones), decision-changing first, each said once.
+
+    ``numbers=False`` for warnings that stand for many answers (a job's): the general sentence."""
+    out: list[WarningText] = []
+    seen: set[str] = set()
+    for w in [*(answer.get("warnings") or []), *extra]:
+        code = str(w.get("code", ""))
+        sentence = warning_sentence(code, answer if numbers else None, str(w.get("message", "")))
+        if sentence in seen:
+            continue
+        seen.add(sentence)
+        details = _sentence_case(plain_reference(str(w.get("message", ""))))
+        out.append(WarningText(code, level_of(code), sentence, details))
+    return sorted(out, key=lambda w: LEVEL_ORDER.index(w.level))
+
+
+def warnings_by_level(answer: Mapping[str, Any]) -> dict[str, list[WarningText]]:
+    """``{"decisions": [...], "caveats": [...], "notes": [...]}`` for a page's template."""
+    items = warnings(answer)
+    return {f"{level}s": [w for w in items if w.level == level] for level in LEVEL_ORDER}
+
+
+def warning_summary(answer: Mapping[str, Any]) -> str:
+    """One cell for a comparison: how many warnings of each level, in words."""
+    counts = {level: 0 for level in LEVEL_ORDER}
+    for w in warnings(answer):
+        counts[w.level] += 1
+    words = {"decision": ("decision", "decisions"), "caveat": ("caveat", "caveats"), "note": ("note", "notes")}
+    parts = [f"{n} {words[level][0] if n == 1 else words[level][1]}" for level, n in counts.items() if n]
+    return ", ".join(parts) or "none"
+
+
+# -- long texts, each said once ---------------------------------------------------------------
+
+
+def plain_reference(text: str) -> str:
+    """A source reference as the customer reads it: a figure the source text lost is said so."""
+    return str(text).replace("(lost)", "(figure not in the source text)")
+
+
+def _clause_key(clause: str) -> str:
+    return " ".join(clause.replace("...", " ").replace("\u2026", " ").lower().split()).strip(" .;:")
+
+
+def _split(text: str) -> list[tuple[str, str]]:
+    """``text`` cut at "; " and at ". " before a capital, outside parentheses: (clause, separator)."""
+    out: list[tuple[str, str]] = []
+    depth, start, i = 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        nxt = text[i + 2] if i + 2 < len(text) else ""
+        if depth <= 0 and text[i : i + 2] in ("; ", ". ") and (ch == ";" or nxt.isupper()):
+            out.append((text[start:i], ch + " "))
+            start = i = i + 2
+            continue
+        i += 1
+    out.append((text[start:], ""))
+    return out
+
+
+def fresh(text: str, seen: set[str]) -> str:
+    """``text`` without the clauses (cut at "; " and between sentences, never inside
+    parentheses) already in ``seen``, which it adds to; a clause whose words are all in one
+    already said counts as said.  So a report states each statement once."""
+    kept: list[tuple[str, str]] = []
+    for clause, sep in _split(plain_reference(text)):
+        key = _clause_key(clause)
+        words = set(key.split())
+        if not key or any(key in old or (len(words) >= 2 and words <= set(old.split())) for old in seen):
+            continue
+        seen.add(key)
+        kept.append((clause, sep))
+    if not kept:
+        return ""
+    return "".join(c + sep for c, sep in kept[:-1]) + kept[-1][0]
+
+
+# -- the whole answer, for a page --------------------------------------------------------------
+
+
+def basis_rows(answer: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """How the number was reached: the fit on the measured machine (labelled as such), the
+    projection and the one CPU per transaction figure on the target."""
+    b = answer.get("basis") or {}
+    rows: list[tuple[str, str]] = []
+    m = b.get("model") or {}
+    p = b.get("projection") or {}
+    if m.get("component"):
+        measured = f" on the measured {p.get('from_machine_type')}" if p else ""
+        rows.append(
+            (
+                "Fit (measured machine)",
+                f"{m['component']}: {number(m.get('slope_ms'), 4)} CP-ms per transaction + "
+                f"{number(m.get('intercept_cps'), 3)} CPs{measured}; R\u00b2 {number(m.get('r2'), 4)}, "
+                f"n = {count(m.get('n'))}, measured {span(m.get('etr_min'), m.get('etr_max'), 0, 'TPS') or count(m.get('etr_min'), 'TPS')}",
+            )
+        )
+    if p:
+        rows.append(
+            (
+                "Projection",
+                f"{p.get('from_machine_type')} with {plural(p.get('from_cps'), 'CP')} \u2192 "
+                f"{p.get('to_machine_type')} with {plural(p.get('to_cps'), 'CP')}: factor {number(p.get('factor'), 3)} "
+                f"({p.get('source')})",
+            )
+        )
+    cpu = cpu_per_tran_figure(answer)
+    if cpu.value != DASH:
+        rows.append(("CPU per transaction (target)", " ".join(filter(None, [cpu.text(), cpu.note]))))
+    return rows
+
+
+def present(answer: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer as the pages print it (JSON-ready): figures, warnings by level and the basis."""
+    items = warnings(answer)
+    return {
+        "figures": {k: f.as_dict() for k, f in figures(answer).items()},
+        "warnings": [w.as_dict() for w in items],
+        "basis": [list(r) for r in basis_rows(answer)],
+    }
+
+
+# -- comparison ------------------------------------------------------------------------------
+
+#: Answer rows of a comparison: (label, figure).
+_COMPARE_FIGURES: tuple[tuple[str, Callable[[Mapping[str, Any]], Figure]], ...] = (
+    ("CPs required", cps_figure),
+    ("zIIPs required", ziips_figure),
+    ("MIPS", mips_figure),
+    ("CP utilisation", utilisation_figure),
+    ("CPU per transaction", cpu_per_tran_figure),
+    ("Response time", response_figure),
+    ("Saturation", saturation_figure),
+)
+
+#: Inputs as the comparison and the reports show them: (label, key, unit).
+INPUT_LABELS: tuple[tuple[str, str, str], ...] = (
+    ("Path", "path", ""),
+    ("Configuration", "configuration", ""),
+    ("Target machine", "machine", ""),
+    ("Model", "model", ""),
+    ("Capacity setting", "capacity_setting", ""),
+    ("Target rate", "tps", "TPS"),
+    ("CPs given", "cps", ""),
+    ("zIIPs given", "ziips", ""),
+    ("Utilisation ceiling", "max_utilization", ""),
+    ("Payload", "payload_bytes", "bytes"),
+    ("Clients", "clients", ""),
+    ("Think time", "think_time_s", "s"),
+    ("Response-time goal", "response_time_sla_ms", "ms"),
+    ("LSPR projection band", "projection_band", ""),
+    ("LPAR overhead", "lpar_overhead", ""),
+    ("Server share", "server_share", ""),
+)
+
+
+def input_value(key: str, value: Any, unit: str = "") -> str:
+    """An input as the customer typed it: shares as percentages, counts with separators."""
+    v = finite(value)
+    if v is None:
+        return str(value)
+    if key in ("max_utilization", "projection_band", "lpar_overhead", "server_share"):
+        return percent(v, 0 if round(v * 100, 6).is_integer() else 1)
+    if v.is_integer():
+        return count(v, unit)
+    text = f"{v:,.6g}"
+    return f"{text} {unit}" if unit else text
+
+
+def compare_input_rows(answers: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for label, key, unit in INPUT_LABELS:
+        raw = [_inputs(a).get(key) for a in answers]
+        if all(v is None for v in raw):
+            continue
+        cells = ["default" if v is None else input_value(key, v, unit) for v in raw]
+        rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
+    return rows
+
+
+def compare_rows(answers: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Answer rows side by side: label, one cell per answer (value and spread), and whether they differ."""
+    rows = []
+    for label, build in _COMPARE_FIGURES:
+        if label == "zIIPs required" and answers:
+            label = f"{engine_name(answers[0])}s required"
+        cells = [build(a).text() for a in answers]
+        rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
+    summary = [warning_summary(a) for a in answers]
+    rows.append({"label": "Warnings", "cells": summary, "differs": len(set(summary)) > 1, "wide": True})
+    return rows
