@@ -20,10 +20,12 @@ from rest_framework import serializers
 
 from models_lib.capacity import MAX_CPS
 from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS, csv_reader
+from sizing.jobs.mix import mix_workload
+from sizing.jobs.workload import WorkloadModel, load_workload_for
 from sizing.models import Job, JobKind, Machine
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
-from sizing.services.estimates import resolve_configuration
+from sizing.services.estimates import engine_error, resolve_configuration
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 #: Limits sized for a 2-core worker (see docs/jobs.md).
@@ -92,6 +94,33 @@ class ParamsSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
             attrs["cps"] = target.model.cps
         return attrs
 
+    def check_rated(self, attrs: dict[str, Any], *, field: str, counts: list[int]) -> None:
+        """Each CP count the job will size must be one the estimate takes on this target (rated
+        at its setting, the model's own with a model), or a 400 on ``field`` naming the bad ones."""
+        problems: list[str] = []
+        for cps in counts:
+            try:
+                target_for(
+                    machine=attrs.get("machine"),
+                    model=attrs.get("model"),
+                    capacity_setting=attrs.get("capacity_setting"),
+                    cps=cps,
+                )
+            except DjangoValidationError as exc:
+                problems.extend(m for messages in exc.message_dict.values() for m in messages)
+        if problems:
+            raise serializers.ValidationError({field: problems})
+
+    def check_computable(self, attrs: dict[str, Any]) -> WorkloadModel:
+        """Load and fit the workload as the job will (the engine's own checks of the payload, the
+        engine options and the configuration's data), or a 400 naming the field at fault."""
+        try:
+            return load_workload_for(owner=self.context["user"], params=attrs, tps=attrs.get("tps"))
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
+        except ValueError as exc:
+            raise serializers.ValidationError(engine_error(exc, default_field="configuration").message_dict) from None
+
 
 class TargetParams(ParamsSerializer):
     path = estimate_field("path", required=True)
@@ -108,7 +137,14 @@ class TargetParams(ParamsSerializer):
     server_share = estimate_field("server_share")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        return self.resolve(attrs)
+        """Resolved as the estimate resolves it, and checked computable: an accepted job can run."""
+        attrs = self.resolve(attrs)
+        self.check_rated(attrs, field="cps_list", counts=attrs.get("cps_list") or [])
+        self.check_workload(self.check_computable(attrs), attrs)
+        return attrs
+
+    def check_workload(self, workload: WorkloadModel, attrs: dict[str, Any]) -> None:
+        """A kind's own check of the loaded workload (none by default)."""
 
 
 class CurveParams(TargetParams):
@@ -154,6 +190,18 @@ class ClosedParams(TargetParams):
         help_text="Client counts, each 1..50,000, at most 200 of them",
     )
     think_time_s = estimate_field("think_time_s", required=True, allow_null=False)
+
+    def check_workload(self, workload: WorkloadModel, attrs: dict[str, Any]) -> None:
+        if workload.response is None:
+            raise serializers.ValidationError(
+                {
+                    "configuration": [
+                        f"{workload.path}/{workload.configuration} has no response model (no published "
+                        "response times), so it cannot be run as a closed network."
+                    ]
+                }
+            )
+
     tps = estimate_field(
         "tps",
         required=False,
@@ -231,7 +279,22 @@ class MixParams(ParamsSerializer):
             entry.update(path=resolved["path"], configuration=resolved["configuration"])
         if any(errors):
             raise serializers.ValidationError({"workloads": errors})
+        if attrs.get("cps") is not None:
+            self.check_rated(attrs, field="cps", counts=[attrs["cps"]])
         attrs["workloads"] = [{k: v for k, v in e.items() if v is not None} for e in attrs["workloads"]]
+        # Each workload loaded as the job will load it (the engine's own checks).
+        loaded: list[dict[str, Any]] = []
+        for entry in attrs["workloads"]:
+            try:
+                mix_workload(owner=self.context["user"], params=attrs, entry=entry)
+            except DjangoValidationError as exc:
+                loaded.append(exc.message_dict)
+            except ValueError as exc:
+                loaded.append(engine_error(exc, default_field="configuration").message_dict)
+            else:
+                loaded.append({})
+        if any(loaded):
+            raise serializers.ValidationError({"workloads": loaded})
         return attrs
 
     def validate_machine(self, value: str) -> str:

@@ -13,7 +13,7 @@ from models_lib.upgrade import UpgradeTarget, upgrade_comparison
 from sizing.selectors.configuration_data import other_component_cost
 from sizing.selectors.fitted import Reference, current_reference
 from sizing.selectors.targets import generation_order, machine_row, target_for
-from sizing.services.estimates import _engine_error, resolve_configuration, resolve_scenario, with_calibration
+from sizing.services.estimates import engine_error, resolve_configuration, resolve_scenario, with_calibration
 
 #: Engine options the fit and comparison take from the request, as the estimate names them.
 FIT_ENGINE_ARGS = ("payload_bytes", "projection_band", "lpar_overhead", "server_share", "ziips")
@@ -82,7 +82,7 @@ def fit_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
                 **kwargs,
             )
         except ValueError as exc:
-            raise _engine_error(exc) from None
+            raise engine_error(exc) from None
         return result.to_dict()
 
     key = {
@@ -159,7 +159,7 @@ def upgrade_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
                 **kwargs,
             )
         except ValueError as exc:
-            raise _engine_error(exc) from None
+            raise engine_error(exc) from None
 
     key = {"kind": "upgrade", "configuration": config_row.pk, "now": repr(now), "targets": repr(targets), "tps": tps,
            "band": band, **kwargs}  # fmt: skip
