@@ -405,7 +405,7 @@ class JobSerializer(serializers.ModelSerializer[Job]):
         model = Job
         fields = [
             "id", "url", "kind", "status", "progress", "params", "error", "worker_host", "attempts",
-            "model_version", "created_at", "started_at", "finished_at", "result_csv_url",
+            "model_version", "created_at", "started_at", "last_started_at", "finished_at", "result_csv_url",
         ]  # fmt: skip
         read_only_fields = fields
 

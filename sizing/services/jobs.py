@@ -35,7 +35,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, InterfaceError, OperationalError, connections, transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
@@ -282,7 +283,9 @@ def _claim(*, job_id: int, hostname: str) -> bool | None:
     queued = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED)
     fields = {
         "status": JobStatus.RUNNING,
-        "started_at": now,
+        # started_at is the first start: a job queued again (lost worker, transient error) keeps it.
+        "started_at": Coalesce(F("started_at"), Value(now)),
+        "last_started_at": now,
         "heartbeat_at": now,
         "worker_host": hostname,
         "attempts": F("attempts") + 1,
@@ -336,7 +339,10 @@ def _take_over_if_abandoned(*, job_id: int, hostname: str, redelivered: bool) ->
             error=gave_up_message(row["attempts"]),
         )
         return RunOutcome(JobStatus.FAILED)
-    if not same.update(heartbeat_at=now, worker_host=hostname, attempts=F("attempts") + 1, progress=0):
+    taken = same.update(
+        heartbeat_at=now, last_started_at=now, worker_host=hostname, attempts=F("attempts") + 1, progress=0
+    )
+    if not taken:
         return RunOutcome(JobStatus.RUNNING, retry_in_s=1.0)  # another delivery took it over first
     logger.warning(
         "job %s: taking over from a lost worker (lease expired at %s, redelivered=%s)",

@@ -120,10 +120,14 @@ def test_a_redis_error_that_reaches_a_job_queues_it_again_for_a_retry(user: Any,
             job_run(job_id=job.pk)  # raised for the task to retry with backoff (sizing.tasks)
     job.refresh_from_db()
     assert (job.status, job.error, job.attempts) == (JobStatus.QUEUED, "", 1)
+    first_start = job.started_at
+    assert first_start is not None and job.last_started_at == first_start
     # The retry, with the cache back (here: this process's memory), computes it.
     assert job_run(job_id=job.pk).state == JobStatus.SUCCEEDED
     job.refresh_from_db()
     assert (job.status, job.attempts) == (JobStatus.SUCCEEDED, 2)
+    # The first start is kept; the retry is the last start (issue 24, item 5).
+    assert job.started_at == first_start and job.last_started_at > first_start
     table = job.result["table"]
     rows = [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
     assert [row["error"] for row in rows] == ["", ""]  # both rows sized, none refused
