@@ -33,7 +33,8 @@ MAX_CLIENTS = 50_000
 MAX_CLIENT_COUNTS = 200
 MAX_SAMPLES = 100_000
 MIN_SAMPLES = 100
-MAX_CURVE_CPS = MAX_CPS  # the LSPR table covers 1..40 CPs
+MAX_CURVE_CPS = MAX_CPS  # the largest CP count rated (zPCR export: up to 256 CPs on the newest)
+MAX_CURVE_SERIES = 40  # CP counts per curve job: one series each
 MAX_BATCH_ROWS = 5_000
 MAX_BATCH_BYTES = 2 * 1024 * 1024
 MAX_WORKLOADS = 20
@@ -153,9 +154,9 @@ class CurveParams(TargetParams):
     cps_list = serializers.ListField(
         child=StrictIntegerField(min_value=1, max_value=MAX_CURVE_CPS),
         min_length=1,
-        max_length=MAX_CURVE_CPS,
+        max_length=MAX_CURVE_SERIES,
         required=False,
-        help_text="CP counts to draw, 1..40 (the LSPR table), at most 40 of them",
+        help_text=f"CP counts to draw (each rated on the target), at most {MAX_CURVE_SERIES} of them",
     )
     cps = estimate_field("cps", max_value=MAX_CURVE_CPS, help_text="One CP count (instead of cps_list)")
     ziips = estimate_field("ziips", max_value=MAX_ZIIPS, help_text="zIIPs (default: sized to the load at each rate)")
@@ -166,7 +167,9 @@ class CurveParams(TargetParams):
         attrs = self.resolve(attrs)  # a model gives its CP count
         if not attrs.get("cps_list"):
             if attrs.get("cps") is None:
-                raise serializers.ValidationError({"cps_list": ["Give cps_list (CP counts 1..40) or cps."]})
+                raise serializers.ValidationError(
+                    {"cps_list": [f"Give cps_list (at most {MAX_CURVE_SERIES} CP counts) or cps."]}
+                )
             attrs["cps_list"] = [attrs.pop("cps")]
         elif attrs.get("cps") is not None:
             raise serializers.ValidationError({"cps": ["Give either cps or cps_list, not both."]})
