@@ -13,6 +13,11 @@ same file.  Why these values, measured in docs/speed.md:
   connection (``CONN_MAX_AGE``), so at most workers x threads connections.
 * A deep listen backlog so a burst of clients queues rather than being refused; no control
   socket (several servers on one host would share its default path).
+* ``limit_request_line`` 8,190 bytes, the most gunicorn takes (its default is 4,094): the
+  longest legitimate API request line (every list at its bound, a 200-character name in
+  4-byte characters, percent-encoded) is 3,318 bytes (GET /api/v1/upgrade), under half the limit
+  (``tests/sizing/test_list_limits.py``).  A longer line is answered by
+  ``config.gunicorn_worker`` (the ``gthread`` worker) with a JSON 414, not gunicorn's HTML page.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ def _positive_int(name: str, default: int) -> int:
 
 
 workers = _positive_int("WEB_CONCURRENCY", 3)
-worker_class = "gthread"
+worker_class = "config.gunicorn_worker.JsonErrorThreadWorker"  # gthread, with a JSON 414
 threads = _positive_int("ZSIZER_GUNICORN_THREADS", 4)
 # Longer than a client's pause between requests: a server that closes an idle connection just as
 # the client reuses it makes a reset (3 of 934 requests in a load test with keepalive = 5 s).
@@ -43,3 +48,4 @@ backlog = 2048
 timeout = 60
 graceful_timeout = 30
 control_socket_disable = True
+limit_request_line = 8190

@@ -386,10 +386,15 @@ class Job(models.Model):
     error = models.TextField(blank=True)
     task_id = models.CharField(max_length=64, blank=True)
     worker_host = models.CharField(max_length=200, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="how many times a worker started it (a re-run after a lost worker or a retry adds one)"
+    )
     model_version = models.CharField(max_length=40, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True, help_text="when a worker first started it")
+    last_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="when a worker last started it (its latest attempt)"
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(
         null=True, blank=True, help_text="last sign of life of the worker running it (its lease)"

@@ -3,7 +3,11 @@
 * a body larger than ``ZSIZER_MAX_BODY_BYTES`` (by its Content-Length): 413;
 * a Content-Length that is not a number, or a charset Python does not know: 400;
 * a NUL byte in the URL path or in any query parameter (name or value): 400 naming it.
-  PostgreSQL cannot store or compare NUL characters, so a NUL reaching a filter was a 500.
+  PostgreSQL cannot store or compare NUL characters, so a NUL reaching a filter was a 500;
+* a form (``application/x-www-form-urlencoded``) or ``multipart/form-data`` body whose text is
+  not valid in its charset or holds a NUL (``sizing.form_bodies``): 400 ``{"detail": ...}``
+  naming the field, as a JSON body gets from ``sizing.api.parsers.StrictJSONParser``, instead
+  of Django's replacement characters.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from sizing.form_bodies import form_problem, multipart_problem
 
 NUL = "\x00"
 
@@ -48,4 +54,21 @@ class RequestGuardMiddleware:
         if bad:
             reason = "Contains a NUL byte (%00), which no parameter accepts."
             return JsonResponse({key.replace(NUL, "\\u0000"): [reason] for key in bad}, status=400)
+        problem = self.body_problem(request, charset or settings.DEFAULT_CHARSET)
+        if problem is not None:
+            return JsonResponse({"detail": problem}, status=400)
+        return None
+
+    @staticmethod
+    def body_problem(request: HttpRequest, encoding: str) -> str | None:
+        """A form or multipart body's text that is not valid (read once; at most the body limit)."""
+        if request.method not in ("POST", "PUT", "PATCH") or not request.META.get("CONTENT_LENGTH"):
+            return None
+        if request.content_type == "application/x-www-form-urlencoded":
+            return form_problem(request.body, encoding)
+        if request.content_type == "multipart/form-data":
+            boundary = (request.content_params or {}).get("boundary", "")
+            if not boundary:
+                return None  # Django's parser refuses it with its own error
+            return multipart_problem(request.body, boundary, encoding)
         return None

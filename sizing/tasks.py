@@ -12,17 +12,14 @@ from celery import Task, shared_task
 from celery.signals import worker_ready, worker_shutting_down
 from django.conf import settings
 from django.db import connections
-from kombu.exceptions import OperationalError as BrokerOperationalError
 
 from sizing.models import JobStatus
 from sizing.services.job_recovery import jobs_reconcile
-from sizing.services.jobs import RUN_JOB_TASK, TRANSIENT_DB_ERRORS, job_fail, job_run
+from sizing.services.jobs import RUN_JOB_TASK, TRANSIENT_ERRORS, job_fail, job_run
 from sizing.services.reports import BUILD_REPORT_TASK, report_build
 
 logger = logging.getLogger(__name__)
 
-#: Database or broker briefly unreachable: retried with exponential backoff.
-TRANSIENT_ERRORS: tuple[type[Exception], ...] = (*TRANSIENT_DB_ERRORS, BrokerOperationalError, ConnectionError)
 MAX_TRANSIENT_RETRIES = 5
 #: Waiting for another worker's lease to run out is not an error; allow for a long job.
 MAX_LEASE_WAITS = 100
@@ -67,7 +64,7 @@ def run_job(self: JobTask, job_id: int) -> str:
             redelivered=bool((request.delivery_info or {}).get("redelivered")),
             soft_time_limit_s=(request.timelimit or (None, None))[1] or self.soft_time_limit,
         )
-    except TRANSIENT_ERRORS as exc:
+    except TRANSIENT_ERRORS as exc:  # database, broker or cache briefly away: retried with backoff
         raise self.retry(exc=exc, countdown=_backoff(request.retries)) from exc
     if outcome.retry_in_s is not None and not request.is_eager:
         # Another worker holds a live lease: look again when it would have run out (in-process,

@@ -281,6 +281,7 @@ def calibration_remove(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """``/healthz`` (no login): 200 when the database and broker answer, else 503; no configuration shown."""
-    healthy, checks = health.health()
-    return JsonResponse({"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503)
+    """``/healthz`` (no login): 200 when the database and broker answer (``"degraded"`` when the
+    shared cache does not: answers are computed without it), else 503; no configuration shown."""
+    status, checks = health.health()
+    return JsonResponse({"status": status, **checks}, status=503 if status == "unavailable" else 200)

@@ -210,7 +210,7 @@ def test_healthz_answers_200_without_login_and_shows_no_configuration(server: Se
     # Plain HTTP (a container health check): /healthz is exempt from the HTTPS redirect.
     status, headers, body = server.request("GET", "/healthz")
     assert status == 200, body
-    assert json.loads(body) == {"status": "ok", "database": "ok", "broker": "ok"}
+    assert json.loads(body) == {"status": "ok", "database": "ok", "broker": "ok", "cache": "not configured"}
     assert headers["content-type"] == "application/json"
     assert "no-cache" in headers["cache-control"]
     text = body.decode()
@@ -338,7 +338,12 @@ def test_logs_are_json_lines_and_healthz_is_503_once_the_broker_stops(server: Se
     _stop(server.redis)  # the Redis this module started, never the machine's
     status, _, body = server.request("GET", "/healthz")
     assert status == 503
-    assert json.loads(body) == {"status": "unavailable", "database": "ok", "broker": "unavailable"}
+    assert json.loads(body) == {
+        "status": "unavailable",
+        "database": "ok",
+        "broker": "unavailable",
+        "cache": "not configured",
+    }
     deadline = time.monotonic() + 10
     while "the broker does not answer" not in server.log_text() and time.monotonic() < deadline:
         time.sleep(0.1)

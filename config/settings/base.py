@@ -286,6 +286,11 @@ ZSIZER_CACHE_URL = env_str("ZSIZER_CACHE_URL")
 if ZSIZER_CACHE_URL:
     check_broker_url("ZSIZER_CACHE_URL", ZSIZER_CACHE_URL)
 ZSIZER_ANSWER_CACHE = "answers"
+# A shared cache that fails (down, slow, read-only) is bypassed: requests and jobs compute without
+# it.  Each cache operation waits at most ZSIZER_CACHE_TIMEOUT_MS; after a failure the cache is
+# left alone for ZSIZER_CACHE_RETRY_SECONDS (and /healthz says "degraded"), then tried again.
+ZSIZER_CACHE_TIMEOUT_MS = env_int("ZSIZER_CACHE_TIMEOUT_MS", 500, minimum=1)
+ZSIZER_CACHE_RETRY_SECONDS = env_int("ZSIZER_CACHE_RETRY_SECONDS", 5, minimum=1)
 ZSIZER_ANSWER_CACHE_SECONDS = env_int("ZSIZER_ANSWER_CACHE_SECONDS", 24 * 3600, minimum=1)
 # Throttle histories live in the "throttles" cache: with ZSIZER_CACHE_URL every web process
 # counts against one budget per user and scope; without it each process counts its own.
@@ -299,6 +304,11 @@ def _shared_cache(location: str) -> dict[str, Any]:
             "BACKEND": "config.redis_cache.RedisCache",
             "LOCATION": ZSIZER_CACHE_URL,
             "KEY_PREFIX": f"zsizer-{location}" if location != "answers" else "zsizer",
+            "OPTIONS": {
+                "socket_connect_timeout": ZSIZER_CACHE_TIMEOUT_MS / 1000,
+                "socket_timeout": ZSIZER_CACHE_TIMEOUT_MS / 1000,
+                "outage_retry_s": ZSIZER_CACHE_RETRY_SECONDS,
+            },
         }
     return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": location}
 

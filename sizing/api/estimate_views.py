@@ -22,6 +22,7 @@ from sizing.models import Estimate
 from sizing.selectors.estimates import estimate_list
 from sizing.services.estimate_csv import HEADER, estimate_csv_row, stored_estimate_record
 from sizing.services.estimates import estimate_compute, estimate_create, estimate_delete, normalised_inputs
+from sizing.services.list_inputs import MAX_LISTED_IDS, comma_items
 from sizing.users import signed_in_user
 
 ERRORS = {
@@ -36,8 +37,16 @@ class _ListFilter(serializers.Serializer[Any]):
     configuration = serializers.CharField(required=False)
     machine = serializers.CharField(required=False)
     ids = serializers.RegexField(
-        r"^\d+(,\d+)*$", required=False, help_text="Only these estimates: ids separated by commas (e.g. 3,5)"
+        r"^\d+(,\d+)*$",
+        required=False,
+        help_text=f"Only these estimates: ids separated by commas (e.g. 3,5), at most {MAX_LISTED_IDS}",
     )
+
+    def validate_ids(self, value: str) -> str:
+        count = len(comma_items(value))
+        if count > MAX_LISTED_IDS:
+            raise serializers.ValidationError(f"At most {MAX_LISTED_IDS} ids; got {count:,}.")
+        return value
 
 
 def _csv_response(rows: list[dict[str, Any]], filename: str) -> Response:

@@ -20,10 +20,12 @@ from rest_framework import serializers
 
 from models_lib.capacity import MAX_CPS
 from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS, csv_reader
+from sizing.jobs.mix import mix_workload
+from sizing.jobs.workload import WorkloadModel, load_workload_for
 from sizing.models import Job, JobKind, Machine
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
-from sizing.services.estimates import resolve_configuration
+from sizing.services.estimates import engine_error, resolve_configuration
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 #: Limits sized for a 2-core worker (see docs/jobs.md).
@@ -31,7 +33,8 @@ MAX_CLIENTS = 50_000
 MAX_CLIENT_COUNTS = 200
 MAX_SAMPLES = 100_000
 MIN_SAMPLES = 100
-MAX_CURVE_CPS = MAX_CPS  # the LSPR table covers 1..40 CPs
+MAX_CURVE_CPS = MAX_CPS  # the largest CP count rated (zPCR export: up to 256 CPs on the newest)
+MAX_CURVE_SERIES = 40  # CP counts per curve job: one series each
 MAX_BATCH_ROWS = 5_000
 MAX_BATCH_BYTES = 2 * 1024 * 1024
 MAX_WORKLOADS = 20
@@ -94,6 +97,33 @@ class ParamsSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
             attrs["cps"] = target.model.cps
         return attrs
 
+    def check_rated(self, attrs: dict[str, Any], *, field: str, counts: list[int]) -> None:
+        """Each CP count the job will size must be one the estimate takes on this target (rated
+        at its setting, the model's own with a model), or a 400 on ``field`` naming the bad ones."""
+        problems: list[str] = []
+        for cps in counts:
+            try:
+                target_for(
+                    machine=attrs.get("machine"),
+                    model=attrs.get("model"),
+                    capacity_setting=attrs.get("capacity_setting"),
+                    cps=cps,
+                )
+            except DjangoValidationError as exc:
+                problems.extend(m for messages in exc.message_dict.values() for m in messages)
+        if problems:
+            raise serializers.ValidationError({field: problems})
+
+    def check_computable(self, attrs: dict[str, Any]) -> WorkloadModel:
+        """Load and fit the workload as the job will (the engine's own checks of the payload, the
+        engine options and the configuration's data), or a 400 naming the field at fault."""
+        try:
+            return load_workload_for(owner=self.context["user"], params=attrs, tps=attrs.get("tps"))
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
+        except ValueError as exc:
+            raise serializers.ValidationError(engine_error(exc, default_field="configuration").message_dict) from None
+
 
 class TargetParams(ParamsSerializer):
     path = estimate_field("path", required=True)
@@ -110,7 +140,14 @@ class TargetParams(ParamsSerializer):
     server_share = estimate_field("server_share")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        return self.resolve(attrs)
+        """Resolved as the estimate resolves it, and checked computable: an accepted job can run."""
+        attrs = self.resolve(attrs)
+        self.check_rated(attrs, field="cps_list", counts=attrs.get("cps_list") or [])
+        self.check_workload(self.check_computable(attrs), attrs)
+        return attrs
+
+    def check_workload(self, workload: WorkloadModel, attrs: dict[str, Any]) -> None:
+        """A kind's own check of the loaded workload (none by default)."""
 
 
 class CurveParams(TargetParams):
@@ -119,9 +156,9 @@ class CurveParams(TargetParams):
     cps_list = serializers.ListField(
         child=StrictIntegerField(min_value=1, max_value=MAX_CURVE_CPS),
         min_length=1,
-        max_length=MAX_CURVE_CPS,
+        max_length=MAX_CURVE_SERIES,
         required=False,
-        help_text="CP counts to draw, 1..40 (the LSPR table), at most 40 of them",
+        help_text=f"CP counts to draw (each rated on the target), at most {MAX_CURVE_SERIES} of them",
     )
     cps = estimate_field("cps", max_value=MAX_CURVE_CPS, help_text="One CP count (instead of cps_list)")
     ziips = estimate_field("ziips", max_value=MAX_ZIIPS, help_text="zIIPs (default: sized to the load at each rate)")
@@ -132,7 +169,9 @@ class CurveParams(TargetParams):
         attrs = self.resolve(attrs)  # a model gives its CP count
         if not attrs.get("cps_list"):
             if attrs.get("cps") is None:
-                raise serializers.ValidationError({"cps_list": ["Give cps_list (CP counts 1..40) or cps."]})
+                raise serializers.ValidationError(
+                    {"cps_list": [f"Give cps_list (at most {MAX_CURVE_SERIES} CP counts) or cps."]}
+                )
             attrs["cps_list"] = [attrs.pop("cps")]
         elif attrs.get("cps") is not None:
             raise serializers.ValidationError({"cps": ["Give either cps or cps_list, not both."]})
@@ -156,6 +195,18 @@ class ClosedParams(TargetParams):
         help_text="Client counts, each 1..50,000, at most 200 of them",
     )
     think_time_s = estimate_field("think_time_s", required=True, allow_null=False)
+
+    def check_workload(self, workload: WorkloadModel, attrs: dict[str, Any]) -> None:
+        if workload.response is None:
+            raise serializers.ValidationError(
+                {
+                    "configuration": [
+                        f"{workload.path}/{workload.configuration} has no response model (no published "
+                        "response times), so it cannot be run as a closed network."
+                    ]
+                }
+            )
+
     tps = estimate_field(
         "tps",
         required=False,
@@ -233,7 +284,22 @@ class MixParams(ParamsSerializer):
             entry.update(path=resolved["path"], configuration=resolved["configuration"])
         if any(errors):
             raise serializers.ValidationError({"workloads": errors})
+        if attrs.get("cps") is not None:
+            self.check_rated(attrs, field="cps", counts=[attrs["cps"]])
         attrs["workloads"] = [{k: v for k, v in e.items() if v is not None} for e in attrs["workloads"]]
+        # Each workload loaded as the job will load it (the engine's own checks).
+        loaded: list[dict[str, Any]] = []
+        for entry in attrs["workloads"]:
+            try:
+                mix_workload(owner=self.context["user"], params=attrs, entry=entry)
+            except DjangoValidationError as exc:
+                loaded.append(exc.message_dict)
+            except ValueError as exc:
+                loaded.append(engine_error(exc, default_field="configuration").message_dict)
+            else:
+                loaded.append({})
+        if any(loaded):
+            raise serializers.ValidationError({"workloads": loaded})
         return attrs
 
     def validate_machine(self, value: str) -> str:
@@ -344,7 +410,7 @@ class JobSerializer(serializers.ModelSerializer[Job]):
         model = Job
         fields = [
             "id", "url", "kind", "status", "progress", "params", "error", "worker_host", "attempts",
-            "model_version", "created_at", "started_at", "finished_at", "result_csv_url",
+            "model_version", "created_at", "started_at", "last_started_at", "finished_at", "result_csv_url",
         ]  # fmt: skip
         read_only_fields = fields
 

@@ -169,23 +169,27 @@ def _scale_limit(
     return lo
 
 
+def mix_workload(*, owner: User, params: dict[str, Any], entry: dict[str, Any], capacity: Any = None) -> WorkloadModel:
+    """The model of one of the mix's ``workloads`` on its machine (``ValueError`` if it cannot be
+    sized); the submission check calls this too, so an accepted mix can be computed."""
+    return load_workload(
+        owner=owner,
+        path=entry["path"],
+        configuration=entry["configuration"],
+        machine=params["machine"],
+        payload_bytes=entry.get("payload_bytes"),
+        max_utilization=params.get("max_utilization"),
+        tps=entry["tps"],
+        capacity=capacity,
+    )
+
+
 def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     entries = params["workloads"]
     capacity = current_reference().lspr_table()
     models: list[WorkloadModel] = []
     for i, entry in enumerate(entries):
-        models.append(
-            load_workload(
-                owner=owner,
-                path=entry["path"],
-                configuration=entry["configuration"],
-                machine=params["machine"],
-                payload_bytes=entry.get("payload_bytes"),
-                max_utilization=params.get("max_utilization"),
-                tps=entry["tps"],
-                capacity=capacity,
-            )
-        )
+        models.append(mix_workload(owner=owner, params=params, entry=entry, capacity=capacity))
         progress(i + 1, len(entries) + 1)
     rates = [float(e["tps"]) for e in entries]
     ceiling = models[0].ziip_ceiling

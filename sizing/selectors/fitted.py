@@ -10,7 +10,8 @@ runs no reference query at all.  Another process's change is seen within that in
 
 Computed answers are cached under (token, digest of the code, normalised inputs) in this
 process and in Django's cache (Redis when ``ZSIZER_CACHE_URL`` names one), so every web process
-shares them.
+shares them.  That cache only saves work: when its Redis fails, its reads answer "not cached" and
+its writes do nothing (``config.redis_cache``), so an answer is computed here and returned.
 
 When the version row is missing (an emptied database) nothing is cached: every call reads and
 fits afresh.

@@ -1,7 +1,10 @@
-"""Is the service able to answer?  The database and the broker, each checked with a short timeout.
+"""Is the service able to answer?  The database and the broker, each checked with a short timeout,
+and the shared cache.
 
 Used by ``/healthz``; the answer names only which dependency failed, never a host, a URL or an
-error message (the endpoint is public).
+error message (the endpoint is public).  The database and the broker are needed: without either
+the service is down.  The shared cache (``ZSIZER_CACHE_URL``) only saves work: without it the
+service answers (``config.redis_cache`` computes without it) and runs *degraded*.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from django.db import DatabaseError, connections
 logger = logging.getLogger(__name__)
 
 Check = Literal["ok", "unavailable", "not configured"]
+Status = Literal["ok", "degraded", "unavailable"]
 TIMEOUT_S = 2.0
 
 
@@ -49,7 +53,31 @@ def broker_status() -> Check:
     return "ok"
 
 
-def health() -> tuple[bool, dict[str, Check]]:
-    """``(healthy, {"database": ..., "broker": ...})``: healthy when nothing is unavailable."""
-    checks = {"database": database_status(), "broker": broker_status()}
-    return all(value != "unavailable" for value in checks.values()), checks
+def cache_status() -> Check:
+    """PING the shared cache's Redis; ``unavailable`` too when a cache operation of this process
+    failed within the cache's retry interval (the cache is being bypassed)."""
+    url: str = settings.ZSIZER_CACHE_URL
+    if not url:
+        return "not configured"
+    import redis
+
+    from config.redis_cache import cache_outage
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError):
+        logger.warning("health check: the shared cache does not answer", exc_info=True)
+        return "unavailable"
+    finally:
+        client.close()
+    return "unavailable" if cache_outage(location=url) is not None else "ok"
+
+
+def health() -> tuple[Status, dict[str, Check]]:
+    """``(status, {"database": ..., "broker": ..., "cache": ...})``: ``unavailable`` when the
+    database or the broker is, ``degraded`` when only the shared cache is, else ``ok``."""
+    checks = {"database": database_status(), "broker": broker_status(), "cache": cache_status()}
+    if "unavailable" in (checks["database"], checks["broker"]):
+        return "unavailable", checks
+    return ("degraded" if checks["cache"] == "unavailable" else "ok"), checks

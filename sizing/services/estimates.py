@@ -84,11 +84,12 @@ def resolve_scenario(
 _ARG_IN_MESSAGE = re.compile(r"\b(" + "|".join(ENGINE_ARGS + ("tps", "capacity_setting")) + r")\b")
 
 
-def _engine_error(exc: ValueError) -> ValidationError:
-    """The engine's ValueError names its argument; turn it into a field error where it does."""
+def engine_error(exc: ValueError, *, default_field: str = "non_field_errors") -> ValidationError:
+    """The engine's ValueError names its argument; turn it into a field error where it does
+    (else an error of ``default_field``)."""
     message = str(exc)
     match = _ARG_IN_MESSAGE.search(message)
-    return ValidationError({match.group(1) if match else "non_field_errors": [message]})
+    return ValidationError({match.group(1) if match else default_field: [message]})
 
 
 def with_calibration(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -157,7 +158,7 @@ def estimate_compute(*, user: User, inputs: dict[str, Any]) -> tuple[Configurati
                 **kwargs,
             )
         except ValueError as exc:
-            raise _engine_error(exc) from None
+            raise engine_error(exc) from None
         outputs = result.to_dict()  # JSON-safe: non-finite numbers are None
         outputs["warnings"] = with_levels(outputs["warnings"])
         outputs["basis"] = {**outputs["basis"], **data_origin(config_row)}

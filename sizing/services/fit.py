@@ -13,12 +13,12 @@ from models_lib.upgrade import UpgradeTarget, upgrade_comparison
 from sizing.selectors.configuration_data import other_component_cost
 from sizing.selectors.fitted import Reference, current_reference
 from sizing.selectors.targets import generation_order, machine_row, target_for
-from sizing.services.estimates import _engine_error, resolve_configuration, resolve_scenario, with_calibration
+from sizing.services.estimates import engine_error, resolve_configuration, resolve_scenario, with_calibration
+from sizing.services.list_inputs import MAX_UPGRADE_TARGETS, comma_items
 
 #: Engine options the fit and comparison take from the request, as the estimate names them.
 FIT_ENGINE_ARGS = ("payload_bytes", "projection_band", "lpar_overhead", "server_share", "ziips")
 #: Most columns of one comparison besides the current machine.
-MAX_UPGRADE_TARGETS = 6
 
 
 def generations_of(*, names: str | None, reference: Reference) -> list[str]:
@@ -39,7 +39,7 @@ def generations_of(*, names: str | None, reference: Reference) -> list[str]:
     if names.strip().lower() == "all":
         return [m.machine_type for m in machines]
     types: list[str] = []
-    for token in (t.strip() for t in names.split(",") if t.strip()):
+    for token in comma_items(names):
         found = by_generation.get(token.lower())
         if found is None:
             row = machine_row(token, reference)
@@ -82,7 +82,7 @@ def fit_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
                 **kwargs,
             )
         except ValueError as exc:
-            raise _engine_error(exc) from None
+            raise engine_error(exc) from None
         return result.to_dict()
 
     key = {
@@ -130,7 +130,7 @@ def upgrade_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     reference = current_reference()
     inputs = with_calibration(user=user, inputs=inputs)  # a calibration: the customer's own workload
     config_row, current = resolve_scenario(user=user, inputs=inputs, reference=reference)
-    tokens = [t.strip() for t in (inputs.get("targets") or "").split(",") if t.strip()]
+    tokens = comma_items(inputs.get("targets") or "")
     targets = [_upgrade_target(t, reference) for t in (tokens or newest_machines(reference))]
     if len(targets) > MAX_UPGRADE_TARGETS:
         raise ValidationError({"targets": [f"At most {MAX_UPGRADE_TARGETS} targets, got {len(targets)}."]})
@@ -159,7 +159,7 @@ def upgrade_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
                 **kwargs,
             )
         except ValueError as exc:
-            raise _engine_error(exc) from None
+            raise engine_error(exc) from None
 
     key = {"kind": "upgrade", "configuration": config_row.pk, "now": repr(now), "targets": repr(targets), "tps": tps,
            "band": band, **kwargs}  # fmt: skip

@@ -8,6 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from sizing.services.estimate_inputs import EstimateInputSerializer
+from sizing.services.list_inputs import MAX_GENERATIONS, MAX_UPGRADE_TARGETS, CommaListField
 
 REQUIRED = ("path", "configuration")
 SHARED = (
@@ -36,12 +37,14 @@ def _field(name: str, **overrides: Any) -> serializers.Field[Any, Any, Any, Any]
 class FitInputSerializer(serializers.Serializer[Any]):
     """A rate (and goal) to fit: the estimate's fields, and the generations to search."""
 
-    generations = serializers.CharField(
+    generations = CommaListField(
+        max_items=MAX_GENERATIONS,
+        noun="generations",
         required=False,
         allow_blank=True,
         max_length=200,
         help_text="Generations to search, comma-separated (z16,z17; a machine slug or type stands for its "
-        "generation), or all; default the two newest generations rated",
+        f"generation), or all, at most {MAX_GENERATIONS}; default the two newest generations rated",
     )
 
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
@@ -59,10 +62,12 @@ class UpgradeInputSerializer(EstimateInputSerializer):
     """The estimate's question about today's machine (``machine``/``model`` with ``cps``), and the
     machines to compare it with."""
 
-    targets = serializers.CharField(
+    targets = CommaListField(
+        max_items=MAX_UPGRADE_TARGETS,
+        noun="targets",
         required=False,
         allow_blank=True,
         max_length=200,
-        help_text="Machines (slug or type) or models to compare, comma-separated, e.g. z16,z17 or 3931-510; "
-        "default the flagship machines of the two newest generations rated",
+        help_text="Machines (slug or type) or models to compare, comma-separated, e.g. z16,z17 or 3931-510, "
+        f"at most {MAX_UPGRADE_TARGETS}; default the flagship machines of the two newest generations rated",
     )

@@ -87,7 +87,7 @@ def _recover_lost_running(*, now: datetime, report: ReconcileReport) -> None:
     has_chunks = Exists(Job.objects.filter(parent_id=OuterRef("pk")))
     lost = (
         Job.objects.filter(status=JobStatus.RUNNING)
-        .filter(Q(heartbeat_at__lt=expired) | Q(heartbeat_at=None, started_at__lt=expired))
+        .filter(Q(heartbeat_at__lt=expired) | Q(heartbeat_at=None, last_started_at__lt=expired))
         .exclude(has_chunks)  # a split batch lives in its chunks
         .values("pk", "attempts", "heartbeat_at", "task_id")
         .order_by("pk")[:PASS_LIMIT]

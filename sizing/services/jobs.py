@@ -35,8 +35,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, InterfaceError, OperationalError, connections, transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerOperationalError
+from redis.exceptions import RedisError
 
 import models_lib
 from config.celery import app as celery_app
@@ -57,6 +60,15 @@ PROGRESS_INTERVAL_S = 0.5
 RUNNING_LIMIT_WAIT_S = 3.0
 #: Errors worth retrying: the database or the broker was briefly unreachable.
 TRANSIENT_DB_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+#: Every error worth retrying: the database, the broker or a Redis cache briefly unreachable (the
+#: shared caches degrade by themselves, config.redis_cache; this is for any Redis they miss).
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
+    *TRANSIENT_DB_ERRORS,
+    BrokerOperationalError,
+    RedisError,
+    ConnectionError,
+    TimeoutError,
+)
 
 ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
 TERMINAL = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)
@@ -243,8 +255,8 @@ def job_run(
     ``soft_time_limit_s`` is the limit the task runs under (for the error message; Celery
     enforces it).
 
-    Raises only the transient database errors of :data:`TRANSIENT_DB_ERRORS`, after putting the
-    job back to ``queued`` where it can, so that the caller retries it.
+    Raises only the transient errors of :data:`TRANSIENT_ERRORS` (database, broker, Redis), after
+    putting the job back to ``queued`` where it can, so that the caller retries it.
     """
     hostname = hostname or socket.gethostname()
     claimed = _claim(job_id=job_id, hostname=hostname)
@@ -271,7 +283,9 @@ def _claim(*, job_id: int, hostname: str) -> bool | None:
     queued = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED)
     fields = {
         "status": JobStatus.RUNNING,
-        "started_at": now,
+        # started_at is the first start: a job queued again (lost worker, transient error) keeps it.
+        "started_at": Coalesce(F("started_at"), Value(now)),
+        "last_started_at": now,
         "heartbeat_at": now,
         "worker_host": hostname,
         "attempts": F("attempts") + 1,
@@ -325,7 +339,10 @@ def _take_over_if_abandoned(*, job_id: int, hostname: str, redelivered: bool) ->
             error=gave_up_message(row["attempts"]),
         )
         return RunOutcome(JobStatus.FAILED)
-    if not same.update(heartbeat_at=now, worker_host=hostname, attempts=F("attempts") + 1, progress=0):
+    taken = same.update(
+        heartbeat_at=now, last_started_at=now, worker_host=hostname, attempts=F("attempts") + 1, progress=0
+    )
+    if not taken:
         return RunOutcome(JobStatus.RUNNING, retry_in_s=1.0)  # another delivery took it over first
     logger.warning(
         "job %s: taking over from a lost worker (lease expired at %s, redelivered=%s)",
@@ -420,7 +437,8 @@ def _compute(*, job: Job, attempt: int, soft_time_limit_s: float | None) -> RunO
             return _finish(lease, status=JobStatus.FAILED, error=_validation_message(exc))
         except ValueError as exc:
             return _finish(lease, status=JobStatus.FAILED, error=str(exc) or type(exc).__name__)
-        except TRANSIENT_DB_ERRORS:
+        except TRANSIENT_ERRORS:
+            logger.warning("job %s: a transient error; queued again for a retry", job.pk, exc_info=True)
             _requeue(lease)
             raise
         except Exception as exc:

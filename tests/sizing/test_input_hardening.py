@@ -136,6 +136,78 @@ def test_a_form_body_with_an_unknown_charset_is_a_400(api: Any) -> None:
     assert response.status_code == 400 and "nope" in _json(response)["detail"]
 
 
+# -- form and multipart bodies: as strict as JSON (issue 24, item 6) ----------------------------
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def _form(**fields: Any) -> bytes:
+    from urllib.parse import urlencode
+
+    return urlencode(fields).encode()
+
+
+def test_a_raw_invalid_utf8_form_body_gets_the_json_bodys_answer(api: Any) -> None:
+    body = _form(**FITEQ) + b"&name=\xff\xfe"
+    as_form = _post_raw(api, "/api/v1/estimates/", body, FORM)
+    as_json = _post_raw(api, "/api/v1/estimates/", body)  # the same bytes, said to be JSON
+    assert as_form.status_code == as_json.status_code == 400
+    offset = body.index(b"\xff")
+    assert _json(as_form) == _json(as_json) == {"detail": f"The body is not valid utf-8: bad byte at offset {offset}."}
+    assert Estimate.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        # The issue's body; Latin-1 "café" (é = 0xe9, the fourth byte of the value); a bad name.
+        (b"&name=%ff%fe", "The form field 'name' is not valid utf-8: bad byte at offset 0."),
+        (b"&name=caf%e9", "The form field 'name' is not valid utf-8: bad byte at offset 3."),
+        (b"&%ff=1", "A form field name is not valid utf-8: bad byte at offset 0."),
+    ],
+)
+def test_a_percent_encoded_invalid_utf8_form_field_is_a_400_naming_it(api: Any, tail: bytes, expected: str) -> None:
+    response = _post_raw(api, "/api/v1/estimates/", _form(**FITEQ) + tail, FORM)
+    assert response.status_code == 400
+    assert _json(response) == {"detail": expected}
+    assert Estimate.objects.count() == 0
+
+
+def test_a_nul_in_a_form_field_is_a_400_as_in_json(api: Any) -> None:
+    response = _post_raw(api, "/api/v1/estimates/", _form(**FITEQ) + b"&name=a%00b", FORM)
+    assert response.status_code == 400
+    assert _json(response) == {"detail": "The form field 'name' contains a NUL character, which no field accepts."}
+    assert Estimate.objects.count() == 0
+
+
+def _multipart(fields: list[tuple[bytes, bytes]], boundary: bytes = b"zsizer-boundary") -> tuple[bytes, str]:
+    parts = [
+        b"--" + boundary + b'\r\nContent-Disposition: form-data; name="' + name + b'"\r\n\r\n' + value + b"\r\n"
+        for name, value in fields
+    ]
+    return b"".join(parts) + b"--" + boundary + b"--\r\n", f"multipart/form-data; boundary={boundary.decode()}"
+
+
+def test_an_invalid_utf8_multipart_field_is_a_400_naming_it(api: Any) -> None:
+    good = [(k.encode(), str(v).encode()) for k, v in FITEQ.items()]
+    body, content_type = _multipart([*good, (b"name", b"\xff\xfe")])
+    response = _post_raw(api, "/api/v1/estimates/", body, content_type)
+    assert response.status_code == 400
+    assert _json(response) == {"detail": "The multipart field 'name' is not valid utf-8: bad byte at offset 0."}
+    assert Estimate.objects.count() == 0
+    # The same request with valid text is stored as before, the name as sent.
+    body, content_type = _multipart([*good, (b"name", "café".encode())])
+    stored = _post_raw(api, "/api/v1/estimates/", body, content_type)
+    assert stored.status_code == 201, stored.content
+    assert Estimate.objects.get().name == "café"
+
+
+def test_a_valid_form_body_is_answered_as_before(api: Any) -> None:
+    response = _post_raw(api, "/api/v1/estimates/", _form(**FITEQ, name="café"), FORM)
+    assert response.status_code == 201, response.content
+    assert Estimate.objects.get().name == "café"
+
+
 # -- CSV in --------------------------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from sizing.models import Job, JobStatus
 from sizing.services import jobs as service
@@ -55,10 +56,18 @@ def _ago(seconds: float) -> Any:
 
 
 def test_a_running_job_whose_lease_ran_out_is_requeued_sent_and_rerun_once(
-    user: Any, settings: Any, queue: str, trivial_runner: None
+    user: Any, api: Any, settings: Any, queue: str, trivial_runner: None
 ) -> None:
     stale = _ago(settings.ZSIZER_JOB_LEASE_SECONDS + 1)
-    job = _job(user, status=JobStatus.RUNNING, attempts=1, heartbeat_at=stale, started_at=stale, worker_host="dead")
+    job = _job(
+        user,
+        status=JobStatus.RUNNING,
+        attempts=1,
+        heartbeat_at=stale,
+        started_at=stale,
+        last_started_at=stale,
+        worker_host="dead",
+    )
     report = jobs_reconcile()
     assert (report.requeued, report.failed, report.resent) == ([job.pk], [], [])
     job.refresh_from_db()
@@ -68,9 +77,17 @@ def test_a_running_job_whose_lease_ran_out_is_requeued_sent_and_rerun_once(
     # A second pass (another worker's reconciler) finds nothing to do.
     again = jobs_reconcile()
     assert (again.requeued, again.failed, again.resent) == ([], [], [])
+    rerun_at = timezone.now()
     assert job_run(job_id=job.pk, hostname="w2").state == JobStatus.SUCCEEDED
     job.refresh_from_db()
     assert (job.status, job.attempts, job.result) == (JobStatus.SUCCEEDED, 2, TRIVIAL)
+    # The first start is kept (issue 24); the re-run is the last start.
+    assert job.started_at == stale
+    assert rerun_at <= job.last_started_at <= job.finished_at
+    shown = api.get(f"/api/v1/jobs/{job.pk}/").json()
+    assert shown["attempts"] == 2
+    assert parse_datetime(shown["started_at"]) == stale
+    assert parse_datetime(shown["last_started_at"]) == job.last_started_at
 
 
 def test_a_running_job_with_a_live_lease_is_left_alone(user: Any, queue: str) -> None:

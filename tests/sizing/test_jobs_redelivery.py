@@ -63,11 +63,21 @@ def test_a_delivery_while_a_live_worker_holds_the_lease_waits(user: Any) -> None
 
 def test_a_delivery_after_the_lease_ran_out_takes_the_job_over(user: Any, reload_benchmarks: None) -> None:
     stale = timezone.now() - timedelta(seconds=settings.ZSIZER_JOB_LEASE_SECONDS + 1)
-    job = _job(user, status=JobStatus.RUNNING, attempts=1, heartbeat_at=stale, worker_host="dead", started_at=stale)
+    job = _job(
+        user,
+        status=JobStatus.RUNNING,
+        attempts=1,
+        heartbeat_at=stale,
+        worker_host="dead",
+        started_at=stale,
+        last_started_at=stale,
+    )
+    taken_at = timezone.now()
     assert job_run(job_id=job.pk, hostname="w2", redelivered=True).state == JobStatus.SUCCEEDED
     job.refresh_from_db()
     assert (job.status, job.attempts, job.worker_host) == (JobStatus.SUCCEEDED, 2, "w2")
     assert job.started_at == stale  # when the job first started
+    assert taken_at <= job.last_started_at <= job.finished_at  # when this attempt started
 
 
 def test_a_job_whose_workers_keep_dying_fails(user: Any) -> None:

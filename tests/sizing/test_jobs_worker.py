@@ -196,10 +196,17 @@ def test_closed_job_for_zosconnect_returns_the_published_throughput(jobs_worker:
     assert points[100]["gcp_utilization"] < 0.25 and points[400]["gcp_utilization"] < 0.8
 
 
-def test_a_job_that_cannot_be_computed_fails_with_its_message(jobs_worker: Worker, api: Any) -> None:
-    job_id = _submit(
-        api, "curve", {"path": "hostbridge-http", "configuration": "default-tcpip", "machine": "z13", "cps": 4}
-    )
+def test_a_job_that_cannot_be_computed_fails_with_its_message(jobs_worker: Worker, api: Any, user: Any) -> None:
+    from sizing.services.jobs import job_send
+
+    params = {"path": "hostbridge-http", "configuration": "default-tcpip", "machine": "z13", "cps_list": [4]}
+    # The API refuses it now (issue 24: checked at submission as the job would compute it) ...
+    refused = api.post(URL, {"kind": "curve", "params": params}, format="json")
+    assert refused.status_code == 400 and "publishes no CPU figures" in refused.json()["params"]["configuration"][0]
+    # ... but a row stored before that check (an older release's) still ends failed with the reason.
+    row = Job.objects.create(owner=user, kind="curve", params=params, task_id=f"old-{time.monotonic_ns()}")
+    job_send(job_id=row.pk, task_id=row.task_id)
+    job_id = row.pk
     job = wait_for_job(job_id)
     assert job.status == JobStatus.FAILED and job.result is None
     assert "publishes no CPU figures" in job.error and job.worker_host == jobs_worker.hostname
