@@ -312,7 +312,8 @@ PARAMS_SERIALIZERS: dict[str, type[ParamsSerializer]] = {
 class JobSubmitSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """``{"kind": ..., "params": {...}}``; ``params`` are checked by the kind's serializer."""
 
-    kind = serializers.ChoiceField(choices=JobKind.choices)
+    # A plan is submitted as a plan (/api/v1/plans/), not as a job.
+    kind = serializers.ChoiceField(choices=[c for c in JobKind.choices if c[0] in PARAMS_SERIALIZERS])
     params = serializers.DictField(help_text="Parameters of the kind (see the kind's schema)")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

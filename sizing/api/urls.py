@@ -7,6 +7,7 @@ from sizing.api import (
     fit_views,
     job_views,
     model_views,
+    plan_views,
     reference_views,
     report_views,
 )
@@ -22,6 +23,7 @@ router.register("engine-rules", reference_views.EngineRuleViewSet, basename="eng
 router.register("estimates", estimate_views.EstimateViewSet, basename="estimate")
 router.register("jobs", job_views.JobViewSet, basename="job")
 router.register("calibrations", calibration_views.CalibrationViewSet, basename="calibration")
+router.register("plans", plan_views.PlanViewSet, basename="plan")
 
 urlpatterns = [
     path("estimate", estimate_views.EstimateQueryView.as_view(), name="estimate-query"),
