@@ -11,7 +11,6 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.decorators import action
 from rest_framework.exceptions import APIException
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -148,7 +147,7 @@ class PlanViewSet(
             202: OpenApiResponse(PlanDetailSerializer, description="Stored; workers evaluate it: poll its url"),
             400: OpenApiResponse(
                 ErrorSerializer,
-                description="Bad input, named by field ({'workloads': [{}, {'tps': [...]}]}, "
+                description="Bad input, named by field ({'workloads': {'1': {'tps': [...]}}}, "
                 "{'candidates': {'1': [...]}}); nothing stored",
             ),
             429: OpenApiResponse(ErrorSerializer, description="Throttled, or too many queued jobs"),
@@ -203,7 +202,6 @@ class PlanViewSet(
         },
         summary="The plan as a PDF proposal",
     )
-    @action(detail=True, methods=["get"], url_path="report.pdf", url_name="report-pdf")
     def report_pdf(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
         plan = self.get_object()
         return pdf_response(plan_pdf(plan=plan, result=_answered(plan)), f"zsizer-plan-{plan.pk}.pdf")
@@ -217,7 +215,6 @@ class PlanViewSet(
         },
         summary="The plan's per-period table as CSV",
     )
-    @action(detail=True, methods=["get"], url_path="result.csv", url_name="result-csv")
     def result_csv(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         plan = self.get_object()
         rows = csv_rows(_answered(plan))

@@ -2,7 +2,7 @@
 
 Checked in full before anything is stored: each workload's path and configuration (or
 calibration) against what the owner may see, each candidate against the LSPR table, so that a
-bad plan answers 400 naming the field (``{"workloads": [{}, {"tps": [...]}]}``,
+bad plan answers 400 naming the field (``{"workloads": {"1": {"tps": [...]}}}``,
 ``{"candidates": {"1": [...]}}``) and stores nothing.
 """
 
@@ -149,21 +149,20 @@ def plan_inputs(*, user: User, data: Any) -> dict[str, Any]:
     attrs = form.validated_data
     errors: dict[str, Any] = {}
     workloads: list[dict[str, Any]] = []
-    workload_errors: list[dict[str, Any]] = []
-    for entry in attrs["workloads"]:
+    workload_errors: dict[str, dict[str, Any]] = {}
+    for i, entry in enumerate(attrs["workloads"]):
         try:
             resolved = with_calibration(user=user, inputs=dict(entry))
             row = resolve_configuration(user=user, path=resolved["path"], configuration=resolved["configuration"])
         except ValidationError as exc:
-            workload_errors.append(exc.message_dict)
+            workload_errors[str(i)] = exc.message_dict
             continue
-        workload_errors.append({})
         stored = {k: v for k, v in resolved.items() if v is not None}
         stored.update(path=row.path.slug, configuration=row.slug)
         if entry.get("calibration") is not None:
             stored["calibration"] = entry["calibration"]
         workloads.append(stored)
-    if any(workload_errors):
+    if workload_errors:
         errors["workloads"] = workload_errors
     candidates: list[dict[str, Any]] = []
     candidate_errors: dict[str, list[str]] = {}
@@ -186,9 +185,8 @@ def plan_inputs(*, user: User, data: Any) -> dict[str, Any]:
     period, horizon = ("quarter", quarters) if quarters is not None else ("year", attrs["horizon_years"])
     for i, w in enumerate(workloads):
         if w.get("growth_tps") is not None and w["tps"] + w["growth_tps"] * (horizon - 1) <= 0:
-            workload_errors = [{} for _ in workloads]
-            workload_errors[i] = {"growth_tps": ["The average falls to zero or below within the horizon."]}
-            raise serializers.ValidationError({"workloads": workload_errors})
+            message = "The average falls to zero or below within the horizon."
+            raise serializers.ValidationError({"workloads": {str(i): {"growth_tps": [message]}}})
     options = {k: attrs[k] for k in OPTION_FIELDS if attrs.get(k) is not None}
     return {
         "name": attrs["name"],
