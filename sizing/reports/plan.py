@@ -65,13 +65,12 @@ def question_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
             numeric=[False, True, True, False, True],
         )
     )
-    options = inputs.get("options") or {}
-    ceiling = options.get("max_utilization")
+    ceiling = result["candidates"][0]["periods"][0]["ceiling"]
     out.append(
         para(
             f"Over {inputs['horizon']} {inputs['period']}s on {len(inputs['candidates'])} candidates: "
             + ", ".join(escape(c["label"]) for c in inputs["candidates"])
-            + f". Utilisation ceiling: {pct(ceiling) if ceiling is not None else 'the estimate default'}.",
+            + f". CP and zIIP utilisation ceiling: {pct(ceiling)}.",
             styles().small,
         )
     )
