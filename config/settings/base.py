@@ -191,6 +191,10 @@ SPECTACULAR_SETTINGS = {
         "StatementKindEnum": "sizing.models.StatementKind",
         "JobStatusEnum": "sizing.models.JobStatus",
         "ReportStatusEnum": "sizing.models.ReportStatus",
+        "PlanPeriodEnum": "sizing.models.PlanPeriod",
+        "PlanCandidateKindEnum": "sizing.api.plan_schema.CANDIDATE_KINDS",
+        "RecommendationKindEnum": "sizing.api.plan_schema.RECOMMENDATION_KINDS",
+        "PlanResultKindEnum": "sizing.api.plan_schema.RESULT_KINDS",
     },
 }
 

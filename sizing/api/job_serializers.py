@@ -312,11 +312,12 @@ PARAMS_SERIALIZERS: dict[str, type[ParamsSerializer]] = {
 class JobSubmitSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """``{"kind": ..., "params": {...}}``; ``params`` are checked by the kind's serializer."""
 
-    # A plan is submitted as a plan (/api/v1/plans/), not as a job.
-    kind = serializers.ChoiceField(choices=[c for c in JobKind.choices if c[0] in PARAMS_SERIALIZERS])
+    kind = serializers.ChoiceField(choices=JobKind.choices)
     params = serializers.DictField(help_text="Parameters of the kind (see the kind's schema)")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] not in PARAMS_SERIALIZERS:  # a plan is submitted as a plan, not as a job
+            raise serializers.ValidationError({"kind": ["Submit a plan to /api/v1/plans/."]})
         params = PARAMS_SERIALIZERS[attrs["kind"]](data=attrs["params"], context=self.context)
         if not params.is_valid():
             raise serializers.ValidationError({"params": params.errors})

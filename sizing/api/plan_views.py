@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import APIException
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.plan_schema import PlanInputsSerializer, PlanResultSerializer
 from sizing.api.renderers import CSVRenderer
 from sizing.api.report_views import PDFRenderer, pdf_response
 from sizing.api.throttles import SharedScopedRateThrottle
@@ -79,11 +80,21 @@ class PlanSerializer(serializers.ModelSerializer[Plan]):
         return self._link(plan, "plan-result-csv")
 
 
+@extend_schema_field(PlanInputsSerializer)
+class PlanInputsField(serializers.JSONField):
+    """The stored question (its shape: :class:`PlanInputsSerializer`)."""
+
+
+@extend_schema_field(PlanResultSerializer(allow_null=True))
+class PlanResultField(serializers.JSONField):
+    """The stored answer (its shape: :class:`PlanResultSerializer`)."""
+
+
 class PlanDetailSerializer(PlanSerializer):
-    inputs = serializers.JSONField(
+    inputs = PlanInputsField(
         read_only=True, help_text="The question as stored: period, horizon, workloads, candidates, options"
     )
-    result = serializers.JSONField(
+    result = PlanResultField(
         source="job.result",
         read_only=True,
         allow_null=True,

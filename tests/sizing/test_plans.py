@@ -250,3 +250,27 @@ def test_the_pdf_states_the_recommendation(api: Any, answered: dict[str, Any], t
     assert rec["sentence"] in flat
     for model in MODELS:
         assert model in flat
+
+
+def _json_schema(node: Any) -> Any:
+    """OpenAPI 3.0 -> JSON Schema: ``nullable: true`` becomes a null alternative."""
+    if isinstance(node, list):
+        return [_json_schema(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _json_schema(v) for k, v in node.items() if k != "nullable"}
+    if node.get("nullable"):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+def test_the_answer_matches_its_openapi_schema_field_by_field(api: Any, answered: dict[str, Any]) -> None:
+    """The generated schema closes every object (additionalProperties: false), so a field of the
+    answer it does not describe, or a type it gets wrong, fails here."""
+    import jsonschema
+
+    schema = api.get("/api/schema/?format=json").json()
+    components = _json_schema(schema["components"])
+    body = api.get(f"/api/v1/plans/{answered['id']}/").json()
+    jsonschema.validate(body, {"$ref": "#/components/schemas/PlanDetail", "components": components})
+    assert components["schemas"]["PlanResult"]["additionalProperties"] is False
