@@ -355,5 +355,6 @@ def run_plan(*, params: dict[str, Any], owner: User, progress: Progress) -> dict
 
 
 def evaluations(inputs: Mapping[str, Any]) -> int:
-    """How many (candidate, period) LPAR questions the plan asks."""
-    return len(inputs["candidates"]) * int(inputs["horizon"])
+    """How many workload evaluations the plan asks for: each (candidate, period) LPAR question
+    loads every workload once."""
+    return len(inputs["candidates"]) * int(inputs["horizon"]) * len(inputs["workloads"])

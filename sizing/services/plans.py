@@ -30,8 +30,9 @@ def _no_progress(done: float, total: float) -> None:
 
 
 def plan_create(*, user: User, data: Any) -> Plan:
-    """Check and store a plan owned by ``user``; answered at once when it asks at most
-    ``ZSIZER_PLAN_INLINE_EVALUATIONS`` (candidate, period) questions, else queued for workers.
+    """Check and store a plan owned by ``user``; answered at once when it asks for at most
+    ``ZSIZER_PLAN_INLINE_EVALUATIONS`` workload evaluations (candidates x periods x workloads),
+    else queued for workers.
 
     Raises DRF's ``ValidationError`` naming the field (nothing stored), and
     :class:`sizing.services.jobs.TooManyJobs` when the owner's queue is full.

@@ -78,7 +78,7 @@ def _create(api: Any, body: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture(name="answered")
 def fixture_answered(api: Any, settings: Any) -> dict[str, Any]:
-    settings.ZSIZER_PLAN_INLINE_EVALUATIONS = len(MODELS + GENERATIONS) * YEARS
+    settings.ZSIZER_PLAN_INLINE_EVALUATIONS = len(MODELS + GENERATIONS) * YEARS * len(WORKLOADS)
     return _create(api, PLAN)
 
 

@@ -94,5 +94,11 @@ def test_build_the_plan_in_the_workbench_and_read_the_recommendation_from_its_pd
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, check=True, text=True).stdout
     assert sentence in " ".join(text.split())
     assert page.get_by_role("link", name="CSV table").get_attribute("href").endswith("/result.csv")
+
+    # The plan is stored: reopened from "Your plans", it draws the same answer.
+    page.goto(f"{live_server.url}/plans/")
+    page.get_by_role("link", name="API layer and CICS").click()
+    page.wait_for_selector("#plan-chart .main-svg")
+    assert page.locator("#plan-recommendation").inner_text() == sentence
     assert not page.errors, page.errors
     assert not _non_local(page.requests)
