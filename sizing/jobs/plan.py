@@ -102,6 +102,16 @@ def _reasons(answer: MixAnswer) -> list[dict[str, str]]:
     if not lpar.stable:
         pool = "CPs" if lpar.gcp_busy >= lpar.cps else "zIIPs"
         out.append({"code": "saturation", "message": f"Beyond saturation: the {pool} would be more than 100% busy."})
+    cap = answer.models[0].max_engines(lpar.cps)
+    full = lpar.ziips > 0 and lpar.ziip_busy >= lpar.ziips * answer.ceiling - 1e-9
+    if out and cap is not None and lpar.ziips >= cap and full:
+        out.append(
+            {
+                "code": "engines",
+                "message": f"The zIIPs are at the most the rules allow beside {lpar.cps} CPs ({cap}): eligible "
+                "work that finds no zIIP runs on the CPs.",
+            }
+        )
     for wm, t in zip(answer.models, answer.rates, strict=True):
         sat = wm.saturation(lpar.cps, lpar.ziips)
         if sat.binding == "software" and t >= sat.tps:
