@@ -120,12 +120,21 @@ class RunOutRangeSerializer(serializers.Serializer[Any]):
     latest = serializers.IntegerField(allow_null=True, help_text="null: beyond the horizon")
 
 
+class BasisNoteSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="the engine's warning code (docs/models.md)")
+    message = serializers.CharField()
+
+
 class PlanCandidateSerializer(StoredCandidateSerializer):
     index = serializers.IntegerField()
     periods = CandidatePeriodSerializer(many=True)
     models = OptionModelSerializer(many=True, help_text="models this candidate offers the recommendation")
     runs_out = serializers.IntegerField(allow_null=True, help_text="first period that does not hold; null: lasts")
     runs_out_range = RunOutRangeSerializer()
+    basis = serializers.ListField(
+        child=BasisNoteSerializer(many=True),
+        help_text="per workload: the engine's notes on its basis (bounds only, CICS regions only, ...), first period",
+    )
 
 
 class SingleSerializer(serializers.Serializer[Any]):

@@ -27,10 +27,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from sizing.jobs.base import Progress, json_result, table
+from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.workload import WorkloadModel
 from sizing.selectors.fitted import current_reference
+
+#: Engine warnings about a workload's basis that a plan passes on besides the model warnings of
+#: every job (``sizing.jobs.base.MODEL_WARNINGS``): what the sized demand covers.
+BASIS_WARNINGS = frozenset({"cics-only"})
 
 #: Engine options a plan passes to every evaluation (the estimate's names).
 PLAN_ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share")
@@ -233,7 +237,12 @@ def evaluate_candidate(
             }
             for c in counts
         ]
-    return json_result({**candidate, "index": index, "periods": periods, "models": models})
+    basis = [
+        [*warnings_of(wm.reference), *({"code": w["code"], "message": w["message"]} for w in wm.reference["warnings"]
+                                        if w["code"] in BASIS_WARNINGS)]
+        for wm in first.models
+    ]  # fmt: skip
+    return json_result({**candidate, "index": index, "periods": periods, "models": models, "basis": basis})
 
 
 def _first_not(flags: Sequence[bool]) -> int | None:

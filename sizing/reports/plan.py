@@ -163,13 +163,26 @@ def table_section(result: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def sources_section(plan: Plan) -> list[Flowable]:
+def sources_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
     out: list[Flowable] = heading("Each workload's basis and sources")
     rows = [
         (f"{w['path']}/{w['configuration']}", w["name"], "; ".join(w["sources"]) or DASH)
         for w in plan_sources(inputs=plan.inputs)
     ]
     out.append(data_table(["Workload", "Configuration", "Sources"], rows, widths=[0.26, 0.3, 0.44]))
+    first = result["candidates"][0]
+    notes = [
+        (f"{w['path']}/{w['configuration']}", note["code"], note["message"])
+        for w, basis in zip(plan.inputs["workloads"], first.get("basis") or [], strict=False)
+        for note in basis
+    ]
+    if notes:
+        out.append(
+            para(
+                f"The engine's notes on each workload's basis ({escape(first['label'])}, first period):", styles().small
+            )
+        )
+        out.append(data_table(["Workload", "Note", "What it means"], notes, widths=[0.2, 0.14, 0.66], compact=True))
     out.append(
         para(
             "Each period is the same question as the mix job (several workloads on one LPAR) at that period's peaks: "
@@ -197,6 +210,6 @@ def plan_pdf(*, plan: Plan, result: dict[str, Any]) -> bytes:
     for candidate in result["candidates"][:MAX_CHARTS]:
         story.append(chart(result, candidate))
     story += table_section(result)
-    story += sources_section(plan)
+    story += sources_section(plan, result)
     story += disclaimer()
     return render(story, Meta(title=f"Capacity plan: {plan.name}", author=author, created=plan.created_at))
