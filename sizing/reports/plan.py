@@ -182,7 +182,7 @@ def sources_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
                 f"The engine's notes on each workload's basis ({escape(first['label'])}, first period):", styles().small
             )
         )
-        out.append(data_table(["Workload", "Note", "What it means"], notes, widths=[0.2, 0.14, 0.66], compact=True))
+        out.append(data_table(["Workload", "Note", "What it means"], notes, widths=[0.2, 0.2, 0.6], compact=True))
     out.append(
         para(
             "Each period is the same question as the mix job (several workloads on one LPAR) at that period's peaks: "
