@@ -117,6 +117,8 @@ def main() -> int:
         # perf/bench_first_chart.py: the workbench in a fresh Chromium profile to its first Plotly chart.
         "first_chart": (sections.get("first_chart") or [None])[0],
         "reports": sections.get("reports", []),
+        # perf/bench_plans.py: a 3 x 20 x 20 plan on 4 worker processes against the engine's own time.
+        "plans": (sections.get("plans") or [None])[0],
         "exit_status": status,
     }
     RESULTS.mkdir(exist_ok=True)

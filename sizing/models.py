@@ -364,6 +364,7 @@ class JobKind(models.TextChoices):
     OPTIMIZE = "optimize", "Cheapest CP and zIIP mix"
     MIX = "mix", "Several workloads on one LPAR"
     BATCH = "batch", "Batch of scenarios from CSV"
+    PLAN = "plan", "Capacity plan over time"
 
 
 class JobStatus(models.TextChoices):
@@ -418,6 +419,35 @@ class Job(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} job {self.pk} ({self.status})"
+
+
+class PlanPeriod(models.TextChoices):
+    YEAR = "year", "Years"
+    QUARTER = "quarter", "Quarters"
+
+
+class Plan(models.Model):
+    """A capacity plan its owner names and reopens: workloads growing over a horizon, candidate
+    targets, and the answer per period.  The answer is computed by its job (``kind=plan``),
+    whose status, progress and result are the plan's (one source of truth, the job's states,
+    lease and recovery); a small plan's job is stored already succeeded."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plans")
+    name = models.CharField(max_length=200)
+    period = models.CharField(max_length=10, choices=PlanPeriod.choices, default=PlanPeriod.YEAR)
+    horizon = models.PositiveSmallIntegerField(help_text="number of periods (years or quarters)")
+    inputs = models.JSONField(help_text="the validated question: workloads, candidates, sizing options")
+    job = models.OneToOneField(Job, on_delete=models.CASCADE, related_name="plan")
+    model_version = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="plan_owner_created")]
+        constraints = [models.CheckConstraint(condition=Q(horizon__gte=1), name="plan_horizon_positive")]
+
+    def __str__(self) -> str:
+        return f"plan {self.pk}: {self.name}"
 
 
 class ReferenceVersion(models.Model):

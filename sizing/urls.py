@@ -21,6 +21,7 @@ urlpatterns = [
     path("size/", views.workbench, name="workbench"),
     path("ui/chart-data", views.chart_data, name="chart-data"),
     path("ui/models", views.models_data, name="models-data"),
+    path("plans/", views.plan_workbench, name="plans"),
     path("reference/", views.reference_list, name="reference"),
     path("reference/lspr/", views.lspr_index, name="lspr"),
     path("reference/lspr/<slug:slug>/", views.lspr_machine, name="lspr-machine"),

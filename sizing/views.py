@@ -27,6 +27,7 @@ from sizing.plotly_static import plotly_bundle
 from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
+from sizing.selectors.plans import plan_list
 from sizing.selectors.targets import machine_settings, model_choices
 from sizing.services import charts
 from sizing.services.calibrations import calibration_delete
@@ -100,6 +101,22 @@ chart_data = ChartDataView.as_view()
 
 
 # -- reference data --------------------------------------------------------------------------
+
+
+@login_required
+def plan_workbench(request: HttpRequest) -> HttpResponse:
+    """Capacity plans: the form (opening on the worked example), the answer's chart and table,
+    and the owner's saved plans; the page talks to /api/v1/plans/."""
+    choices = catalogue.workbench_choices(user=request.user)
+    return _render_with_charts(
+        request,
+        "sizing/plans.html",
+        {
+            "choices": choices,
+            "generations": [m["slug"] for m in choices["machines"]],
+            "plans": plan_list(user=signed_in_user(request))[:20],
+        },
+    )
 
 
 @login_required

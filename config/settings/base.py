@@ -226,6 +226,10 @@ SPECTACULAR_SETTINGS = {
         "StatementKindEnum": "sizing.models.StatementKind",
         "JobStatusEnum": "sizing.models.JobStatus",
         "ReportStatusEnum": "sizing.models.ReportStatus",
+        "PlanPeriodEnum": "sizing.models.PlanPeriod",
+        "PlanCandidateKindEnum": "sizing.api.plan_schema.CANDIDATE_KINDS",
+        "RecommendationKindEnum": "sizing.api.plan_schema.RECOMMENDATION_KINDS",
+        "PlanResultKindEnum": "sizing.api.plan_schema.RESULT_KINDS",
     },
 }
 
@@ -273,6 +277,9 @@ ZSIZER_MAX_QUEUED_JOBS_PER_USER = env_int("ZSIZER_MAX_QUEUED_JOBS_PER_USER", 20,
 ZSIZER_MAX_RUNNING_JOBS_PER_USER = env_int("ZSIZER_MAX_RUNNING_JOBS_PER_USER", 4, minimum=1)
 # A batch of more rows than this is split into chunks that workers run in parallel.
 ZSIZER_BATCH_CHUNK_ROWS = env_int("ZSIZER_BATCH_CHUNK_ROWS", 250, minimum=1)
+# A plan of at most this many workload evaluations (candidates x periods x workloads) is answered
+# in the request (201); a larger one is evaluated by workers, one task per candidate (202).
+ZSIZER_PLAN_INLINE_EVALUATIONS = env_int("ZSIZER_PLAN_INLINE_EVALUATIONS", 80, minimum=0)
 # A request that finds the database unreachable answers 503 with this Retry-After (seconds).
 ZSIZER_DB_RETRY_AFTER_SECONDS = env_int("ZSIZER_DB_RETRY_AFTER_SECONDS", 5, minimum=1)
 

@@ -384,6 +384,8 @@ class JobSubmitSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any])
     params = serializers.DictField(help_text="Parameters of the kind (see the kind's schema)")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] not in PARAMS_SERIALIZERS:  # a plan is submitted as a plan, not as a job
+            raise serializers.ValidationError({"kind": ["Submit a plan to /api/v1/plans/."]})
         params = PARAMS_SERIALIZERS[attrs["kind"]](data=attrs["params"], context=self.context)
         if not params.is_valid():
             raise serializers.ValidationError({"params": params.errors})

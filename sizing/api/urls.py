@@ -7,6 +7,7 @@ from sizing.api import (
     fit_views,
     job_views,
     model_views,
+    plan_views,
     reference_views,
     report_views,
 )
@@ -22,6 +23,7 @@ router.register("engine-rules", reference_views.EngineRuleViewSet, basename="eng
 router.register("estimates", estimate_views.EstimateViewSet, basename="estimate")
 router.register("jobs", job_views.JobViewSet, basename="job")
 router.register("calibrations", calibration_views.CalibrationViewSet, basename="calibration")
+router.register("plans", plan_views.PlanViewSet, basename="plan")
 
 urlpatterns = [
     path("estimate", estimate_views.EstimateQueryView.as_view(), name="estimate-query"),
@@ -33,6 +35,8 @@ urlpatterns = [
     path("estimates/report.pdf", report_views.ComparisonReportView.as_view(), name="estimate-comparison-pdf"),
     path("estimates/<int:pk>/report.pdf", report_views.EstimateReportView.as_view(), name="estimate-pdf"),
     path("jobs/<int:pk>/report.pdf", report_views.JobReportView.as_view(), name="job-pdf"),
+    path("plans/<int:pk>/report.pdf", plan_views.PlanViewSet.as_view({"get": "report_pdf"}), name="plan-report-pdf"),
+    path("plans/<int:pk>/result.csv", plan_views.PlanViewSet.as_view({"get": "result_csv"}), name="plan-result-csv"),
     path("reports/<int:pk>/", report_views.ReportDetailView.as_view(), name="report-detail"),
     path("reports/<int:pk>/report.pdf", report_views.ReportPDFView.as_view(), name="report-pdf"),
     path("", include(router.urls)),

@@ -16,6 +16,7 @@ from sizing.jobs.curve import run_curve
 from sizing.jobs.mix import run_mix
 from sizing.jobs.montecarlo import run_montecarlo
 from sizing.jobs.optimize import run_optimize
+from sizing.jobs.plan import run_plan
 
 RUNNERS: dict[str, Callable[..., dict[str, Any]]] = {
     "curve": run_curve,
@@ -24,6 +25,7 @@ RUNNERS: dict[str, Callable[..., dict[str, Any]]] = {
     "optimize": run_optimize,
     "mix": run_mix,
     "batch": run_batch,
+    "plan": run_plan,
 }
 
 __all__ = ["RUNNERS", "JobStopped", "Progress"]

@@ -34,7 +34,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,7 @@ from django.contrib.auth.models import User
 
 from models_lib.capacity import demand_mips, demand_msu
 from models_lib.engine import specialty_engines
+from models_lib.inputs import CapacityTable
 from models_lib.queueing import erlang_c
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload
@@ -169,7 +170,115 @@ def _scale_limit(
     return lo
 
 
-def mix_workload(*, owner: User, params: dict[str, Any], entry: dict[str, Any], capacity: Any = None) -> WorkloadModel:
+@dataclass(frozen=True)
+class MixWarning:
+    """Why the LPAR does not hold as asked: ``capacity-exceeded`` or ``utilization-above-ceiling``."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class MixAnswer:
+    """The mix job's LPAR for workloads at ``rates`` on one target: its CPs (given, or the
+    smallest rated count within the ceiling), zIIPs and each workload's share, with derived
+    quantities as methods."""
+
+    models: tuple[WorkloadModel, ...]
+    rates: tuple[float, ...]
+    lpar: Shared
+    cps_sized: bool
+    ziips: int | None  # as given (None: sized)
+    ceiling: float
+    capacity: CapacityTable
+    warnings: tuple[MixWarning, ...]
+
+    @property
+    def machine_type(self) -> str:
+        return self.models[0].machine_type
+
+    @property
+    def within_ceiling(self) -> bool:
+        """The CPs carry the combined GCP demand within the ceiling."""
+        return self.lpar.gcp_utilization <= self.ceiling + 1e-9
+
+    def mips(self) -> float:
+        """GCP demand, MIPS (LSPR per-CP capacity at the LPAR's CP count)."""
+        return demand_mips(self.lpar.gcp_busy, self.capacity, self.machine_type, self.lpar.cps)
+
+    def msu(self) -> float:
+        """MSU consumed: GCP demand in MSU (zIIP work carries no software charge)."""
+        return demand_msu(self.lpar.gcp_busy, self.capacity, self.machine_type, self.lpar.cps)
+
+    def saturation_scale(self) -> float:
+        """Largest common multiplier of the rates the engines still carry (stable pools)."""
+        z = self.ziips if self.ziips is not None else self.lpar.ziips
+        return _scale_limit(self.models, self.rates, self.lpar.cps, z, lambda s: s.stable)
+
+    def headroom(self) -> float:
+        """Largest common multiplier of the rates the CPs carry within the ceiling."""
+        return _scale_limit(
+            self.models, self.rates, self.lpar.cps, self.ziips, lambda s: s.gcp_utilization <= self.ceiling + 1e-9
+        )
+
+
+def mix_lpar(
+    models: Sequence[WorkloadModel],
+    rates: Sequence[float],
+    *,
+    cps: int | None,
+    ziips: int | None,
+    capacity: CapacityTable,
+) -> MixAnswer:
+    """The LPAR of the mix job for loaded workload models at ``rates`` (transactions/s):
+    ``cps`` given, or the smallest rated CP count whose combined GCP utilisation is within the
+    ceiling (``max_utilization``); ``ziips`` given, or sized to the pooled eligible work."""
+    ceiling = models[0].ziip_ceiling
+    counts = models[0].counts
+    warnings: list[MixWarning] = []
+    if cps is not None:
+        lpar = share_lpar(models, rates, cps=cps, ziips=ziips, ceiling=ceiling)
+        if lpar.gcp_utilization > ceiling + 1e-9:
+            warnings.append(
+                MixWarning(
+                    "utilization-above-ceiling",
+                    f"{cps} CPs run {lpar.gcp_utilization:.1%} busy, above the {ceiling:.0%} ceiling",
+                )
+            )
+    else:
+        fits = (share_lpar(models, rates, cps=c, ziips=ziips, ceiling=ceiling) for c in counts)
+        found = next((s for s in fits if s.gcp_utilization <= ceiling + 1e-9), None)
+        if found is not None:
+            lpar = found
+        else:
+            lpar = share_lpar(models, rates, cps=counts[-1], ziips=ziips, ceiling=ceiling)
+            warnings.append(
+                MixWarning(
+                    "capacity-exceeded",
+                    f"no CP count up to {counts[-1]} carries the combined GCP demand within {ceiling:.0%}: "
+                    f"{lpar.gcp_busy:.3g} busy CPs",
+                )
+            )
+    return MixAnswer(
+        models=tuple(models),
+        rates=tuple(float(r) for r in rates),
+        lpar=lpar,
+        cps_sized=cps is None,
+        ziips=ziips,
+        ceiling=ceiling,
+        capacity=capacity,
+        warnings=tuple(warnings),
+    )
+
+
+def mix_workload(
+    *,
+    owner: User,
+    params: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    capacity: CapacityTable | None = None,
+    **engine: Any,
+) -> WorkloadModel:
     """The model of one of the mix's ``workloads`` on its machine (``ValueError`` if it cannot be
     sized); the submission check calls this too, so an accepted mix can be computed."""
     return load_workload(
@@ -181,48 +290,62 @@ def mix_workload(*, owner: User, params: dict[str, Any], entry: dict[str, Any], 
         max_utilization=params.get("max_utilization"),
         tps=entry["tps"],
         capacity=capacity,
+        capacity_setting=params.get("capacity_setting"),
+        **engine,
     )
+
+
+def mix_evaluate(
+    *,
+    owner: User,
+    workloads: Sequence[Mapping[str, Any]],
+    machine: str,
+    cps: int | None = None,
+    ziips: int | None = None,
+    max_utilization: float | None = None,
+    capacity_setting: str | None = None,
+    capacity: CapacityTable | None = None,
+    progress: Progress | None = None,
+    **engine: Any,
+) -> MixAnswer:
+    """Several workloads (``path``, ``configuration``, ``tps``, optional ``payload_bytes``) on
+    one LPAR of ``machine`` (and ``capacity_setting``): each loaded as the engine does, then
+    :func:`mix_lpar`.  ``engine``: the estimate's engine options (``projection_band``, ...)."""
+    capacity = capacity if capacity is not None else current_reference().lspr_table()
+    models: list[WorkloadModel] = []
+    for i, entry in enumerate(workloads):
+        models.append(
+            mix_workload(
+                owner=owner,
+                params={"machine": machine, "max_utilization": max_utilization, "capacity_setting": capacity_setting},
+                entry=entry,
+                capacity=capacity,
+                **engine,
+            )
+        )
+        if progress is not None:
+            progress(i + 1, len(workloads) + 1)
+    rates = [float(e["tps"]) for e in workloads]
+    return mix_lpar(models, rates, cps=cps, ziips=ziips, capacity=capacity)
 
 
 def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     entries = params["workloads"]
-    capacity = current_reference().lspr_table()
-    models: list[WorkloadModel] = []
-    for i, entry in enumerate(entries):
-        models.append(mix_workload(owner=owner, params=params, entry=entry, capacity=capacity))
-        progress(i + 1, len(entries) + 1)
-    rates = [float(e["tps"]) for e in entries]
-    ceiling = models[0].ziip_ceiling
+    answer = mix_evaluate(
+        owner=owner,
+        workloads=entries,
+        machine=params["machine"],
+        cps=params.get("cps"),
+        ziips=params.get("ziips"),
+        max_utilization=params.get("max_utilization"),
+        progress=progress,
+    )
+    models, rates, lpar, ceiling = answer.models, answer.rates, answer.lpar, answer.ceiling
     ziips = params.get("ziips")
-    counts = models[0].counts
     given = params.get("cps")
-    warnings: list[dict[str, str]] = []
-    if given is not None:
-        lpar = share_lpar(models, rates, cps=given, ziips=ziips, ceiling=ceiling)
-        if lpar.gcp_utilization > ceiling + 1e-9:
-            warnings.append(
-                {
-                    "code": "utilization-above-ceiling",
-                    "message": f"{given} CPs run {lpar.gcp_utilization:.1%} busy, above the {ceiling:.0%} ceiling",
-                }
-            )
-    else:
-        fits = (share_lpar(models, rates, cps=c, ziips=ziips, ceiling=ceiling) for c in counts)
-        found = next((s for s in fits if s.gcp_utilization <= ceiling + 1e-9), None)
-        if found is not None:
-            lpar = found
-        else:
-            lpar = share_lpar(models, rates, cps=counts[-1], ziips=ziips, ceiling=ceiling)
-            warnings.append(
-                {
-                    "code": "capacity-exceeded",
-                    "message": f"no CP count up to {counts[-1]} carries the combined GCP demand within {ceiling:.0%}: "
-                    f"{lpar.gcp_busy:.3g} busy CPs",
-                }
-            )
+    warnings = [{"code": w.code, "message": w.message} for w in answer.warnings]
     rts, cp_wait_ms = responses(models, rates, lpar)
     cps, z = lpar.cps, lpar.ziips
-    machine_type = models[0].machine_type
     rows = []
     for wm, entry, t, g, zi, tot, (rt, lower) in zip(
         models, entries, rates, lpar.gcp, lpar.on_ziip, lpar.total, rts, strict=True
@@ -245,8 +368,8 @@ def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[
                 "warnings": warnings_of(wm.reference),
             }
         )
-    saturation = _scale_limit(models, rates, cps, ziips if ziips is not None else z, lambda s: s.stable)
-    headroom = _scale_limit(models, rates, cps, ziips, lambda s: s.gcp_utilization <= ceiling + 1e-9)
+    saturation = answer.saturation_scale()
+    headroom = answer.headroom()
     progress(1, 1)
     return json_result(
         {
@@ -263,8 +386,8 @@ def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[
                 "gcp_utilization": lpar.gcp_utilization,
                 "ziip_busy": lpar.ziip_busy,
                 "ziip_utilization": lpar.ziip_busy / z if z else None,
-                "mips": demand_mips(lpar.gcp_busy, capacity, machine_type, cps),
-                "msu": demand_msu(lpar.gcp_busy, capacity, machine_type, cps),
+                "mips": answer.mips(),
+                "msu": answer.msu(),
                 "cp_wait_ms": cp_wait_ms,
                 "headroom": headroom,
                 "saturation_scale": saturation,

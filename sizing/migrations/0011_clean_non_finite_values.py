@@ -105,7 +105,7 @@ def clean(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("sizing", "0009_job_attempts_last_started_at"),
+        ("sizing", "0010_plan"),
     ]
 
     operations = [

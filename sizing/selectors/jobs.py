@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from sizing.models import Job
+from sizing.models import Job, JobKind
 
 
 def job_list(*, user: User, with_result: bool = False) -> QuerySet[Job]:
@@ -14,5 +14,6 @@ def job_list(*, user: User, with_result: bool = False) -> QuerySet[Job]:
 
     The result JSON (up to megabytes for a batch) is deferred unless asked for.
     """
-    qs = Job.objects.filter(owner_id=user.pk, parent=None)  # a batch's chunks are part of it
+    # A batch's chunks are part of it; a plan's job is seen through its plan.
+    qs = Job.objects.filter(owner_id=user.pk, parent=None).exclude(kind=JobKind.PLAN)
     return qs if with_result else qs.defer("result")

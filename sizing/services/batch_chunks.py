@@ -9,7 +9,8 @@ by the reconciler when their worker dies, re-sent when the broker loses them.  E
 its rows' outcomes; whoever ends a chunk then calls :func:`batch_after_chunk`, which under a lock
 on the batch row sets its progress (rows of ended chunks / all rows) and, once every chunk has
 succeeded, assembles the result in row order exactly as an unsplit run would
-(``sizing.jobs.batch.batch_result``), or fails the batch with the failed chunk's reason.  The
+(``sizing.jobs.batch.batch_result``), or fails the batch with the failed chunk's reason.  A plan's
+candidates are chunks of its job in the same way (``sizing.services.plan_chunks``).  The
 reconciler assembles a batch whose last chunk's worker died before it could.
 """
 
@@ -29,6 +30,7 @@ from django.utils import timezone
 
 from sizing.jobs.batch import Answer, batch_result, read_rows
 from sizing.models import Job, JobKind, JobStatus
+from sizing.services.plan_chunks import plan_after_chunk
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +95,8 @@ def batch_after_chunk(*, parent_id: int) -> str | None:
         parent = Job.objects.select_for_update().filter(pk=parent_id, status=JobStatus.RUNNING).first()
         if parent is None:
             return None  # cancelled, or assembled already
+        if parent.kind == JobKind.PLAN:
+            return plan_after_chunk(parent=parent)
         chunks = list(Job.objects.filter(parent_id=parent_id).order_by("pk").values("status", "error", "params"))
         lost = next((c for c in chunks if c["status"] in (JobStatus.FAILED, JobStatus.CANCELLED)), None)
         now = timezone.now()

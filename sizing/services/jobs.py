@@ -46,6 +46,7 @@ from config.celery import app as celery_app
 from sizing.jobs import RUNNERS, JobStopped
 from sizing.models import Job, JobKind, JobStatus
 from sizing.services.batch_chunks import batch_after_chunk, batch_chunks_of, batch_split
+from sizing.services.plan_chunks import plan_chunks_of, plan_split
 
 logger = logging.getLogger(__name__)
 
@@ -415,6 +416,10 @@ def _compute(*, job: Job, attempt: int, soft_time_limit_s: float | None) -> RunO
     chunks = batch_chunks_of(job.params) if job.kind == JobKind.BATCH else None
     if chunks is not None:  # a big batch: its chunks run on every idle worker
         split = batch_split(job=job, attempt=attempt, chunks=chunks, send=job_send)
+        return RunOutcome(JobStatus.RUNNING if split else "stopped")
+    candidates = plan_chunks_of(job.params) if job.kind == JobKind.PLAN else None
+    if candidates is not None:  # a plan of several candidates: one task per candidate
+        split = plan_split(job=job, attempt=attempt, chunks=candidates, send=job_send)
         return RunOutcome(JobStatus.RUNNING if split else "stopped")
     runner = RUNNERS[job.kind]
     with _Lease(job_id=job.pk, attempt=attempt) as lease:

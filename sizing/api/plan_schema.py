@@ -1,0 +1,176 @@
+"""A plan's stored question and answer as the API returns them, described for the OpenAPI schema.
+
+``sizing.services.plan_inputs`` (the question) and ``sizing.jobs.plan`` (the answer) produce
+them; these serializers only describe them, field by field with type and unit.  The schema closes
+every object (``sizing.api.schema``) and ``tests/sizing/test_plans.py`` validates a real answer
+against the generated schema, so a field added to the answer and not here fails that test.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from sizing.models import PlanPeriod
+
+#: Enumerations named in the schema (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
+CANDIDATE_KINDS = [("model", "A model: its CPs fixed"), ("generation", "The model that fits, sized each period")]
+RECOMMENDATION_KINDS = [("single", "One model"), ("upgrade", "A model, then an upgrade"), ("none", "Nothing lasts")]
+RESULT_KINDS = [("plan", "A plan")]
+
+
+class StoredWorkloadSerializer(serializers.Serializer[Any]):
+    path = serializers.CharField()
+    configuration = serializers.CharField()
+    calibration = serializers.IntegerField(required=False, help_text="the calibration it came from")
+    tps = serializers.FloatField(help_text="today's average, transactions/s")
+    peak_ratio = serializers.FloatField(help_text="peak hour over average")
+    growth_pct = serializers.FloatField(required=False, allow_null=True, help_text="% a year, compounded")
+    growth_tps = serializers.FloatField(required=False, allow_null=True, help_text="transactions/s a period")
+    payload_bytes = serializers.IntegerField(required=False, allow_null=True)
+
+
+class StoredCandidateSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=CANDIDATE_KINDS)
+    label = serializers.CharField(help_text="the model (3931-708) or 'z16 (model that fits)'")  # type: ignore[assignment]
+    model = serializers.CharField(required=False, help_text="model capacity identifier (models)")
+    machine = serializers.CharField(help_text="machine slug")
+    machine_type = serializers.CharField()
+    cps = serializers.IntegerField(required=False, help_text="the model's CPs (models)")
+    engine_setting = serializers.CharField(allow_null=True, help_text="sub-capacity setting; null at full speed")
+
+
+class PlanOptionsSerializer(serializers.Serializer[Any]):
+    max_utilization = serializers.FloatField(required=False)
+    projection_band = serializers.FloatField(required=False)
+    lpar_overhead = serializers.FloatField(required=False)
+    server_share = serializers.FloatField(required=False)
+
+
+class PlanInputsSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    period = serializers.ChoiceField(choices=PlanPeriod.choices)
+    horizon = serializers.IntegerField(help_text="number of periods")
+    workloads = StoredWorkloadSerializer(many=True)
+    candidates = StoredCandidateSerializer(many=True)
+    options = PlanOptionsSerializer()
+
+
+class PeriodWorkloadSerializer(serializers.Serializer[Any]):
+    label = serializers.CharField(help_text="path/configuration")  # type: ignore[assignment]
+    tps_peak = serializers.FloatField(help_text="peak transactions/s in the period")
+
+
+class PlanPeriodSerializer(serializers.Serializer[Any]):
+    period = serializers.IntegerField(help_text="1 = today's volume")
+    label = serializers.CharField(help_text="Year 1, Quarter 3, ...")  # type: ignore[assignment]
+    workloads = PeriodWorkloadSerializer(many=True)
+
+
+class ReasonSerializer(serializers.Serializer[Any]):
+    code = serializers.ChoiceField(choices=["cps", "engines", "saturation", "software-limit"])
+    message = serializers.CharField()
+
+
+class RangeEndSerializer(serializers.Serializer[Any]):
+    holds = serializers.BooleanField()
+    cps = serializers.IntegerField()
+    ziips = serializers.IntegerField()
+
+
+class RangeSerializer(serializers.Serializer[Any]):
+    low = RangeEndSerializer(help_text="at the low end of the engine's per-transaction CPU range")
+    high = RangeEndSerializer(help_text="at the high end")
+
+
+class LparWorkloadSerializer(serializers.Serializer[Any]):
+    tps = serializers.FloatField(help_text="peak transactions/s")
+    gcp_busy = serializers.FloatField(help_text="busy CPs of this workload (spilled eligible work included)")
+    ziip_busy = serializers.FloatField(help_text="busy zIIPs of this workload")
+
+
+class CandidatePeriodSerializer(serializers.Serializer[Any]):
+    period = serializers.IntegerField()
+    model = serializers.CharField(help_text="the model evaluated (sized for a generation)")
+    cps = serializers.IntegerField()
+    ziips = serializers.IntegerField(help_text="sized to the pooled eligible work within the ratio")
+    gcp_busy = serializers.FloatField(help_text="busy CPs")
+    ziip_busy = serializers.FloatField(help_text="busy zIIPs")
+    gcp_utilization = serializers.FloatField()
+    ziip_utilization = serializers.FloatField(allow_null=True)
+    msu_consumed = serializers.FloatField(help_text="MSU of the GCP demand")
+    mips_consumed = serializers.FloatField(help_text="MIPS of the GCP demand")
+    ceiling = serializers.FloatField(help_text="utilisation ceiling")
+    holds = serializers.BooleanField(help_text="carries the peak within the ceiling")
+    reasons = ReasonSerializer(many=True, help_text="why not (empty when it holds)")
+    workloads = LparWorkloadSerializer(many=True)
+    range = RangeSerializer()
+
+
+class OptionModelSerializer(serializers.Serializer[Any]):
+    model = serializers.CharField()
+    cps = serializers.IntegerField()
+    msu_installed = serializers.FloatField(help_text="the model's LSPR MSU rating")
+    holds = serializers.ListField(child=serializers.BooleanField(), help_text="per period")
+
+
+class RunOutRangeSerializer(serializers.Serializer[Any]):
+    earliest = serializers.IntegerField(allow_null=True, help_text="null: beyond the horizon")
+    latest = serializers.IntegerField(allow_null=True, help_text="null: beyond the horizon")
+
+
+class BasisNoteSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="the engine's warning code (docs/models.md)")
+    message = serializers.CharField()
+
+
+class PlanCandidateSerializer(StoredCandidateSerializer):
+    index = serializers.IntegerField()
+    periods = CandidatePeriodSerializer(many=True)
+    models = OptionModelSerializer(many=True, help_text="models this candidate offers the recommendation")
+    runs_out = serializers.IntegerField(allow_null=True, help_text="first period that does not hold; null: lasts")
+    runs_out_range = RunOutRangeSerializer()
+    basis = serializers.ListField(
+        child=BasisNoteSerializer(many=True),
+        help_text="per workload: the engine's notes on its basis (bounds only, CICS regions only, ...), first period",
+    )
+
+
+class SingleSerializer(serializers.Serializer[Any]):
+    model = serializers.CharField()
+    machine = serializers.CharField()
+    cps = serializers.IntegerField()
+    msu_installed = serializers.FloatField()
+    msu_years = serializers.FloatField()
+
+
+class RecommendationSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=RECOMMENDATION_KINDS)
+    model = serializers.CharField(required=False)
+    machine = serializers.CharField(required=False)
+    cps = serializers.IntegerField(required=False)
+    msu_installed = serializers.FloatField(required=False)
+    upgrade_to = serializers.CharField(required=False)
+    upgrade_machine = serializers.CharField(required=False)
+    upgrade_cps = serializers.IntegerField(required=False)
+    upgrade_msu_installed = serializers.FloatField(required=False)
+    upgrade_period = serializers.IntegerField(required=False)
+    msu_years = serializers.FloatField(required=False, help_text="installed MSU x years")
+    single = SingleSerializer(allow_null=True, help_text="the cheapest single model that lasts, if any")
+    sentence = serializers.CharField()
+
+
+class TableSerializer(serializers.Serializer[Any]):
+    columns = serializers.ListField(child=serializers.CharField())
+    rows = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
+
+
+class PlanResultSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=RESULT_KINDS)
+    period = serializers.ChoiceField(choices=PlanPeriod.choices)
+    horizon = serializers.IntegerField()
+    periods = PlanPeriodSerializer(many=True)
+    candidates = PlanCandidateSerializer(many=True)
+    recommendation = RecommendationSerializer()
+    table = TableSerializer()

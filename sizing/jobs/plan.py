@@ -1,0 +1,379 @@
+"""``plan``: workloads growing over a horizon, on candidate targets, period by period.
+
+Each (candidate, period) is the ``mix`` job's question at that period's peaks, asked through
+the same function (:func:`sizing.jobs.mix.mix_evaluate`): the workloads on one LPAR of the
+candidate (a model fixes its CPs; a generation sizes them, "which model fits").  So a plan's
+period equals the mix job at those rates, and, for one workload, the estimate.
+
+A period *holds* when the CPs carry the combined peak within the ceiling, every pool is below
+saturation and no workload is beyond its own software limit.  The run-out period of a
+candidate is the first that does not hold; its range comes from the engine's cost range (the
+per-transaction CPU's low and high ends, :attr:`WorkloadModel.cost_range_s`): at the high end
+it runs out earliest, at the low end latest.
+
+The recommendation compares, in MSU-years (installed MSU of the model times the years it is
+installed), the cheapest model that holds every period with the cheapest pair "model A now,
+model B from period N" where A holds the periods before N and B the rest.
+
+A chunk (``params["candidate"]``) evaluates one candidate; :func:`plan_result` assembles the
+candidates' answers (see ``sizing.services.plan_chunks``).  See docs/plans.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from sizing.jobs.base import Progress, json_result, table, warnings_of
+from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
+from sizing.jobs.workload import WorkloadModel
+from sizing.selectors.fitted import current_reference
+
+#: Engine warnings about a workload's basis that a plan passes on besides the model warnings of
+#: every job (``sizing.jobs.base.MODEL_WARNINGS``): what the sized demand covers.
+BASIS_WARNINGS = frozenset({"cics-only"})
+
+#: Engine options a plan passes to every evaluation (the estimate's names).
+PLAN_ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share")
+
+COLUMNS = (
+    "candidate",
+    "period",
+    "label",
+    "model",
+    "cps",
+    "ziips",
+    "gcp_busy",
+    "ziip_busy",
+    "gcp_utilization",
+    "ziip_utilization",
+    "msu_consumed",
+    "holds",
+    "holds_at_low_cost",
+    "holds_at_high_cost",
+    "reasons",
+)
+
+
+def years_per_period(period: str) -> float:
+    return 0.25 if period == "quarter" else 1.0
+
+
+def period_label(period: str, p: int) -> str:
+    return f"Quarter {p}" if period == "quarter" else f"Year {p}"
+
+
+def peak_tps(workload: Mapping[str, Any], p: int, period: str) -> float:
+    """Peak TPS of ``workload`` in period ``p`` (1 = today's volume): the average grown by
+    ``growth_pct`` a year (compounded, a quarter at a time for quarters) or by ``growth_tps`` a
+    period, times the peak-to-average ratio."""
+    average = float(workload["tps"])
+    if workload.get("growth_tps") is not None:
+        average += float(workload["growth_tps"]) * (p - 1)
+    else:
+        rate = float(workload.get("growth_pct") or 0.0) / 100.0
+        average *= (1.0 + rate) ** ((p - 1) * years_per_period(period))
+    return average * float(workload.get("peak_ratio") or 1.0)
+
+
+def period_rates(inputs: Mapping[str, Any]) -> list[list[float]]:
+    """Peak TPS per period (outer) and workload (inner)."""
+    return [
+        [peak_tps(w, p, inputs["period"]) for w in inputs["workloads"]] for p in range(1, int(inputs["horizon"]) + 1)
+    ]
+
+
+def _scaled(models: Sequence[WorkloadModel], rates: Sequence[float], end: int) -> list[WorkloadModel]:
+    """The workloads at one end (0 low, 1 high) of the engine's per-transaction cost range."""
+    out = []
+    for wm, t in zip(models, rates, strict=True):
+        central = wm.native_busy(t) / t if t > 0.0 else 0.0
+        k = wm.cost_range_s[end] / central if central > 0.0 else 1.0
+        out.append(dataclasses.replace(wm, intercept=wm.intercept * k, slope=wm.slope * k))
+    return out
+
+
+def _reasons(answer: MixAnswer) -> list[dict[str, str]]:
+    """Why the LPAR does not carry the peak within the ceiling (empty: it does)."""
+    lpar = answer.lpar
+    out: list[dict[str, str]] = []
+    for w in answer.warnings:
+        code = "engines" if w.code == "capacity-exceeded" else "cps"
+        out.append({"code": code, "message": w.message[0].upper() + w.message[1:] + "."})
+    if not lpar.stable:
+        pool = "CPs" if lpar.gcp_busy >= lpar.cps else "zIIPs"
+        out.append({"code": "saturation", "message": f"Beyond saturation: the {pool} would be more than 100% busy."})
+    cap = answer.models[0].max_engines(lpar.cps)
+    full = lpar.ziips > 0 and lpar.ziip_busy >= lpar.ziips * answer.ceiling - 1e-9
+    if out and cap is not None and lpar.ziips >= cap and full:
+        out.append(
+            {
+                "code": "engines",
+                "message": f"The zIIPs are at the most the rules allow beside {lpar.cps} CPs ({cap}): eligible "
+                "work that finds no zIIP runs on the CPs.",
+            }
+        )
+    for wm, t in zip(answer.models, answer.rates, strict=True):
+        sat = wm.saturation(lpar.cps, lpar.ziips)
+        if sat.binding == "software" and t >= sat.tps:
+            out.append(
+                {
+                    "code": "software-limit",
+                    "message": f"{wm.path}/{wm.configuration} saturates its own software at {sat.tps:,.0f} TPS, "
+                    f"below its peak of {t:,.0f} TPS.",
+                }
+            )
+    return out
+
+
+def _holds(answer: MixAnswer) -> bool:
+    return not _reasons(answer)
+
+
+def _model_name(answer: MixAnswer, cps: int) -> str:
+    table_ = answer.capacity
+    setting = table_.full_speed_setting.get(answer.machine_type, "")
+    rating = table_.settings.get((answer.machine_type, setting, cps))
+    return rating.model if rating is not None and rating.model else f"{answer.machine_type} with {cps} CPs"
+
+
+def installed_msu(answer: MixAnswer, cps: int, capacity_setting: str | None) -> float:
+    """Installed MSU of the model: the LSPR rating of its machine type, setting and CPs."""
+    table_ = answer.capacity
+    setting = capacity_setting or table_.full_speed_setting.get(answer.machine_type, "")
+    rating = table_.settings.get((answer.machine_type, setting, cps))
+    return rating.msu if rating is not None else table_.ratings[(answer.machine_type, cps)].msu
+
+
+def evaluate_candidate(
+    *, owner: User, inputs: Mapping[str, Any], index: int, progress: Progress | None = None
+) -> dict[str, Any]:
+    """One candidate over every period: the mix job's LPAR at each period's peaks, its range
+    and, for a generation, the installed models it sizes and which periods each holds."""
+    candidate = inputs["candidates"][index]
+    options = inputs.get("options") or {}
+    engine = {k: options[k] for k in PLAN_ENGINE_OPTIONS if options.get(k) is not None}
+    capacity = current_reference().lspr_table()
+    fixed = candidate.get("cps")
+    periods: list[dict[str, Any]] = []
+    answers: list[MixAnswer] = []
+    all_rates = period_rates(inputs)
+    for p, rates in enumerate(all_rates, start=1):
+        workloads = [
+            {
+                **{k: w[k] for k in ("path", "configuration") if k in w},
+                "payload_bytes": w.get("payload_bytes"),
+                "tps": t,
+            }
+            for w, t in zip(inputs["workloads"], rates, strict=True)
+        ]
+        answer = mix_evaluate(
+            owner=owner,
+            workloads=workloads,
+            machine=candidate["machine"],
+            cps=fixed,
+            ziips=None,
+            max_utilization=options.get("max_utilization"),
+            capacity_setting=candidate.get("engine_setting"),
+            capacity=capacity,
+            **engine,
+        )
+        answers.append(answer)
+        lpar = answer.lpar
+        ends = [
+            mix_lpar(_scaled(answer.models, rates, e), rates, cps=fixed, ziips=None, capacity=capacity) for e in (0, 1)
+        ]
+        reasons = _reasons(answer)
+        periods.append(
+            {
+                "period": p,
+                "model": candidate.get("model") or _model_name(answer, lpar.cps),
+                "cps": lpar.cps,
+                "ziips": lpar.ziips,
+                "gcp_busy": lpar.gcp_busy,
+                "ziip_busy": lpar.ziip_busy,
+                "gcp_utilization": lpar.gcp_utilization,
+                "ziip_utilization": lpar.ziip_busy / lpar.ziips if lpar.ziips else None,
+                "msu_consumed": answer.msu(),
+                "mips_consumed": answer.mips(),
+                "ceiling": answer.ceiling,
+                "holds": not reasons,
+                "reasons": reasons,
+                "workloads": [
+                    {"tps": t, "gcp_busy": g, "ziip_busy": z}
+                    for t, g, z in zip(rates, lpar.gcp, lpar.on_ziip, strict=True)
+                ],
+                "range": {
+                    "low": {"holds": _holds(ends[0]), "cps": ends[0].lpar.cps, "ziips": ends[0].lpar.ziips},
+                    "high": {"holds": _holds(ends[1]), "cps": ends[1].lpar.cps, "ziips": ends[1].lpar.ziips},
+                },
+            }
+        )
+        if progress is not None:
+            progress(p, len(all_rates))
+    first = answers[0]
+    if fixed is not None:
+        models = [
+            {
+                "model": candidate["model"],
+                "cps": fixed,
+                "msu_installed": installed_msu(first, fixed, candidate.get("engine_setting")),
+                "holds": [q["holds"] for q in periods],
+            }
+        ]
+    else:
+        # "Which model fits": each CP count it sizes is a model one could buy; which periods
+        # does each carry (the same LPAR question at that CP count)?
+        counts = sorted({q["cps"] for q in periods if q["holds"]})
+        models = [
+            {
+                "model": _model_name(first, c),
+                "cps": c,
+                "msu_installed": installed_msu(first, c, None),
+                "holds": [_holds(mix_lpar(a.models, a.rates, cps=c, ziips=None, capacity=capacity)) for a in answers],
+            }
+            for c in counts
+        ]
+    basis = [
+        [*warnings_of(wm.reference), *({"code": w["code"], "message": w["message"]} for w in wm.reference["warnings"]
+                                        if w["code"] in BASIS_WARNINGS)]
+        for wm in first.models
+    ]  # fmt: skip
+    return json_result({**candidate, "index": index, "periods": periods, "models": models, "basis": basis})
+
+
+def _first_not(flags: Sequence[bool]) -> int | None:
+    return next((i + 1 for i, ok in enumerate(flags) if not ok), None)
+
+
+def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, horizon: int) -> dict[str, Any]:
+    """The cheapest plan in MSU-years: one model that holds every period, or model A now and
+    model B from period N (A holds the periods before N, B the rest, A installs fewer MSU)."""
+    per = years_per_period(period)
+    options = [
+        {**m, "machine": c["machine"], "candidate": c["label"]}
+        for c in candidates
+        for m in c["models"]
+        if m["msu_installed"] is not None
+    ]
+    lasting = sorted((o for o in options if all(o["holds"])), key=lambda o: (o["msu_installed"], o["cps"], o["model"]))
+    single = None
+    if lasting:
+        best = lasting[0]
+        single = {"model": best["model"], "machine": best["machine"], "cps": best["cps"],
+                  "msu_installed": best["msu_installed"], "msu_years": best["msu_installed"] * horizon * per}  # fmt: skip
+    upgrade = None
+    for a in options:
+        for b in options:
+            if a["msu_installed"] >= b["msu_installed"]:
+                continue
+            for n in range(2, horizon + 1):
+                if not (all(a["holds"][: n - 1]) and all(b["holds"][n - 1 :])):
+                    continue
+                cost = (a["msu_installed"] * (n - 1) + b["msu_installed"] * (horizon - n + 1)) * per
+                if upgrade is None or cost < upgrade["msu_years"] - 1e-9:
+                    upgrade = {"model": a["model"], "machine": a["machine"], "cps": a["cps"],
+                               "msu_installed": a["msu_installed"], "upgrade_to": b["model"],
+                               "upgrade_machine": b["machine"], "upgrade_cps": b["cps"],
+                               "upgrade_msu_installed": b["msu_installed"], "upgrade_period": n,
+                               "msu_years": cost}  # fmt: skip
+    if single is not None and (upgrade is None or single["msu_years"] <= upgrade["msu_years"] + 1e-9):
+        chosen: dict[str, Any] = {"kind": "single", **single}
+    elif upgrade is not None:
+        chosen = {"kind": "upgrade", **upgrade}
+    else:
+        return {"kind": "none", "sentence": "No candidate carries every period's peak within the ceiling, "
+                "alone or with one upgrade: add larger candidates or a later generation.", "single": None}  # fmt: skip
+    chosen["single"] = single
+    chosen["sentence"] = _sentence(chosen, period)
+    return chosen
+
+
+def _sentence(chosen: Mapping[str, Any], period: str) -> str:
+    now = f"{chosen['model']} ({chosen['machine']}, {chosen['cps']} CPs, {chosen['msu_installed']:,.0f} MSU)"
+    if chosen["kind"] == "single":
+        return (
+            f"Buy {now}: it carries every {period}'s peak within the ceiling, "
+            f"{chosen['msu_years']:,.0f} MSU-years over the horizon."
+        )
+    text = (
+        f"Buy {now} now and upgrade to {chosen['upgrade_to']} ({chosen['upgrade_machine']}, "
+        f"{chosen['upgrade_cps']} CPs, {chosen['upgrade_msu_installed']:,.0f} MSU) in "
+        f"{period_label(period, chosen['upgrade_period']).lower()}: {chosen['msu_years']:,.0f} MSU-years"
+    )
+    single = chosen.get("single")
+    if single is not None:
+        text += f", less than {single['model']} for the whole horizon ({single['msu_years']:,.0f} MSU-years)"
+    return text + "."
+
+
+def plan_result(*, inputs: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The plan's answer from its candidates' (in candidate order)."""
+    period, horizon = inputs["period"], int(inputs["horizon"])
+    ordered = sorted(candidates, key=lambda c: int(c["index"]))
+    out_candidates = []
+    rows = []
+    for c in ordered:
+        periods = c["periods"]
+        runs_out = _first_not([q["holds"] for q in periods])
+        earliest = _first_not([q["range"]["high"]["holds"] for q in periods])
+        latest = _first_not([q["range"]["low"]["holds"] for q in periods])
+        out_candidates.append({**c, "runs_out": runs_out, "runs_out_range": {"earliest": earliest, "latest": latest}})
+        for q in periods:
+            rows.append(
+                [
+                    c["label"], q["period"], period_label(period, q["period"]), q["model"], q["cps"], q["ziips"],
+                    q["gcp_busy"], q["ziip_busy"], q["gcp_utilization"], q["ziip_utilization"], q["msu_consumed"],
+                    q["holds"], q["range"]["low"]["holds"], q["range"]["high"]["holds"],
+                    " ".join(r["message"] for r in q["reasons"]),
+                ]
+            )  # fmt: skip
+    rates = period_rates(inputs)
+    return json_result(
+        {
+            "kind": "plan",
+            "period": period,
+            "horizon": horizon,
+            "periods": [
+                {
+                    "period": p,
+                    "label": period_label(period, p),
+                    "workloads": [
+                        {"label": workload_label(w), "tps_peak": t} for w, t in zip(inputs["workloads"], r, strict=True)
+                    ],
+                }
+                for p, r in enumerate(rates, start=1)
+            ],
+            "candidates": out_candidates,
+            "recommendation": recommendation(candidates=out_candidates, period=period, horizon=horizon),
+            "table": table(COLUMNS, rows),
+        }
+    )
+
+
+def workload_label(workload: Mapping[str, Any]) -> str:
+    return f"{workload['path']}/{workload['configuration']}"
+
+
+def run_plan(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
+    """A chunk (``params["candidate"]``: one candidate's answer) or a whole plan (assembled)."""
+    if params.get("candidate") is not None:
+        return evaluate_candidate(owner=owner, inputs=params, index=int(params["candidate"]), progress=progress)
+    count = len(params["candidates"])
+    parts = []
+    for i in range(count):
+
+        def step(done: float, total: float, i: int = i) -> None:
+            progress(i + done / max(total, 1.0), count)
+
+        parts.append(evaluate_candidate(owner=owner, inputs=params, index=i, progress=step))
+    return plan_result(inputs=params, candidates=parts)
+
+
+def evaluations(inputs: Mapping[str, Any]) -> int:
+    """How many workload evaluations the plan asks for: each (candidate, period) LPAR question
+    loads every workload once."""
+    return len(inputs["candidates"]) * int(inputs["horizon"]) * len(inputs["workloads"])

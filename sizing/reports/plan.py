@@ -1,0 +1,215 @@
+"""A plan's PDF proposal: the question, the recommendation, the run-out of each candidate, the
+busy engines per period against each candidate's capacity, the table, each workload's basis and
+sources.  The numbers are the stored answer (the plan's job result); nothing is recomputed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.platypus import Flowable
+
+from sizing.models import Plan
+from sizing.reports.document import (
+    DASH,
+    Meta,
+    data_table,
+    disclaimer,
+    escape,
+    figure,
+    heading,
+    num,
+    para,
+    pct,
+    render,
+    styles,
+    title_block,
+)
+from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_bars
+from sizing.selectors.plans import plan_sources
+
+#: Charts drawn in the PDF (the table and the CSV carry every candidate).
+MAX_CHARTS = 8
+
+
+def _period_text(result: dict[str, Any], p: int | None, none: str = "lasts the horizon") -> str:
+    if p is None:
+        return none
+    return str(result["periods"][p - 1]["label"]).lower()
+
+
+def _growth(w: dict[str, Any], period: str) -> str:
+    if w.get("growth_tps") is not None:
+        return f"{num(w['growth_tps'])} TPS a {period}"
+    return f"{num(w.get('growth_pct') or 0, 1)} % a year"
+
+
+def question_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
+    inputs = plan.inputs
+    last = result["periods"][-1]
+    out: list[Flowable] = heading("The question")
+    rows = [
+        (
+            f"{w['path']}/{w['configuration']}",
+            num(w["tps"]),
+            num(w.get("peak_ratio") or 1, 2),
+            _growth(w, inputs["period"]),
+            num(last["workloads"][i]["tps_peak"]),
+        )
+        for i, w in enumerate(inputs["workloads"])
+    ]
+    out.append(
+        data_table(
+            ["Workload", "Average TPS today", "Peak / average", "Growth", f"Peak TPS, {last['label'].lower()}"],
+            rows,
+            widths=[0.34, 0.16, 0.14, 0.18, 0.18],
+            numeric=[False, True, True, False, True],
+        )
+    )
+    ceiling = result["candidates"][0]["periods"][0]["ceiling"]
+    out.append(
+        para(
+            f"Over {inputs['horizon']} {inputs['period']}s on {len(inputs['candidates'])} candidates: "
+            + ", ".join(escape(c["label"]) for c in inputs["candidates"])
+            + f". CP and zIIP utilisation ceiling: {pct(ceiling)}.",
+            styles().small,
+        )
+    )
+    return out
+
+
+def recommendation_section(result: dict[str, Any]) -> list[Flowable]:
+    rec = result["recommendation"]
+    out: list[Flowable] = heading("Recommendation")
+    out.append(para(f"<b>{escape(rec['sentence'])}</b>"))
+    rows = []
+    for c in result["candidates"]:
+        span = c["runs_out_range"]
+        installed = ", ".join(f"{m['model']}: {num(m['msu_installed'])}" for m in c["models"]) or DASH
+        rows.append(
+            (
+                c["label"],
+                installed,
+                _period_text(result, c["runs_out"]),
+                f"{_period_text(result, span['earliest'], 'beyond')} .. {_period_text(result, span['latest'], 'beyond')}",
+            )
+        )
+    out.append(
+        data_table(
+            ["Candidate", "Installed MSU", "Runs out in", "Range (engine's cost range)"],
+            rows,
+            widths=[0.22, 0.34, 0.18, 0.26],
+        )
+    )
+    return out
+
+
+def chart(result: dict[str, Any], candidate: dict[str, Any]) -> Flowable:
+    periods = candidate["periods"]
+    labels = [w["label"] for w in result["periods"][0]["workloads"]]
+    stacks = []
+    for i, label in enumerate(labels):
+        color = PALETTE[i % len(PALETTE)]
+        stacks.append((f"{label} CP", [q["workloads"][i]["gcp_busy"] for q in periods], color))
+    for i, label in enumerate(labels):
+        color = PALETTE[(i + len(labels)) % len(PALETTE)]
+        stacks.append((f"{label} zIIP", [q["workloads"][i]["ziip_busy"] for q in periods], color))
+    last = periods[-1]
+    guides = [
+        Guide("y", last["cps"], f"{last['cps']} CPs ({last['model']})", CAPACITY),
+        Guide("y", last["cps"] * last["ceiling"], f"CP ceiling {pct(last['ceiling'])}", TARGET),
+    ]
+    if last["ziips"]:
+        guides.append(Guide("y", last["cps"] + last["ziips"], f"{last['cps']} CPs + {last['ziips']} zIIPs", CAPACITY))
+    categories = [
+        f"{q['label'].replace('Year ', 'Y').replace('Quarter ', 'Q')}{'' if p['holds'] else ' (out)'}"
+        for q, p in zip(result["periods"], periods, strict=True)
+    ]
+    drawing = draw_bars(Bars(categories=categories, stacks=stacks, y_label="Busy engines", guides=guides))
+    runs = _period_text(result, candidate["runs_out"])
+    return figure(
+        drawing,
+        f"{escape(candidate['label'])}: busy CPs and zIIPs per period, stacked by workload, against the capacity "
+        f"and ceiling of the last period; runs out: {escape(runs)}.",
+    )
+
+
+def table_section(result: dict[str, Any]) -> list[Flowable]:
+    out: list[Flowable] = heading("Per period")
+    rows = []
+    for c in result["candidates"]:
+        for q, p in zip(c["periods"], result["periods"], strict=True):
+            rows.append(
+                (
+                    c["label"],
+                    p["label"],
+                    q["model"],
+                    num(q["cps"]),
+                    num(q["ziips"]),
+                    pct(q["gcp_utilization"], 1),
+                    pct(q["ziip_utilization"], 1) if q["ziip_utilization"] is not None else DASH,
+                    num(q["msu_consumed"]),
+                    "yes" if q["holds"] else " ".join(r["message"] for r in q["reasons"]),
+                )
+            )
+    out.append(
+        data_table(
+            ["Candidate", "Period", "Model", "CPs", "zIIPs", "CP busy", "zIIP busy", "MSU used", "Carries the peak"],
+            rows,
+            widths=[0.15, 0.08, 0.1, 0.06, 0.06, 0.08, 0.08, 0.09, 0.30],
+            numeric=[False, False, False, True, True, True, True, True, False],
+            compact=True,
+        )
+    )
+    return out
+
+
+def sources_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
+    out: list[Flowable] = heading("Each workload's basis and sources")
+    rows = [
+        (f"{w['path']}/{w['configuration']}", w["name"], "; ".join(w["sources"]) or DASH)
+        for w in plan_sources(inputs=plan.inputs)
+    ]
+    out.append(data_table(["Workload", "Configuration", "Sources"], rows, widths=[0.26, 0.3, 0.44]))
+    first = result["candidates"][0]
+    notes = [
+        (f"{w['path']}/{w['configuration']}", note["code"], note["message"])
+        for w, basis in zip(plan.inputs["workloads"], first.get("basis") or [], strict=False)
+        for note in basis
+    ]
+    if notes:
+        out.append(
+            para(
+                f"The engine's notes on each workload's basis ({escape(first['label'])}, first period):", styles().small
+            )
+        )
+        out.append(data_table(["Workload", "Note", "What it means"], notes, widths=[0.2, 0.2, 0.6], compact=True))
+    out.append(
+        para(
+            "Each period is the same question as the mix job (several workloads on one LPAR) at that period's peaks: "
+            "the engine's cost model of each workload, LSPR-projected to the candidate, its zIIP-eligible work pooled "
+            "on the zIIPs. The run-out range takes the engine's per-transaction CPU range: its high end runs out "
+            "earliest, its low end latest.",
+            styles().small,
+        )
+    )
+    return out
+
+
+def plan_pdf(*, plan: Plan, result: dict[str, Any]) -> bytes:
+    """The PDF proposal of an answered plan."""
+    author = plan.owner.get_username()
+    story: list[Flowable] = title_block(
+        title=f"Capacity plan: {plan.name}",
+        scenario=f"{len(plan.inputs['workloads'])} workloads over {plan.horizon} {plan.period}s",
+        author=author,
+        created=plan.created_at,
+    )
+    story += question_section(plan, result)
+    story += recommendation_section(result)
+    story += heading("Busy engines per period")
+    for candidate in result["candidates"][:MAX_CHARTS]:
+        story.append(chart(result, candidate))
+    story += table_section(result)
+    story += sources_section(plan, result)
+    story += disclaimer()
+    return render(story, Meta(title=f"Capacity plan: {plan.name}", author=author, created=plan.created_at))

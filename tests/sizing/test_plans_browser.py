@@ -1,0 +1,104 @@
+"""The plan workbench in headless Chromium (Debian's ``/usr/bin/chromium``, Playwright's sync API,
+pytest-django's ``live_server``): build the issue's plan, find the chart, the tables and the PDF
+link, and read the recommendation back from the PDF with pdftotext.  A 1280x900 screenshot goes
+to ``test-artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db import connections
+
+from tests.sizing.test_ui_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _non_local
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def page(live_server: Any) -> Iterator[Any]:
+    from django.contrib.auth import get_user_model
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)"
+    # Database work before Playwright's event loop starts (see test_ui_browser.py).
+    call_command("load_benchmarks", verbosity=0)
+    get_user_model().objects.create_user(username="planner", password="sizing-pass-7")
+    connections.close_all()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        pg = context.new_page()
+        pg.requests = []  # type: ignore[attr-defined]
+        pg.errors = []  # type: ignore[attr-defined]
+        pg.on("request", lambda r: pg.requests.append(r.url))
+        pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+        pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+        pg.set_default_timeout(30_000)
+        pg.goto(f"{live_server.url}/login/")
+        pg.get_by_label("User name").fill("planner")
+        pg.get_by_label("Password").fill("sizing-pass-7")
+        pg.get_by_role("button", name="Log in").click()
+        pg.wait_for_url(f"{live_server.url}/")
+        try:
+            yield pg
+        finally:
+            context.close()
+            browser.close()
+
+
+def test_build_the_plan_in_the_workbench_and_read_the_recommendation_from_its_pdf(
+    live_server: Any, page: Any, tmp_path: Any
+) -> None:
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Plans").click()
+    page.get_by_label("Name").fill("API layer and CICS")
+    page.get_by_label("Horizon").fill("5")
+    rows = page.locator("#workload-table tbody tr")
+    rows.nth(1).wait_for()
+    assert rows.count() == 2, page.errors  # the issue's example: z/OS Connect and CICS TS V5.3
+    first, second = rows.nth(0), rows.nth(1)
+    first.get_by_label("Path", exact=True).select_option("zosconnect-cics")
+    first.get_by_label("Configuration").select_option("channel")
+    first.get_by_label("Average TPS").fill("2000")
+    first.get_by_label("Peak over average").fill("1.5")
+    first.get_by_label("Growth, % a year").fill("25")
+    second.get_by_label("Path", exact=True).select_option("cicsts-catalog")
+    second.get_by_label("Configuration").select_option("v5.3")
+    second.get_by_label("Average TPS").fill("60000")
+    second.get_by_label("Peak over average").fill("1.3")
+    second.get_by_label("Growth, % a year").fill("10")
+    page.get_by_label("Models").fill("3931-708, 3931-710, 9175-708, 9175-710")
+    page.get_by_role("button", name="Evaluate the plan").click()
+
+    # The chart: stacked bars per workload (CPs and zIIPs) and the capacity lines.
+    page.wait_for_selector("#plan-chart .main-svg")
+    assert page.locator("#plan-chart .barlayer .trace").count() == 4
+    assert page.locator("#plan-chart .scatterlayer .trace").count() == 3
+    # The tables: a row per candidate (4 models + z16 and z17), a row per candidate and year.
+    assert page.locator("#runout-table tbody tr").count() == 6
+    assert page.locator("#period-table tbody tr").count() == 6 * 5
+    sentence = page.locator("#plan-recommendation").inner_text()
+    assert sentence.startswith("Buy ")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "plan-workbench.png"), full_page=True)
+
+    link = page.get_by_role("link", name="PDF proposal")
+    response = page.request.get(link.get_attribute("href"))
+    assert response.status == 200 and response.headers["content-type"] == "application/pdf"
+    pdf = tmp_path / "plan.pdf"
+    pdf.write_bytes(response.body())
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, check=True, text=True).stdout
+    assert sentence in " ".join(text.split())
+    assert page.get_by_role("link", name="CSV table").get_attribute("href").endswith("/result.csv")
+
+    # The plan is stored: reopened from "Your plans", it draws the same answer.
+    page.goto(f"{live_server.url}/plans/")
+    page.get_by_role("link", name="API layer and CICS").click()
+    page.wait_for_selector("#plan-chart .main-svg")
+    assert page.locator("#plan-recommendation").inner_text() == sentence
+    assert not page.errors, page.errors
+    assert not _non_local(page.requests)
