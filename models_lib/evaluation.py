@@ -26,6 +26,7 @@ __all__ = [
     "UTIL_EPS",
     "CountEvaluation",
     "Target",
+    "cost_factor",
     "cp_cost_factor",
     "evaluate_count",
     "evaluations",
@@ -119,10 +120,19 @@ def evaluations(
 def cp_cost_factor(basis: Basis, proj: Projection, gcp: float) -> float:
     """Factor from the response model's native CP cost to the target GCP cost per transaction:
     LSPR factor x payload factor x the share of the work left on GCPs."""
+    return cost_factor(basis.total, proj.factor, basis.payload_factor, gcp)
+
+
+def cost_factor(native_busy: float, factor: float, payload_factor: float, gcp: float, idle_share: float = 1.0) -> float:
+    """:func:`cp_cost_factor` from numbers: ``native_busy`` engines on the measured LPAR,
+    projected by ``factor``, of which ``gcp`` target busy engines run on the CPs.
+
+    With no load at all (a rate of 0, or a line clipped at 0) the share is ``idle_share``.
+    """
     # Share of the native work that runs on CPs (``gcp`` is in target-CP busy engines).
-    native_on_target = basis.total * proj.factor
-    gcp_share = gcp / native_on_target if native_on_target > 0 else 1.0
-    return proj.factor * basis.payload_factor * max(gcp_share, 1e-12)
+    native_on_target = native_busy * factor
+    gcp_share = gcp / native_on_target if native_on_target > 0 else idle_share
+    return factor * payload_factor * max(gcp_share, 1e-12)
 
 
 def ziip_residence_ms(ziip_busy: float, ziips: int, tps: float) -> float:
