@@ -106,7 +106,9 @@ def test_workload_model_is_built_on_the_prepared_workload_not_on_the_answers_dic
     assert (wm.intercept, wm.slope, wm.response_scale) == (line.intercept, line.slope, line.payload_factor)
     # The demand the model evaluates is the engine's at every rate (not a refitted line).
     for tps in RATES:
-        answer = size(cfg, target_machine=Z13, target_machine_type=Z13, capacity=table(), tps=tps, payload_bytes=100_000)
+        answer = size(
+            cfg, target_machine=Z13, target_machine_type=Z13, capacity=table(), tps=tps, payload_bytes=100_000
+        )
         assert wm.native_busy(tps) == answer.basis["native"]["busy_cps"]
         assert wm.eligible == answer.basis["eligible_share"]["value"]
 
