@@ -6,10 +6,24 @@ Serialised at the API boundary only, by :meth:`SizingResult.to_dict`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from models_lib.answer_parts import (
+    AnswerBasis,
+    BindingAtTarget,
+    BusyEngines,
+    Capacity,
+    CpuPerTran,
+    Ranges,
+    ResponseTime,
+    SaturationBinding,
+)
+
+if TYPE_CHECKING:
+    from models_lib.prepared import PreparedWorkload
 
 __all__ = ["DEFAULT_MAX_UTILIZATION", "WARNING_CODES", "SizingResult", "SizingWarning", "finite_or_none"]
 
@@ -78,10 +92,10 @@ class SizingResult:
     ziips, ziips_required : int or None
         zIIPs evaluated (given or required) and required (all eligible work within the zIIP
         ceiling).
-    cpu_per_tran_ms : Mapping[str, float or None]
+    cpu_per_tran_ms : CpuPerTran
         ``total``, ``gcp``, ``ziip`` (CP-ms per transaction) and ``low``/``high`` of the total
         (95 % prediction interval, or the bounded range).
-    busy_cps : Mapping[str, float or None]
+    busy_cps : BusyEngines
         ``total``, ``gcp``, ``ziip``, ``ziip_on_gcp`` busy engines.
     breakdown : Mapping[str, float]
         Busy engines per published component (``lpar``, ``cics``, ``tor``, ``aor``, ``for``,
@@ -93,7 +107,7 @@ class SizingResult:
         Capacity demand of the GCP work, LSPR MIPS and MSU at ``cps``.
     ziip_mips : float or None
         Capacity demand of the zIIP work, MIPS (zIIPs rated as CPs of the same count).
-    response_time_ms : Mapping[str, float or None]
+    response_time_ms : ResponseTime
         ``value`` (``None`` where no absolute model exists), ``low``, ``high``.
     saturation_tps : float or None
         Rate at which the CPs (+ zIIPs) or the software station saturate, transactions/s.
@@ -102,7 +116,7 @@ class SizingResult:
     closed_throughput_tps : float or None
         Throughput of the closed network when ``clients`` were given.
     warnings : tuple of SizingWarning
-    basis : Mapping[str, Any]
+    basis : AnswerBasis
         ``points`` (ids), ``model`` (component, slope_ms, intercept_cps, r2, n, etr_min,
         etr_max), ``projection`` (from/to machine type and CPs, factor, source, rating ids),
         ``statements`` (ids), ``assumptions`` (text), ``native`` (the demand on the measured
@@ -115,19 +129,19 @@ class SizingResult:
         ``ziip_*`` fields count these engines).
     specialty_engine_max : int or None
         Most such engines the rules allow beside ``cps`` CPs (``None``: no rule stored).
-    binding_resource : Mapping or None
+    binding_resource : BindingAtTarget or None
         The busiest resource at ``tps``: ``resource`` ("cps", "specialty", "software",
         "clients"), ``label``, ``utilization``.
-    saturation_binding : Mapping or None
+    saturation_binding : SaturationBinding or None
         The resource that saturates first: ``resource``, ``label``.
     saturation_kind : {"value", "lower-bound"}
         "lower-bound" where the cost is an upper bound (bounds-only): the true saturation rate
         is at least ``saturation_tps``.
-    ranges : Mapping[str, list]
+    ranges : Ranges
         ``cps`` (CPs required), ``ziips``, ``saturation_tps``, ``response_time_ms``: [low,
         high] from the cost range (prediction interval or published bounds), widened by the
         projection band where given; ``None`` for an end that is unbounded or unknown.
-    capacity_detail : Mapping or None
+    capacity_detail : Capacity or None
         Served as ``capacity``: the target model's MIPS and MSU installed and used for the CPs,
         the specialty engines' MIPS (not priced), utilisation of each pool and the projection
         basis (both models, ratings, factors, source).
@@ -142,28 +156,29 @@ class SizingResult:
     cps_required: int | None
     ziips: int | None
     ziips_required: int | None
-    cpu_per_tran_ms: Mapping[str, float | None]
-    busy_cps: Mapping[str, float | None]
+    cpu_per_tran_ms: CpuPerTran
+    busy_cps: BusyEngines
     breakdown: Mapping[str, float]
     gcp_utilization: float | None
     ziip_utilization: float | None
     mips: float | None
     msu: float | None
     ziip_mips: float | None
-    response_time_ms: Mapping[str, float | None]
+    response_time_ms: ResponseTime
     saturation_tps: float | None
     knee_tps: float | None
     closed_throughput_tps: float | None
     warnings: tuple[SizingWarning, ...]
-    basis: Mapping[str, Any]
+    basis: AnswerBasis
     max_utilization: float = DEFAULT_MAX_UTILIZATION
     specialty_engine: str = "zIIP"
     specialty_engine_max: int | None = None
-    binding_resource: Mapping[str, Any] | None = None
-    saturation_binding: Mapping[str, Any] | None = None
+    binding_resource: BindingAtTarget | None = None
+    saturation_binding: SaturationBinding | None = None
     saturation_kind: str = "value"
-    ranges: Mapping[str, list[float | None]] = field(default_factory=dict)
-    capacity_detail: Mapping[str, Any] | None = None
+    ranges: Ranges = field(default_factory=Ranges.unknown)
+    capacity_detail: Capacity | None = None
+    prepared: PreparedWorkload | None = field(default=None, repr=False, compare=False)
 
     def warning_codes(self) -> tuple[str, ...]:
         """Codes of :attr:`warnings`, in order."""
@@ -218,7 +233,7 @@ def _json_safe(value: Any) -> Any:
         return v if math.isfinite(v) else None
     if isinstance(value, Mapping):
         return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, Sequence)):
         return [_json_safe(v) for v in value]
     raise TypeError(f"cannot serialise {type(value).__name__}")
 

@@ -4,9 +4,26 @@ the capacity block, the final assumptions, published limits and the answer witho
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import replace
 
 from models_lib.answer import SizingResult, SizingWarning
+from models_lib.answer_parts import (
+    AnswerBasis,
+    BusyEngines,
+    Capacity,
+    CapacityBasis,
+    CpPool,
+    CpuPerTran,
+    FitSummary,
+    NativeDemand,
+    ProjectionBasis,
+    Range,
+    Ranges,
+    ResponseTime,
+    ServerShare,
+    Share,
+    SpecialtyPool,
+)
 from models_lib.capacity import rating
 from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
@@ -49,17 +66,17 @@ def final_assumptions(
     return tuple(out)
 
 
-def per_tran_ms(chosen: CountEvaluation, basis: Basis, t: float) -> dict[str, float | None]:
+def per_tran_ms(chosen: CountEvaluation, basis: Basis, t: float) -> CpuPerTran:
     """CPU per transaction on the target, CP-ms: total, per pool and the ends of the range."""
     per_ms = 1000.0 / t
     factor = chosen.proj.factor
-    return {
-        "total": chosen.total * per_ms,
-        "gcp": chosen.gcp * per_ms,
-        "ziip": chosen.ziip * per_ms,
-        "low": basis.low * factor * per_ms,
-        "high": basis.high * factor * per_ms,
-    }
+    return CpuPerTran(
+        total=chosen.total * per_ms,
+        gcp=chosen.gcp * per_ms,
+        ziip=chosen.ziip * per_ms,
+        low=basis.low * factor * per_ms,
+        high=basis.high * factor * per_ms,
+    )
 
 
 def basis_dict(
@@ -69,79 +86,80 @@ def basis_dict(
     setting: str | None,
     eligibility: Eligibility,
     assumptions: tuple[str, ...],
-) -> dict[str, Any]:
+) -> AnswerBasis:
     """The answer's ``basis``: points, model, projection, statements, assumptions, native demand."""
     proj = chosen.proj
-    return {
-        "points": list(basis.points),
-        "model": basis.model,
-        "projection": {
-            "from_machine_type": proj.from_machine_type,
-            "from_cps": proj.from_cps,
-            "to_machine_type": proj.to_machine_type,
-            "to_cps": proj.to_cps,
-            "factor": proj.factor,
-            "specialty_factor": chosen.zproj.factor,
-            "capacity_setting": setting or capacity.full_speed_setting.get(proj.to_machine_type, ""),
-            "source": proj.source,
-            "rating_ids": list(proj.rating_ids),
-        },
-        "statements": list(dict.fromkeys((*basis.statements, *eligibility.statements))),
-        "assumptions": [*basis.assumptions, *eligibility.assumptions, *assumptions],
-        "server_share": None if eligibility.server_share is None else dict(eligibility.server_share),
-        "eligible_share": {"value": eligibility.value, "low": eligibility.low, "high": eligibility.high},
-        "native": {
-            "component": basis.component,
-            "intercept_cps": basis.intercept,
-            "slope_s": basis.slope,
-            "payload_factor": basis.payload_factor,
-            "busy_cps": basis.total,
-        },
-    }
+    share = eligibility.server_share
+    return AnswerBasis(
+        points=tuple(basis.points),
+        model=None if basis.model is None else FitSummary(**basis.model),
+        projection=ProjectionBasis(
+            from_machine_type=proj.from_machine_type,
+            from_cps=proj.from_cps,
+            to_machine_type=proj.to_machine_type,
+            to_cps=proj.to_cps,
+            factor=proj.factor,
+            specialty_factor=chosen.zproj.factor,
+            capacity_setting=setting or capacity.full_speed_setting.get(proj.to_machine_type, ""),
+            source=proj.source,
+            rating_ids=tuple(proj.rating_ids),
+        ),
+        statements=tuple(dict.fromkeys((*basis.statements, *eligibility.statements))),
+        assumptions=(*basis.assumptions, *eligibility.assumptions, *assumptions),
+        server_share=None if share is None else ServerShare(**share),
+        eligible_share=Share(eligibility.value, eligibility.low, eligibility.high),
+        native=NativeDemand(
+            component=basis.component,
+            intercept_cps=basis.intercept,
+            slope_s=basis.slope,
+            payload_factor=basis.payload_factor,
+            busy_cps=basis.total,
+        ),
+    )
 
 
 def capacity_block(
     table: CapacityTable, chosen: CountEvaluation, policy: EnginePolicy, setting: str | None
-) -> dict[str, Any]:
+) -> Capacity:
     """MIPS and MSU of the target model, installed and used, per pool, with the basis."""
     n, mt = chosen.n, chosen.proj.to_machine_type
     full = rating(table, mt, n)
     cp_rating = full if setting is None else table.settings.get((mt, setting, n), full)
     full_per_cp = full.mips / n
     src = rating(table, chosen.proj.from_machine_type, chosen.proj.from_cps)
-    return {
-        "model": cp_rating.model,
-        "machine_type": mt,
-        "capacity_setting": setting or table.full_speed_setting.get(mt, ""),
-        "cps": n,
-        "specialty_engines": chosen.ziips,
-        "cp": {
-            "mips_installed": cp_rating.mips,
-            "msu_installed": cp_rating.msu,
-            "mips_used": chosen.gcp * cp_rating.mips / n,
-            "msu_used": chosen.gcp * cp_rating.msu / n,
-            "utilization": chosen.util,
-        },
-        "specialty": {
-            "engine": policy.name,
-            "mips_installed": chosen.ziips * full_per_cp,
-            "mips_used": chosen.ziip * full_per_cp,
-            "utilization": (chosen.ziip / chosen.ziips) if chosen.ziips else None,
-            "priced": False,
-        },
-        "basis": {
-            "from_model": src.model,
-            "from_machine_type": src.machine_type,
-            "from_cps": src.cps,
-            "from_mips": src.mips,
-            "to_model": cp_rating.model,
-            "to_mips": cp_rating.mips,
-            "to_full_speed_mips": full.mips,
-            "cp_factor": chosen.proj.factor,
-            "specialty_factor": chosen.zproj.factor,
-            "source": table.source,
-        },
-    }
+    return Capacity(
+        model=cp_rating.model,
+        machine_type=mt,
+        capacity_setting=setting or table.full_speed_setting.get(mt, ""),
+        cps=n,
+        specialty_engines=chosen.ziips,
+        cp=CpPool(
+            mips_installed=cp_rating.mips,
+            msu_installed=cp_rating.msu,
+            mips_used=chosen.gcp * cp_rating.mips / n,
+            msu_used=chosen.gcp * cp_rating.msu / n,
+            utilization=chosen.util,
+        ),
+        specialty=SpecialtyPool(
+            engine=policy.name,
+            mips_installed=chosen.ziips * full_per_cp,
+            mips_used=chosen.ziip * full_per_cp,
+            utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
+            priced=False,
+        ),
+        basis=CapacityBasis(
+            from_model=src.model,
+            from_machine_type=src.machine_type,
+            from_cps=src.cps,
+            from_mips=src.mips,
+            to_model=cp_rating.model,
+            to_mips=cp_rating.mips,
+            to_full_speed_mips=full.mips,
+            cp_factor=chosen.proj.factor,
+            specialty_factor=chosen.zproj.factor,
+            source=table.source,
+        ),
+    )
 
 
 def limit_warnings(config: ConfigurationData, tps: float) -> list[SizingWarning]:
@@ -205,31 +223,26 @@ def no_cpu_result(
         cps_required=None,
         ziips=None,
         ziips_required=None,
-        cpu_per_tran_ms={"total": None, "gcp": None, "ziip": None, "low": None, "high": None},
-        busy_cps={"total": None, "gcp": None, "ziip": None, "ziip_on_gcp": None},
+        cpu_per_tran_ms=CpuPerTran(None, None, None, None, None),
+        busy_cps=BusyEngines(None, None, None, None),
         breakdown={},
         gcp_utilization=None,
         ziip_utilization=None,
         mips=None,
         msu=None,
         ziip_mips=None,
-        response_time_ms={"value": None, "low": floor.value_ms, "high": None},
-        ranges={
-            "cps": [None, None],
-            "ziips": [None, None],
-            "saturation_tps": [None, None],
-            "response_time_ms": [floor.value_ms, None],
-        },
+        response_time_ms=ResponseTime(None, floor.value_ms, None),
+        ranges=replace(Ranges.unknown(), response_time_ms=Range(floor.value_ms, None)),
         saturation_tps=None,
         knee_tps=None,
         closed_throughput_tps=None,
         warnings=tuple(warnings),
-        basis={
-            "points": [],
-            "model": None,
-            "projection": None,
-            "statements": [] if floor.statement_id is None else [floor.statement_id],
-            "assumptions": ["response floor = elapsed time of a published packet trace of one request"],
-        },
+        basis=AnswerBasis(
+            points=(),
+            model=None,
+            projection=None,
+            statements=() if floor.statement_id is None else (floor.statement_id,),
+            assumptions=("response floor = elapsed time of a published packet trace of one request",),
+        ),
         max_utilization=umax,
     )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from models_lib.answer import SizingResult, SizingWarning, finite_or_none
 from models_lib.answer_build import basis_dict, capacity_block, final_assumptions, limit_warnings, per_tran_ms
+from models_lib.answer_parts import BusyEngines, Ranges, ResponseTime
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import Saturation
@@ -44,7 +45,7 @@ class _Decision:
     sat: Saturation
     cp_factor: float
     rt: ResponseTimes
-    ranges: dict[str, list[float | None]]
+    ranges: Ranges
     warnings: tuple[SizingWarning, ...]
     assumptions: tuple[str, ...]
 
@@ -100,18 +101,14 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         ziips=chosen.ziips,
         ziips_required=chosen.needed if cap is None else min(chosen.needed, cap),
         cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t),
-        busy_cps={"total": chosen.total, "gcp": chosen.gcp, "ziip": chosen.ziip, "ziip_on_gcp": chosen.on_gcp},
+        busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
         breakdown={k: v * chosen.proj.factor for k, v in basis.components.items()},
         gcp_utilization=chosen.util,
         ziip_utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
-        mips=cap_block["cp"]["mips_used"],
-        msu=cap_block["cp"]["msu_used"],
-        ziip_mips=cap_block["specialty"]["mips_used"],
-        response_time_ms={
-            "value": finite_or_none(rt.value),
-            "low": finite_or_none(rt.low),
-            "high": finite_or_none(rt.high),
-        },
+        mips=cap_block.cp.mips_used,
+        msu=cap_block.cp.msu_used,
+        ziip_mips=cap_block.specialty.mips_used,
+        response_time_ms=ResponseTime(finite_or_none(rt.value), finite_or_none(rt.low), finite_or_none(rt.high)),
         saturation_tps=finite_or_none(d.sat.tps),
         knee_tps=finite_or_none(knee(pw.response, chosen.n, d.cp_factor)),
         closed_throughput_tps=finite_or_none(rt.closed_throughput),
@@ -125,4 +122,5 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         warnings=d.warnings,
         basis=basis_dict(basis, chosen, pw.capacity, pw.capacity_setting, elig, d.assumptions),
         max_utilization=req.umax,
+        prepared=pw,
     )

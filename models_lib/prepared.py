@@ -248,7 +248,7 @@ class PreparedWorkload:
         if self.cost is None:
             config = self.config
             no_cpu = no_cpu_result(config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax)
-            return replace(no_cpu, specialty_engine=self.policy.name)
+            return replace(no_cpu, specialty_engine=self.policy.name, prepared=self)
         return answer_at(self, self.cost, req)
 
     def request(

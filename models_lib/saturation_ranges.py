@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from models_lib.answer import SizingWarning, finite_or_none
+from models_lib.answer_parts import BindingAtTarget, Range, Ranges, SaturationBinding
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation, saturation
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_count
@@ -68,7 +68,7 @@ def ranges(
     band: float,
     rt: tuple[float | None, float | None],
     sized: bool,
-) -> dict[str, list[float | None]]:
+) -> Ranges:
     """[low, high] of CPs, specialty engines, saturation and response time from the cost range.
 
     The ends come from the same evaluation as the centre, at the low and high end of the native
@@ -94,19 +94,22 @@ def ranges(
     c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
     z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])
     s_lo, s_hi = sat_of(hi).tps, sat_of(lo).tps
-    return {
-        "cps": [None if e is None or not sized else float(e.n) for e in (c_lo, c_hi)]
+    cps = (
+        Range(*(None if e is None or not sized else float(e.n) for e in (c_lo, c_hi)))
         if cps_given is None
-        else [float(chosen.n), float(chosen.n)],
-        "ziips": [None if e is None else float(e.ziips) for e in (z_lo, z_hi)],
-        "saturation_tps": [finite_or_none(s_lo), finite_or_none(s_hi)],
-        "response_time_ms": [finite_or_none(rt[0]), finite_or_none(rt[1])],
-    }
+        else Range(float(chosen.n), float(chosen.n))
+    )
+    return Ranges(
+        cps=cps,
+        ziips=Range(*(None if e is None else float(e.ziips) for e in (z_lo, z_hi))),
+        saturation_tps=Range(finite_or_none(s_lo), finite_or_none(s_hi)),
+        response_time_ms=Range(finite_or_none(rt[0]), finite_or_none(rt[1])),
+    )
 
 
 def binding_at_target(
     chosen: CountEvaluation, policy: EnginePolicy, rmodel: ResponseModel | None, tps: float, closed_x: float | None
-) -> dict[str, Any]:
+) -> BindingAtTarget:
     """The busiest resource at the target rate (utilisation as a fraction)."""
     util = {"cps": (chosen.util, f"{chosen.n} CP{'' if chosen.n == 1 else 's'}")}
     if chosen.ziips:
@@ -120,10 +123,10 @@ def binding_at_target(
     if closed_x is not None and closed_x < tps * (1.0 - CLOSED_TOLERANCE):
         util["clients"] = (tps / closed_x if closed_x > 0 else math.inf, "the client population")
     key = max(util, key=lambda k: util[k][0])
-    return {"resource": key, "label": util[key][1], "utilization": finite_or_none(util[key][0])}
+    return BindingAtTarget(resource=key, label=util[key][1], utilization=finite_or_none(util[key][0]))
 
 
-def binding_label(sat: Saturation, policy: EnginePolicy, rmodel: ResponseModel | None) -> dict[str, Any] | None:
+def binding_label(sat: Saturation, policy: EnginePolicy, rmodel: ResponseModel | None) -> SaturationBinding | None:
     labels = {
         "cps": "the CPs",
         "specialty": f"the CPs and {policy.name}s together (the {policy.name}s configured fill, then eligible work "
@@ -133,7 +136,7 @@ def binding_label(sat: Saturation, policy: EnginePolicy, rmodel: ResponseModel |
     }
     if sat.binding == "none":
         return None
-    return {"resource": sat.binding, "label": labels[sat.binding]}
+    return SaturationBinding(resource=sat.binding, label=labels[sat.binding])
 
 
 def servers_text(m: int) -> str:
