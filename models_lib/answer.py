@@ -23,6 +23,7 @@ from models_lib.answer_parts import (
 )
 
 if TYPE_CHECKING:
+    from models_lib.answer_curves import CapacityLine, CpuCurve, FloatArray, ResponseCurve
     from models_lib.prepared import PreparedWorkload
 
 __all__ = ["DEFAULT_MAX_UTILIZATION", "WARNING_CODES", "SizingResult", "SizingWarning", "finite_or_none"]
@@ -179,6 +180,25 @@ class SizingResult:
     ranges: Ranges = field(default_factory=Ranges.unknown)
     capacity_detail: Capacity | None = None
     prepared: PreparedWorkload | None = field(default=None, repr=False, compare=False)
+
+    def response_curve(self, tps: FloatArray | list[float]) -> ResponseCurve:
+        """Response time at each rate of ``tps`` (transactions/s) on this answer's CPs and
+        specialty engines (:func:`models_lib.answer_curves.response_curve`)."""
+        from models_lib.answer_curves import response_curve  # drawn from the engine's steps, which import this module
+
+        return response_curve(self, tps)
+
+    def cpu_curve(self, tps: FloatArray | list[float]) -> CpuCurve:
+        """Busy engines at each rate of ``tps`` on this answer's LPAR (:func:`models_lib.answer_curves.cpu_curve`)."""
+        from models_lib.answer_curves import cpu_curve
+
+        return cpu_curve(self, tps)
+
+    def capacity_line(self) -> CapacityLine:
+        """This answer's CPs plus specialty engines as a level of busy engines, with its label."""
+        from models_lib.answer_curves import capacity_line
+
+        return capacity_line(self)
 
     def warning_codes(self) -> tuple[str, ...]:
         """Codes of :attr:`warnings`, in order."""
