@@ -147,6 +147,12 @@ class PreparedWorkload:
         """LSPR factor of specialty-engine work to ``cps`` CPs (full-speed rating)."""
         return self.projections(cps)[1].factor
 
+    def measured_scale(self, cps: int) -> float:
+        """Busy CPs measured (published points, bounds) -> busy CPs of the sized demand on ``cps``
+        CPs of the target at the CPs' speed: the LSPR factor times the payload and LPAR factors."""
+        cost = self._cost()
+        return self.cp_factor(cps) * cost.payload.factor * (1.0 if cost.lpar.factor is None else cost.lpar.factor)
+
     @property
     def has_cpu_data(self) -> bool:
         return self.cost is not None
