@@ -17,7 +17,9 @@ from models_lib.answer_parts import (
     BusyEngines,
     Capacity,
     CpuPerTran,
+    Range,
     Ranges,
+    Record,
     ResponseTime,
     SaturationBinding,
 )
@@ -244,7 +246,23 @@ class SizingResult:
 
 
 def _json_safe(value: Any) -> Any:
-    if isinstance(value, bool) or value is None or isinstance(value, str):
+    kind = type(value)
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if value is None or kind is str or kind is bool or kind is int:
+        return value
+    if kind is dict:
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if kind is list or kind is tuple or kind is Range:
+        return [_json_safe(v) for v in value]
+    if isinstance(value, Record):
+        return {k: _json_safe(getattr(value, k)) for k in value._keys()}
+    return _json_safe_other(value)
+
+
+def _json_safe_other(value: Any) -> Any:
+    """:func:`_json_safe` for the types it does not check first (subclasses, numpy scalars)."""
+    if isinstance(value, bool) or isinstance(value, str):
         return value
     if isinstance(value, Integral):
         return int(value)

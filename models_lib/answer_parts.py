@@ -36,6 +36,10 @@ __all__ = [
 ]
 
 
+#: Field names per block class (``dataclasses.fields`` is slow to ask on every key).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 class Record(Mapping[str, Any]):
     """A frozen dataclass that reads as the mapping of its fields (the JSON object it serialises to).
 
@@ -43,7 +47,10 @@ class Record(Mapping[str, Any]):
     """
 
     def _keys(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+        keys = _FIELD_NAMES.get(type(self))
+        if keys is None:
+            keys = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+        return keys
 
     def __getitem__(self, key: str) -> Any:
         if key not in self._keys():

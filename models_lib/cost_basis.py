@@ -69,8 +69,15 @@ class Basis:
     cost_is_upper_bound: bool = False
 
 
-def points_demand(model: ConfigurationModel, from_cps: int, tps: float, level: float) -> Basis:
-    """Busy engines at ``tps`` from the fitted line (numbers only: no notes)."""
+def points_demand(
+    model: ConfigurationModel,
+    from_cps: int,
+    tps: float,
+    level: float,
+    notes: tuple[tuple[SizingWarning, ...], tuple[str, ...], tuple[int, ...]] = ((), (), ()),
+) -> Basis:
+    """Busy engines at ``tps`` from the fitted line, with ``notes`` (warnings, assumptions,
+    statements) attached as given."""
     fit = model.primary_fit()
     comp = model.primary
     assert comp is not None
@@ -87,6 +94,9 @@ def points_demand(model: ConfigurationModel, from_cps: int, tps: float, level: f
         components=consistent_parts(model, tps, central),
         points=tuple(model.point_ids),
         model={"component": comp, **fit.summary()},
+        warnings=notes[0],
+        assumptions=notes[1],
+        statements=notes[2],
     )
 
 

@@ -73,8 +73,14 @@ class BoundsCost:
     measured: tuple[float, float]
     outside: bool
 
-    def at(self, tps: float) -> Basis:
-        """Native demand at ``tps`` transactions/s (busy engines)."""
+    def at(
+        self, tps: float, notes: tuple[tuple[SizingWarning, ...], tuple[str, ...], tuple[int, ...]] | None = None
+    ) -> Basis:
+        """Native demand at ``tps`` transactions/s (busy engines), with ``notes`` (warnings,
+        assumptions, statements) in place of the bounds' own where given."""
+        warnings, assumptions, statements = (
+            (self.warnings, self.assumptions, self.statements) if notes is None else notes
+        )
         return Basis(
             component="lpar",
             total=self.central * tps,
@@ -84,10 +90,10 @@ class BoundsCost:
             slope=self.central,
             from_cps=self.from_cps,
             components={"lpar": self.central * tps},
-            statements=self.statements,
+            statements=statements,
             model=None,
-            assumptions=self.assumptions,
-            warnings=self.warnings,
+            assumptions=assumptions,
+            warnings=warnings,
             cost_is_upper_bound=self.cost_is_upper_bound,
         )
 

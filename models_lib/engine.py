@@ -156,6 +156,11 @@ def engine_policy(table: CapacityTable, machine_type: str) -> EnginePolicy:
     return EnginePolicy(name, per_cp, rules.min_cps_per_lpar, rules.specialty_full_speed, smt, rules)
 
 
+#: rated_counts per (table, machine type, setting, minimum): a scan of every rating was the
+#: largest single cost of an answer.  Keyed by the table's id and checked by identity.
+_COUNTS: dict[tuple[int, str, str | None, int], tuple[CapacityTable, tuple[int, ...]]] = {}
+
+
 def rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
     """CP counts rated for the target, at least ``min_cps`` (the setting's models where given).
 
@@ -164,6 +169,18 @@ def rated_counts(table: CapacityTable, machine_type: str, setting: str | None, m
     ValueError
         Naming ``capacity_setting`` when the machine type is rated but not with that setting.
     """
+    key = (id(table), machine_type, setting, min_cps)
+    hit = _COUNTS.get(key)
+    if hit is not None and hit[0] is table:
+        return list(hit[1])
+    counts = _rated_counts(table, machine_type, setting, min_cps)
+    if len(_COUNTS) >= 256:
+        _COUNTS.clear()
+    _COUNTS[key] = (table, tuple(counts))
+    return counts
+
+
+def _rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
     if setting is None or setting == table.full_speed_setting.get(machine_type, setting):
         return sorted(n for mt, n in table.ratings if mt == machine_type and n >= min_cps)
     counts = sorted(n for mt, s, n in table.settings if mt == machine_type and s == setting and n >= min_cps)

@@ -29,6 +29,7 @@ __all__ = [
     "cost_factor",
     "cp_cost_factor",
     "evaluate_count",
+    "evaluate_total",
     "evaluations",
     "with_response",
     "ziip_residence_ms",
@@ -78,10 +79,15 @@ class Target:
 
 def evaluate_count(n: int, *, basis: Basis, target: Target) -> CountEvaluation:
     """``basis`` projected to ``n`` CPs and split between the pools (no response time)."""
+    return evaluate_total(n, basis.total, target)
+
+
+def evaluate_total(n: int, total: float, target: Target) -> CountEvaluation:
+    """:func:`evaluate_count` of a native demand of ``total`` busy engines."""
     proj, zproj = target.project(n)
-    eligible = basis.total * target.fraction * zproj.factor
+    eligible = total * target.fraction * zproj.factor
     z, needed = specialty_engines(target.policy, n, eligible, target.ziip_ceiling, target.ziips)
-    split = split_pools(basis.total, target.fraction, proj.factor, zproj.factor, z, needed, target.ziip_ceiling)
+    split = split_pools(total, target.fraction, proj.factor, zproj.factor, z, needed, target.ziip_ceiling)
     return CountEvaluation(
         n, proj, zproj, split.total, split.gcp, split.special, split.on_gcp, z, split.gcp / n, needed=needed
     )

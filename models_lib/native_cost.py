@@ -8,7 +8,7 @@ same floating-point operations in the same order (a curve point equals the estim
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import overload
 
 import numpy as np
@@ -62,20 +62,14 @@ class NativeCost:
 
     def at(self, tps: float) -> Basis:
         """The native demand at ``tps`` transactions/s, with every note of the basis."""
-        moving: tuple[SizingWarning, ...] = ()
         if self.bounds is not None:
-            raw = self.bounds.at(tps)
+            raw = self.bounds.at(tps, (self.warnings, self.assumptions, self.statements))
         else:
             assert self.model is not None
-            raw = points_demand(self.model, self.from_cps, tps, self.level)
             moving = extrapolation_warnings(self.config, self.model.primary_fit(), tps)
-        scaled = lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar.factor)
-        return replace(
-            scaled,
-            warnings=moving + self.warnings,
-            assumptions=self.assumptions,
-            statements=self.statements,
-        )
+            notes = (moving + self.warnings, self.assumptions, self.statements)
+            raw = points_demand(self.model, self.from_cps, tps, self.level, notes)
+        return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar.factor)
 
     def line(self) -> Basis:
         """The demand line (intercept, slope, payload factor) without the rate-dependent parts:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from models_lib.answer import SizingWarning, finite_or_none
 from models_lib.answer_parts import BindingAtTarget, Range, Ranges, SaturationBinding
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation, saturation
-from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_count
+from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_total
 from models_lib.inputs import ConfigurationData
 from models_lib.response import ResponseModel
 
@@ -82,11 +81,11 @@ def ranges(
     hi = (basis.high / total if total > 0 else 1.0) * (1.0 + band)
 
     def at(scale: float, target: Target) -> CountEvaluation | None:
-        scaled = replace(basis, total=basis.total * scale)
+        scaled = basis.total * scale
         if cps_given is not None:
-            return evaluate_count(cps_given, basis=scaled, target=target)
+            return evaluate_total(cps_given, scaled, target)
         for n in counts:
-            ev = evaluate_count(n, basis=scaled, target=target)
+            ev = evaluate_total(n, scaled, target)
             if ev.util <= umax + UTIL_EPS:
                 return ev
         return None
