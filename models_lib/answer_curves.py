@@ -34,15 +34,21 @@ class ResponseCurve:
     """Response time against the rate on the answer's LPAR, ms.
 
     ``response_ms``: the modelled response time (``None`` without published response times;
-    ``inf`` at or beyond saturation); ``lower_bound_ms``: CP service and queueing, the software
-    station's wait and the specialty engines' residence (the part that queues); ``cost_factor``:
-    the factor the response model's CP cost was evaluated with at each rate.
+    ``inf`` at or beyond saturation); ``cp_ms``: CP service and queueing and the software
+    station's wait; ``ziip_ms``: the specialty engines' residence; ``cost_factor``: the factor
+    the response model's CP cost was evaluated with at each rate.
     """
 
     tps: FloatArray
     response_ms: FloatArray | None
-    lower_bound_ms: FloatArray
+    cp_ms: FloatArray
+    ziip_ms: FloatArray
     cost_factor: FloatArray
+
+    @property
+    def lower_bound_ms(self) -> FloatArray:
+        """The part that queues: CPs, software station and specialty engines, ms."""
+        return self.cp_ms + self.ziip_ms
 
 
 @dataclass(frozen=True)
@@ -93,9 +99,9 @@ def response_curve(answer: SizingResult, tps: FloatArray | list[float]) -> Respo
     rmodel = prepared.response
     size = grid.size
     value = np.full(size, np.nan) if rmodel is not None and rmodel.has_response_data else None
-    lower, factors = np.full(size, math.inf), np.full(size, np.nan)
+    cp_ms, ziip_ms, factors = np.full(size, math.inf), np.full(size, math.inf), np.full(size, np.nan)
     if rmodel is None:
-        return ResponseCurve(grid, None, lower, factors)
+        return ResponseCurve(grid, None, cp_ms, ziip_ms, factors)
     payload, k = prepared.line.payload_factor, prepared.cp_factor(n)
     sat = prepared.saturation(n, z).tps
     for i, t in enumerate(grid.tolist()):
@@ -106,11 +112,10 @@ def response_curve(answer: SizingResult, tps: FloatArray | list[float]) -> Respo
                 value[i] = math.inf
             continue
         bd = rmodel.breakdown(t, cps=n, cost_factor=float(factors[i]))
-        ziip_ms = ziip_residence_ms(split.special, split.engines, t)
-        lower[i] = bd.lower_bound_ms + ziip_ms
+        cp_ms[i], ziip_ms[i] = bd.lower_bound_ms, ziip_residence_ms(split.special, split.engines, t)
         if value is not None and bd.total_ms is not None:
-            value[i] = bd.total_ms + ziip_ms
-    return ResponseCurve(grid, value, lower, factors)
+            value[i] = bd.total_ms + ziip_ms[i]
+    return ResponseCurve(grid, value, cp_ms, ziip_ms, factors)
 
 
 def cpu_curve(answer: SizingResult, tps: FloatArray | list[float]) -> CpuCurve:

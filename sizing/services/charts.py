@@ -313,7 +313,8 @@ def response_chart(
     chart["cost_factor"] = _finite(answer.response_curve([tps]).cost_factor[0])
     if curve.response_ms is not None:
         chart["curve"] = {"tps": _series(curve.tps), "response_ms": _series(curve.response_ms)}
-    chart["lower_bound"] = {"tps": _series(curve.tps), "response_ms": _series(curve.lower_bound_ms)}
+    # The page labels this line the time on the CPs alone (service + queueing, software wait).
+    chart["lower_bound"] = {"tps": _series(curve.tps), "response_ms": _series(curve.cp_ms)}
     if knee is not None and rm.has_response_data:
         at_knee = answer.response_curve([knee]).response_ms
         chart["knee_response_ms"] = None if at_knee is None else _finite(at_knee[0])
