@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from models_lib.evaluation import cost_factor, ziip_residence_ms
-
 if TYPE_CHECKING:
     from models_lib.answer import SizingResult
     from models_lib.prepared import PreparedWorkload
@@ -102,19 +100,11 @@ def response_curve(answer: SizingResult, tps: FloatArray | list[float]) -> Respo
     cp_ms, ziip_ms, factors = np.full(size, math.inf), np.full(size, math.inf), np.full(size, np.nan)
     if rmodel is None:
         return ResponseCurve(grid, None, cp_ms, ziip_ms, factors)
-    payload, k = prepared.line.payload_factor, prepared.cp_factor(n)
-    sat = prepared.saturation(n, z).tps
     for i, t in enumerate(grid.tolist()):
-        split = prepared.evaluate(t, n, z)
-        factors[i] = cost_factor(prepared.native_busy(t), k, payload, split.gcp)
-        if t >= sat:
-            if value is not None:
-                value[i] = math.inf
-            continue
-        bd = rmodel.breakdown(t, cps=n, cost_factor=float(factors[i]))
-        cp_ms[i], ziip_ms[i] = bd.lower_bound_ms, ziip_residence_ms(split.special, split.engines, t)
-        if value is not None and bd.total_ms is not None:
-            value[i] = bd.total_ms + ziip_ms[i]
+        point = prepared.response_at(t, n, z)
+        cp_ms[i], ziip_ms[i], factors[i] = point.cp_ms, point.ziip_ms, point.cost_factor
+        if value is not None:
+            value[i] = math.nan if point.value is None else point.value
     return ResponseCurve(grid, value, cp_ms, ziip_ms, factors)
 
 

@@ -18,6 +18,7 @@ References
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import overload
@@ -39,21 +40,20 @@ from models_lib.engine import (
     EnginePolicy,
     PoolDemand,
     Saturation,
-    engine_policy,
     projections,
-    rated_counts,
     saturation,
     specialty_engines,
     split_pools,
     split_pools_array,
 )
-from models_lib.evaluation import Target
+from models_lib.evaluation import Target, cost_factor, ziip_residence_ms
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
 from models_lib.native_cost import NativeCost, native_cost
-from models_lib.response import ResponseModel, fit_response
+from models_lib.prepare_inputs import check_options, response_model_for, target_rules
+from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility, eligibility_step
 
-__all__ = ["PoolLoads", "PreparedWorkload", "prepare"]
+__all__ = ["PoolLoads", "PreparedWorkload", "ResponsePoint", "prepare"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -69,6 +69,19 @@ class PoolLoads:
     @property
     def total(self) -> FloatArray:
         return self.gcp + self.special
+
+
+@dataclass(frozen=True)
+class ResponsePoint:
+    """:meth:`PreparedWorkload.response_at`: the rate (transactions/s), the response time (ms;
+    ``None`` without published response times), the CP and software part, the specialty
+    engines' residence (ms) and the cost factor of the response model's CP cost."""
+
+    tps: float
+    value: float | None
+    cp_ms: float
+    ziip_ms: float
+    cost_factor: float
 
 
 @dataclass(frozen=True)
@@ -231,6 +244,23 @@ class PreparedWorkload:
             software_tps=None if software is None else software.saturation_tps(),
         )
 
+    def response_at(self, tps: float, cps: int, ziips: int | None = None) -> ResponsePoint:
+        """Response time at ``tps`` on ``cps`` CPs and ``ziips`` specialty engines (``None``:
+        sized), open network, ms: the response model at the cost factor of the engine's split
+        (:func:`models_lib.evaluation.cost_factor`) plus the specialty engines' M/M/z residence.
+        ``inf`` parts at or beyond saturation; ``value`` is ``None`` without published response times.
+        """
+        rmodel = self.response
+        split = self.evaluate(tps, cps, ziips)
+        factor = cost_factor(self.native_busy(tps), self.cp_factor(cps), self.line.payload_factor, split.gcp)
+        has_data = rmodel is not None and rmodel.has_response_data
+        if rmodel is None or tps >= self.saturation(cps, split.engines).tps:
+            return ResponsePoint(tps, math.inf if has_data else None, math.inf, math.inf, factor)
+        bd = rmodel.breakdown(tps, cps=cps, cost_factor=factor)
+        ziip_ms = ziip_residence_ms(split.special, split.engines, tps)
+        value = None if bd.total_ms is None else bd.total_ms + ziip_ms
+        return ResponsePoint(tps, value, bd.lower_bound_ms, ziip_ms, factor)
+
     # -- the sizing decision -----------------------------------------------------------------
     def answer(
         self,
@@ -291,64 +321,6 @@ class PreparedWorkload:
         )  # fmt: skip
 
 
-def _check_options(
-    *,
-    max_utilization: float,
-    ziip_max_utilization: float | None,
-    payload_bytes: int | None,
-    projection_band: float | None,
-    lpar_overhead: float | None,
-    server_share: float | None,
-) -> tuple[float, float, int | None, float]:
-    """(ceiling, specialty ceiling, payload, band) checked; an InputError names the argument."""
-    umax = pos_float("max_utilization", max_utilization)
-    if umax > 1.0:
-        raise InputError("max_utilization", f"max_utilization must be in (0, 1], got {max_utilization!r}")
-    zmax = umax if ziip_max_utilization is None else pos_float("ziip_max_utilization", ziip_max_utilization)
-    if zmax > 1.0:
-        raise InputError(
-            "ziip_max_utilization", f"ziip_max_utilization must be in (0, 1], got {ziip_max_utilization!r}"
-        )
-    if lpar_overhead is not None:
-        pos_float("lpar_overhead", lpar_overhead, allow_zero=True)
-    if server_share is not None and not 0.0 <= pos_float("server_share", server_share, allow_zero=True) <= 1.0:
-        raise InputError("server_share", f"server_share must be in [0, 1], got {server_share!r}")
-    band = 0.0 if projection_band is None else pos_float("projection_band", projection_band, allow_zero=True)
-    if band >= 1.0:
-        raise InputError("projection_band", f"projection_band must be in [0, 1), got {projection_band!r}")
-    return umax, zmax, opt_int("payload_bytes", payload_bytes, 1), band
-
-
-def _target_rules(
-    capacity: CapacityTable, target_machine_type: str, capacity_setting: str | None
-) -> tuple[EnginePolicy, tuple[int, ...]]:
-    policy = engine_policy(capacity, target_machine_type)
-    counts = rated_counts(capacity, target_machine_type, capacity_setting, policy.min_cps)
-    if not counts:
-        types = sorted({mt for mt, _ in capacity.ratings})
-        raise InputError(
-            "target_machine_type",
-            f"target_machine_type {target_machine_type!r} is not in the LSPR table (types: {types})",
-        )
-    return policy, tuple(counts)
-
-
-def _response_model(
-    config: ConfigurationData, fitted: ConfigurationModel, cost: NativeCost | None
-) -> ResponseModel | None:
-    """The response model in native, measured-payload CP-seconds (payload, projection and the
-    split enter through its cost factor); ``None`` where none can be fitted."""
-    slope = None if cost is None else cost.raw_slope
-    try:
-        return fit_response(
-            config,
-            fitted if fitted.has_cpu_model else None,
-            cp_seconds=slope if slope is not None and slope > 0 else None,
-        )
-    except ValueError:
-        return None
-
-
 def prepare(
     config: ConfigurationData,
     *,
@@ -380,18 +352,18 @@ def prepare(
     """
     if not isinstance(config, ConfigurationData):
         raise InputError("config", f"config must be a ConfigurationData, got {type(config).__name__}")
-    umax, zmax, payload, band = _check_options(
+    umax, zmax, payload, band = check_options(
         max_utilization=max_utilization, ziip_max_utilization=ziip_max_utilization, payload_bytes=payload_bytes,
         projection_band=projection_band, lpar_overhead=lpar_overhead, server_share=server_share,
     )  # fmt: skip
-    policy, counts = _target_rules(capacity, target_machine_type, capacity_setting)
+    policy, counts = target_rules(capacity, target_machine_type, capacity_setting)
     if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
         raise InputError(
             "model", f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
         )
     fitted = model if model is not None else fit_configuration(config)
     cost = native_cost(config, fitted, payload=payload, level=level, lpar_overhead=lpar_overhead)
-    rmodel = response_model if response_model is not None else _response_model(config, fitted, cost)
+    rmodel = response_model if response_model is not None else response_model_for(config, fitted, cost)
     eligibility = None if cost is None else eligibility_step(cost.line(), config, capacity, server_share, other_cost)
     return PreparedWorkload(
         config=config,
