@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from models_lib.capacity import MAX_CPS
+from models_lib.checks import InputError
 from models_lib.inputs import CPU_COMPONENTS, CapacityTable, ConfigurationData, Eligibility, Point
 from models_lib.rmf import WorkloadSection
 
@@ -92,27 +93,32 @@ class Interval:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.etr) and MIN_ETR <= self.etr <= MAX_ETR):
-            raise ValueError(f"etr must be within {MIN_ETR:g}..{MAX_ETR:,.0f} transactions/s, got {self.etr!r}")
+            raise InputError("etr", f"etr must be within {MIN_ETR:g}..{MAX_ETR:,.0f} transactions/s, got {self.etr!r}")
         if not self.cpu_pct:
-            raise ValueError("cpu_pct must give the CPU of at least one component")
+            raise InputError("cpu_pct", "cpu_pct must give the CPU of at least one component")
         for name, value in self.cpu_pct.items():
             if name not in CPU_COMPONENTS:
-                raise ValueError(f"cpu_pct: unknown component {name!r} (expected one of {', '.join(CPU_COMPONENTS)})")
+                raise InputError(
+                    "cpu_pct", f"cpu_pct: unknown component {name!r} (expected one of {', '.join(CPU_COMPONENTS)})"
+                )
             if not (math.isfinite(value) and 0 <= value <= MAX_CPU_PCT):
-                raise ValueError(
+                raise InputError(
+                    "cpu_pct",
                     f"cpu_pct: {name} must be a percentage of one CP within 0..{MAX_CPU_PCT:,.0f} "
-                    f"({MAX_CPS} engines busy), got {value!r}"
+                    f"({MAX_CPS} engines busy), got {value!r}",
                 )
         rt = self.response_time_ms
         if rt is not None and not (math.isfinite(rt) and 0 <= rt <= MAX_RESPONSE_TIME_MS):
-            raise ValueError(f"response_time_ms must be within 0..{MAX_RESPONSE_TIME_MS:,.0f} ms, got {rt!r}")
+            raise InputError(
+                "response_time_ms", f"response_time_ms must be within 0..{MAX_RESPONSE_TIME_MS:,.0f} ms, got {rt!r}"
+            )
         pct = self.ziip_eligible_pct
         if pct is not None and not (math.isfinite(pct) and 0 <= pct <= 100):
-            raise ValueError(f"ziip_eligible_pct must be within 0..100 %, got {pct!r}")
+            raise InputError("ziip_eligible_pct", f"ziip_eligible_pct must be within 0..100 %, got {pct!r}")
         if self.cps is not None and not 1 <= self.cps <= MAX_CPS:
-            raise ValueError(f"cps must be within 1..{MAX_CPS}, got {self.cps!r}")
+            raise InputError("cps", f"cps must be within 1..{MAX_CPS}, got {self.cps!r}")
         if self.ziips is not None and not 0 <= self.ziips <= MAX_CPS:
-            raise ValueError(f"ziips must be within 0..{MAX_CPS}, got {self.ziips!r}")
+            raise InputError("ziips", f"ziips must be within 0..{MAX_CPS}, got {self.ziips!r}")
         object.__setattr__(self, "cpu_pct", MappingProxyType(dict(self.cpu_pct)))
 
     def to_dict(self) -> dict[str, object]:
@@ -152,7 +158,7 @@ def interval_from_dict(data: Mapping[str, object]) -> Interval:
 
 def _real(value: object, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{name} must be a number, got {value!r}")
+        raise InputError(name, f"{name} must be a number, got {value!r}")
     return float(value)
 
 
@@ -165,7 +171,7 @@ def _optional_count(value: object, name: str) -> int | None:
         return None
     number = _real(value, name)
     if number != int(number):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+        raise InputError(name, f"{name} must be a whole number, got {value!r}")
     return int(number)
 
 
@@ -288,12 +294,15 @@ def speed_factor(capacity: CapacityTable, machine_type: str, setting: str | None
     """
     full = capacity.ratings.get((machine_type, cps))
     if full is None:
-        raise ValueError(f"cps: {cps} CPs of machine type {machine_type} are not rated in the capacity table")
+        raise InputError("cps", f"cps: {cps} CPs of machine type {machine_type} are not rated in the capacity table")
     if setting is None or setting == capacity.full_speed_setting.get(machine_type, setting):
         return 1.0
     rated = capacity.settings.get((machine_type, setting, cps))
     if rated is None:
-        raise ValueError(f"capacity_setting {setting!r} with {cps} CPs is not rated for machine type {machine_type}")
+        raise InputError(
+            "capacity_setting",
+            f"capacity_setting {setting!r} with {cps} CPs is not rated for machine type {machine_type}",
+        )
     return rated.mips / full.mips
 
 
@@ -306,16 +315,17 @@ class _Summary:
 
 def _summarise(intervals: Sequence[Interval], cps: int, ziips: int) -> _Summary:
     if len(intervals) < 2 or len({round(i.etr, 9) for i in intervals}) < 2:
-        raise ValueError(
-            "intervals: at least two intervals at different rates are needed to fit a cost per transaction"
+        raise InputError(
+            "intervals", "intervals: at least two intervals at different rates are needed to fit a cost per transaction"
         )
     if len(intervals) > MAX_INTERVALS:
-        raise ValueError(f"intervals: at most {MAX_INTERVALS} intervals, got {len(intervals)}")
+        raise InputError("intervals", f"intervals: at most {MAX_INTERVALS} intervals, got {len(intervals)}")
     for number, interval in enumerate(intervals, start=1):
         if interval.cps is not None and interval.cps != cps:
-            raise ValueError(
+            raise InputError(
+                "intervals",
                 f"intervals: interval {number} ran on {interval.cps} CPs but the calibration's LPAR has {cps}; "
-                "make one calibration per LPAR size"
+                "make one calibration per LPAR size",
             )
     eligible = tuple(i.ziip_eligible_pct / 100.0 for i in intervals if i.ziip_eligible_pct is not None)
     return _Summary(cps=cps, ziips=ziips, eligible=eligible)

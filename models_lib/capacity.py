@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from numbers import Integral
 
+from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable, Rating
 
 __all__ = [
@@ -45,9 +46,9 @@ def _check_cps(name: str, cps: int) -> int:
     if type(cps) is int and 1 <= cps <= MAX_CPS:  # the common case, without the ABC check
         return cps
     if isinstance(cps, bool) or not isinstance(cps, Integral):
-        raise ValueError(f"{name} must be an int in 1..{MAX_CPS}, got {cps!r}")
+        raise InputError(name, f"{name} must be an int in 1..{MAX_CPS}, got {cps!r}")
     if not 1 <= int(cps) <= MAX_CPS:
-        raise ValueError(f"{name} must be in 1..{MAX_CPS}, got {cps!r}")
+        raise InputError(name, f"{name} must be in 1..{MAX_CPS}, got {cps!r}")
     return int(cps)
 
 
@@ -89,10 +90,10 @@ def rating(
         return found
     types = sorted({mt for mt, _ in table.ratings})
     if machine_type not in types:
-        raise ValueError(f"{type_arg} {machine_type!r} is not in the LSPR table (types: {types})")
+        raise InputError(type_arg, f"{type_arg} {machine_type!r} is not in the LSPR table (types: {types})")
     counts = sorted(n for mt, n in table.ratings if mt == machine_type)
-    raise ValueError(
-        f"{arg}={cps} is not rated for machine type {machine_type!r} (rated CP counts {counts[0]}..{counts[-1]})"
+    raise InputError(
+        arg, f"{arg}={cps} is not rated for machine type {machine_type!r} (rated CP counts {counts[0]}..{counts[-1]})"
     )
 
 
@@ -247,5 +248,5 @@ def demand_msu(busy_cps: float, table: CapacityTable, machine_type: str, cps: in
 def _check_busy(busy_cps: float) -> float:
     v = float(busy_cps)
     if not (v >= 0.0 and v < float("inf")):
-        raise ValueError(f"busy_cps must be finite and >= 0, got {busy_cps!r}")
+        raise InputError("busy_cps", f"busy_cps must be finite and >= 0, got {busy_cps!r}")
     return v

@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
+from models_lib.checks import InputError
 from models_lib.inputs import CPU_COMPONENTS, ConfigurationData, PayloadScaling
 
 __all__ = [
@@ -156,18 +157,18 @@ def _as_1d(name: str, values: npt.ArrayLike) -> FloatArray:
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 1-D sequence of numbers, got {values!r}") from None
+        raise InputError(name, f"{name} must be a 1-D sequence of numbers, got {values!r}") from None
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
+        raise InputError(name, f"{name} must be 1-D, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {values!r}")
+        raise InputError(name, f"{name} must be finite, got {values!r}")
     return arr
 
 
 def _check_level(level: float) -> float:
     lv = float(level)
     if not 0.0 < lv < 1.0:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
+        raise InputError("level", f"level must be in (0, 1), got {level!r}")
     return lv
 
 
@@ -288,7 +289,7 @@ class LinearFit:
 
     def _interval(self, etr: float, level: float, kind: IntervalKind) -> Interval:
         if kind not in ("prediction", "confidence"):
-            raise ValueError(f"kind must be 'prediction' or 'confidence', got {kind!r}")
+            raise InputError("kind", f"kind must be 'prediction' or 'confidence', got {kind!r}")
         x0 = np.array([float(etr)])
         se_mean = float(self._se_mean(x0)[0])
         if kind == "prediction":
@@ -320,7 +321,7 @@ class LinearFit:
         """
         e = float(etr)
         if not e > 0.0:
-            raise ValueError(f"etr must be > 0, got {etr!r}")
+            raise InputError("etr", f"etr must be > 0, got {etr!r}")
         return self.predict(e) / e * 1000.0
 
     def cpu_per_tran_ms_interval(
@@ -332,7 +333,7 @@ class LinearFit:
         """
         e = float(etr)
         if not e > 0.0:
-            raise ValueError(f"etr must be > 0, got {etr!r}")
+            raise InputError("etr", f"etr must be > 0, got {etr!r}")
         iv = self._interval(e, level, kind)
         return Interval(iv.low / e * 1000.0, iv.high / e * 1000.0, iv.level, iv.basis)
 
@@ -410,7 +411,7 @@ def _weights(x: FloatArray, weighting: Weighting) -> FloatArray:
         return np.ones_like(x)
     if weighting == "relative":
         return np.asarray(1.0 / x**2, dtype=np.float64)
-    raise ValueError(f"weighting must be 'none' or 'relative', got {weighting!r}")
+    raise InputError("weighting", f"weighting must be 'none' or 'relative', got {weighting!r}")
 
 
 def fit_linear(
@@ -476,25 +477,27 @@ def fit_linear(
     if n < 2:
         raise ValueError(f"need at least 2 points to fit a line, got n={n}")
     if y.size != n:
-        raise ValueError(f"busy must have the same length as etr ({n}), got {y.size}")
+        raise InputError("busy", f"busy must have the same length as etr ({n}), got {y.size}")
     if np.any(x <= 0.0):
-        raise ValueError(f"etr must be > 0, got {x.tolist()}")
+        raise InputError("etr", f"etr must be > 0, got {x.tolist()}")
     if np.any(x < MIN_FIT_X) or np.any(x > MAX_FIT_X):
-        raise ValueError(f"etr must be within {MIN_FIT_X:g}..{MAX_FIT_X:g}, got {x.tolist()}")
+        raise InputError("etr", f"etr must be within {MIN_FIT_X:g}..{MAX_FIT_X:g}, got {x.tolist()}")
     if np.any(y < 0.0):
-        raise ValueError(f"busy must be >= 0, got {y.tolist()}")
+        raise InputError("busy", f"busy must be >= 0, got {y.tolist()}")
     if np.any(y > MAX_FIT_Y):
-        raise ValueError(f"busy must be at most {MAX_FIT_Y:g}, got {y.tolist()}")
+        raise InputError("busy", f"busy must be at most {MAX_FIT_Y:g}, got {y.tolist()}")
     ids: tuple[int | None, ...]
     if point_ids is None:
         ids = tuple([None] * n)
     else:
         ids = tuple(point_ids)
         if len(ids) != n:
-            raise ValueError(f"point_ids must have length {n}, got {len(ids)}")
+            raise InputError("point_ids", f"point_ids must have length {n}, got {len(ids)}")
     r_fb = float(fallback_relative_sd)
     if not 0.0 < r_fb < 1.0:
-        raise ValueError(f"fallback_relative_sd must be in (0, 1), got {fallback_relative_sd!r}")
+        raise InputError(
+            "fallback_relative_sd", f"fallback_relative_sd must be in (0, 1), got {fallback_relative_sd!r}"
+        )
     w = _weights(x, weighting)
 
     sw = float(w.sum())
@@ -504,7 +507,7 @@ def fit_linear(
     sxx = float(np.dot(w, dx * dx))
     # Relative test: rates equal to rounding are as good as equal.
     if sxx <= (1e-12 * max(abs(x_mean), 1.0)) ** 2 * sw:
-        raise ValueError(f"etr must contain at least two distinct rates, got {x.tolist()}")
+        raise InputError("etr", f"etr must contain at least two distinct rates, got {x.tolist()}")
     slope = float(np.dot(w, dx * (y - y_mean))) / sxx
     intercept = y_mean - slope * x_mean
     resid = y - (intercept + slope * x)
@@ -699,13 +702,14 @@ def fit_configuration(
        TCP/IP, included in the workload").
     """
     if not isinstance(cfg, ConfigurationData):
-        raise ValueError(f"cfg must be a ConfigurationData, got {type(cfg).__name__}")
+        raise InputError("config", f"cfg must be a ConfigurationData, got {type(cfg).__name__}")
     series: dict[str, tuple[list[float], list[float], list[int | None]]] = {}
     for p in cfg.points:
         for comp, value in p.busy_cps.items():
             if comp not in CPU_COMPONENTS:
-                raise ValueError(
-                    f"cfg.points: point {p.id} has unknown component {comp!r} (expected one of {CPU_COMPONENTS})"
+                raise InputError(
+                    "config",
+                    f"cfg.points: point {p.id} has unknown component {comp!r} (expected one of {CPU_COMPONENTS})",
                 )
             xs, ys, ids = series.setdefault(comp, ([], [], []))
             xs.append(p.etr)
@@ -724,7 +728,7 @@ def fit_configuration(
                     fallback_relative_sd=fallback_relative_sd,
                 )
             except ValueError as exc:
-                raise ValueError(f"cfg {cfg.path}/{cfg.configuration}, component {comp!r}: {exc}") from None
+                raise InputError("config", f"cfg {cfg.path}/{cfg.configuration}, component {comp!r}: {exc}") from None
     primary: str | None = None
     for candidate in ("lpar", "cics", *CPU_COMPONENTS):
         if candidate in fits:
@@ -868,7 +872,7 @@ class PayloadModel:
         """
         for name, v in (("from_bytes", from_bytes), ("to_bytes", to_bytes)):
             if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
-                raise ValueError(f"{name} must be an int > 0, got {v!r}")
+                raise InputError(name, f"{name} must be an int > 0, got {v!r}")
         ratio = to_bytes / from_bytes
         in_range = self.covers(to_bytes)
         if self.form == "proportional" and ratio < 1.0 and not in_range:

@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from models_lib.capacity import Projection, projection_factor
+from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel, student_t_quantile
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData, SpecialtyEngineRules
 from models_lib.ziip import ziips_required
@@ -147,11 +148,17 @@ def engine_policy(table: CapacityTable, machine_type: str) -> EnginePolicy:
     else:
         name, per_cp = "zIIP", rules.ziips_per_cp
     if rules.min_cps_per_lpar < 1:
-        raise ValueError(
-            f"engine_rules[{machine_type!r}].min_cps_per_lpar must be >= 1, got {rules.min_cps_per_lpar!r}"
+        raise InputError(
+            "engine_rules",
+            f"engine_rules[{machine_type!r}].min_cps_per_lpar must be >= 1, got {rules.min_cps_per_lpar!r}",
         )
     smt = rules.smt2_throughput_factor if rules.smt2_ziip else None
     return EnginePolicy(name, per_cp, rules.min_cps_per_lpar, rules.specialty_full_speed, smt, rules)
+
+
+#: rated_counts per (table, machine type, setting, minimum): a scan of every rating was the
+#: largest single cost of an answer.  Keyed by the table's id and checked by identity.
+_COUNTS: dict[tuple[int, str, str | None, int], tuple[CapacityTable, tuple[int, ...]]] = {}
 
 
 def rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
@@ -162,13 +169,26 @@ def rated_counts(table: CapacityTable, machine_type: str, setting: str | None, m
     ValueError
         Naming ``capacity_setting`` when the machine type is rated but not with that setting.
     """
+    key = (id(table), machine_type, setting, min_cps)
+    hit = _COUNTS.get(key)
+    if hit is not None and hit[0] is table:
+        return list(hit[1])
+    counts = _rated_counts(table, machine_type, setting, min_cps)
+    if len(_COUNTS) >= 256:
+        _COUNTS.clear()
+    _COUNTS[key] = (table, tuple(counts))
+    return counts
+
+
+def _rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
     if setting is None or setting == table.full_speed_setting.get(machine_type, setting):
         return sorted(n for mt, n in table.ratings if mt == machine_type and n >= min_cps)
     counts = sorted(n for mt, s, n in table.settings if mt == machine_type and s == setting and n >= min_cps)
     if not counts and any(mt == machine_type for mt, _ in table.ratings):
         known = sorted({s for mt, s, _ in table.settings if mt == machine_type})
-        raise ValueError(
-            f"capacity_setting {setting!r} is not rated for machine type {machine_type!r} (settings: {known})"
+        raise InputError(
+            "capacity_setting",
+            f"capacity_setting {setting!r} is not rated for machine type {machine_type!r} (settings: {known})",
         )
     return counts
 
@@ -240,8 +260,9 @@ def projections(
     rated = table.settings.get((to_type, setting, to_cps))
     if rated is None:
         known = sorted({s for t, s, _ in table.settings if t == to_type})
-        raise ValueError(
-            f"capacity_setting {setting!r} with {to_cps} CPs is not rated for machine type {to_type!r} (settings: {known})"
+        raise InputError(
+            "capacity_setting",
+            f"capacity_setting {setting!r} with {to_cps} CPs is not rated for machine type {to_type!r} (settings: {known})",
         )
     per_cp = rated.mips / to_cps
     cp = Projection(

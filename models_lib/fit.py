@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.sizing import DEFAULT_MAX_UTILIZATION, SizingResult, size
 
@@ -207,7 +208,7 @@ def fitting_models(
         full = capacity.full_speed_setting.get(mt)
         if full is None:
             types = sorted(capacity.full_speed_setting)
-            raise ValueError(f"machine_types: {mt!r} is not rated (types: {', '.join(types)})")
+            raise InputError("machine_types", f"machine_types: {mt!r} is not rated (types: {', '.join(types)})")
         settings = sorted({s for t, s, _ in capacity.settings if t == mt}, key=lambda s: (s != full, s))
         generation = next((r.generation for (t, s, _), r in capacity.settings.items() if t == mt and r.generation), mt)
         for setting in settings:

@@ -57,6 +57,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import optimize, special
 
+from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel
 from models_lib.inputs import ConfigurationData
 from models_lib.queueing import erlang_c
@@ -262,7 +263,7 @@ class ResponseModel:
         c = self.cps if cps is None else _check_cps(cps)
         f = float(cost_factor)
         if not (f > 0.0 and math.isfinite(f)):
-            raise ValueError(f"cost_factor must be finite and > 0, got {cost_factor!r}")
+            raise InputError("cost_factor", f"cost_factor must be finite and > 0, got {cost_factor!r}")
         return replace(self, cps=c, cp_seconds=self.cp_seconds * f, intercept_cps=self.intercept_cps * f)
 
     # -- evaluation ---------------------------------------------------------------------
@@ -308,7 +309,7 @@ class ResponseModel:
         c = self.cps if cps is None else _check_cps(cps)
         f = float(cost_factor)
         if not (f > 0.0 and math.isfinite(f)):
-            raise ValueError(f"cost_factor must be finite and > 0, got {cost_factor!r}")
+            raise InputError("cost_factor", f"cost_factor must be finite and > 0, got {cost_factor!r}")
         b = self.cp_seconds * f  # as projected(): CP-seconds and fixed busy CPs scaled by f
         a = self.intercept_cps * f
         load = max(a + b * t, 0.0)
@@ -347,7 +348,7 @@ class ResponseModel:
         """Vectorised response-time curve over an array of rates (transactions/s, >= 0)."""
         x = np.asarray(tps, dtype=np.float64)
         if x.ndim != 1 or not np.all(np.isfinite(x)) or np.any(x < 0.0):
-            raise ValueError("tps must be a 1-D array of finite rates >= 0")
+            raise InputError("tps", "tps must be a 1-D array of finite rates >= 0")
         m = self.projected(cps=cps, cost_factor=cost_factor)
         cp_res, sw, _, stable = m._arrays(x)
         cp_res = np.where(stable, cp_res, np.nan)
@@ -380,13 +381,13 @@ class ResponseModel:
 def _check_tps(tps: float) -> float:
     t = float(tps)
     if not (t >= 0.0 and math.isfinite(t)):
-        raise ValueError(f"tps must be finite and >= 0, got {tps!r}")
+        raise InputError("tps", f"tps must be finite and >= 0, got {tps!r}")
     return t
 
 
 def _check_cps(cps: int) -> int:
     if isinstance(cps, bool) or not isinstance(cps, (int, np.integer)) or cps < 1:
-        raise ValueError(f"cps must be an int >= 1, got {cps!r}")
+        raise InputError("cps", f"cps must be an int >= 1, got {cps!r}")
     return int(cps)
 
 
@@ -483,7 +484,7 @@ def fit_response(
     .. [1] Kleinrock (1975), sec. 3.5; Menasce, Almeida and Dowdy (2004), ch. 12.
     """
     if cfg.lpar_cps is None:
-        raise ValueError(f"cfg.lpar_cps is required for {cfg.path}/{cfg.configuration}")
+        raise InputError("cfg.lpar_cps", f"cfg.lpar_cps is required for {cfg.path}/{cfg.configuration}")
     cps = _check_cps(cfg.lpar_cps)
     if model is not None and model.has_cpu_model:
         f = model.primary_fit()
@@ -491,12 +492,12 @@ def fit_response(
     elif cp_seconds is not None:
         b, a, basis = float(cp_seconds), float(intercept_cps), "given"
     else:
-        raise ValueError(f"cp_seconds is required: {cfg.path}/{cfg.configuration} has no CPU model")
+        raise InputError("cp_seconds", f"cp_seconds is required: {cfg.path}/{cfg.configuration} has no CPU model")
     if not (b > 0.0 and math.isfinite(b)):
-        raise ValueError(f"CP-seconds per transaction must be > 0, got {b!r}")
+        raise InputError("CP", f"CP-seconds per transaction must be > 0, got {b!r}")
     ms_ = int(max_servers)
     if ms_ < 1:
-        raise ValueError(f"max_servers must be >= 1, got {max_servers!r}")
+        raise InputError("max_servers", f"max_servers must be >= 1, got {max_servers!r}")
     floor = None if cfg.response_floor is None else cfg.response_floor.value_ms
     base = ResponseModel(
         path=cfg.path,
@@ -516,9 +517,10 @@ def fit_response(
         raise ValueError(f"published response times must be > 0 ms, got {published.tolist()}")
     cp_res, _, _, stable = base._arrays(tps)
     if not np.all(stable):
-        raise ValueError(
+        raise InputError(
+            "config",
             f"cfg {cfg.path}/{cfg.configuration}: published rate(s) {tps[~stable].tolist()} "
-            "exceed the CP capacity implied by the cost model"
+            "exceed the CP capacity implied by the cost model",
         )
     d0, _ = _profile_fixed(published, cp_res)
     fitted0 = float(d0) + cp_res

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+from models_lib.checks import InputError
+
 __all__ = ["BUSY_UNITS", "PER_TRAN_UNITS", "SHARE_UNITS", "busy_cps", "cpu_per_tran_ms", "share"]
 
 #: Units accepted by :func:`busy_cps`.
@@ -30,10 +32,10 @@ SHARE_UNITS = ("pct_share",)
 
 def _finite_non_negative(name: str, value: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{name} must be a number, got {value!r}")
+        raise InputError(name, f"{name} must be a number, got {value!r}")
     v = float(value)
     if not math.isfinite(v) or v < 0.0:
-        raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
+        raise InputError(name, f"{name} must be finite and >= 0, got {value!r}")
     return v
 
 
@@ -80,9 +82,9 @@ def busy_cps(value: float, unit: str, engines: int | None = None) -> float:
         return v / 100.0
     if unit == "pct_of_pool":
         if engines is None or isinstance(engines, bool) or not isinstance(engines, int):
-            raise ValueError(f"engines must be an int >= 1 for unit 'pct_of_pool', got {engines!r}")
+            raise InputError("engines", f"engines must be an int >= 1 for unit 'pct_of_pool', got {engines!r}")
         if engines < 1:
-            raise ValueError(f"engines must be >= 1 for unit 'pct_of_pool', got {engines!r}")
+            raise InputError("engines", f"engines must be >= 1 for unit 'pct_of_pool', got {engines!r}")
         if v > 100.0:
             raise ValueError(f"value must be <= 100 for unit 'pct_of_pool', got {value!r}")
         return v / 100.0 * engines

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.sizing import size
 
@@ -57,7 +58,7 @@ def generation_gap(from_generation: str, to_generation: str) -> int:
     for name, value in (("from_generation", from_generation), ("to_generation", to_generation)):
         m = _NUMBER.search(value or "")
         if m is None:
-            raise ValueError(f"{name} {value!r} has no generation number (e.g. z16, zEC12)")
+            raise InputError(name, f"{name} {value!r} has no generation number (e.g. z16, zEC12)")
         numbers.append(int(m.group(1)))
     return abs(numbers[1] - numbers[0])
 

@@ -2,14 +2,13 @@
 CP count, specialty-engine count and rate, cheaply enough to sweep (curves, the optimiser, Monte
 Carlo, mixes, the closed-network job).
 
-``models_lib.sizing.size`` answers one (rate, CPs) question per call and always evaluates every
-CP count of the machine; a curve, an optimisation or a Monte Carlo run asks thousands of them.
-:func:`load_workload` calls ``size()`` once for the basis it chose (points or bounds, payload
-scaling, LSPR projection, response model) and keeps the pieces; :class:`WorkloadModel` then
-evaluates with the same steps ``size()`` uses (:mod:`models_lib.engine`: projections per
-capacity setting, specialty-engine rules, the pool split and the saturation rate;
-``ResponseModel.breakdown``, ``erlang_c``), so that a point of a curve equals the estimate with
-the same inputs (``tests/models_lib/test_workload.py`` checks this against ``size()``).
+``models_lib.sizing.size`` answers one (rate, CPs) question per call; a curve, an optimisation
+or a Monte Carlo run asks thousands of them.  :func:`workload_model` prepares the configuration
+once (:func:`models_lib.prepared.prepare`: the basis, payload and LPAR steps, eligible share,
+projections per CP count, response model) and :class:`WorkloadModel` evaluates through that
+prepared workload: the native demand, the pool split, the saturation rate, the cost factor of
+the response model and the specialty engines' residence are the engine's own functions, so a
+point of a curve equals the estimate with the same inputs (``tests/sizing/test_engine_agreement.py``).
 
 Units: rates in transactions/s, CPU in busy engines or engine-seconds per transaction, times in
 ms unless the name says otherwise.
@@ -22,22 +21,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from models_lib.costmodel import ConfigurationModel, LinearFit, fit_configuration
-from models_lib.engine import (
-    EnginePolicy,
-    PoolDemand,
-    Saturation,
-    engine_policy,
-    projections,
-    rated_counts,
-    saturation,
-    specialty_engines,
-    split_pools,
-)
+from models_lib.answer import DEFAULT_MAX_UTILIZATION
+from models_lib.checks import InputError
+from models_lib.costmodel import ConfigurationModel, LinearFit
+from models_lib.engine import EnginePolicy, PoolDemand, Saturation
+from models_lib.evaluation import cost_factor, ziip_residence_ms
 from models_lib.inputs import CapacityTable, ConfigurationData
-from models_lib.queueing import Station, erlang_c
-from models_lib.response import ResponseModel, fit_response
-from models_lib.sizing import DEFAULT_MAX_UTILIZATION, closed_network, size
+from models_lib.prepared import PreparedWorkload, prepare
+from models_lib.queueing import Station
+from models_lib.response import ResponseModel
+from models_lib.response_step import closed_network
+from models_lib.sizing import size
+
+__all__ = ["Evaluation", "WorkloadModel", "reference_rate", "workload_model", "ziip_residence_ms"]
 
 #: Floor of the GCP share in the response model's cost factor (as in the engine).
 _MIN_SHARE = 1e-12
@@ -87,15 +83,16 @@ class WorkloadModel:
     response : ResponseModel or None
         The engine's response model (CP costs in its own basis, see ``response_scale``).
     response_scale : float
-        Factor from the response model's CP cost to ``slope`` (the payload factor for a fitted
-        model; 1 for a bounds-only one, whose model is built on ``slope``).
+        Factor from the response model's CP cost to the payload-scaled cost (the payload
+        factor; the response model is the engine's, built on the cost as measured).
     fit : LinearFit or None
         The primary cost fit (``None`` for a bounds-only configuration).
     cost_range_s : (float, float)
         Range of the native per-transaction cost, engine-seconds (bounds-only: the published
         bounds, payload scaled; fitted: the 95 % prediction interval at the reference rate).
     reference : dict
-        ``size()`` at the reference rate (``SizingResult.to_dict()``): basis, warnings.
+        The answer at the reference rate (``SizingResult.to_dict()``), for display: basis,
+        warnings.  No figure of the model is read back from it.
     published_throughput, published_think_time_s
         The source's throughput against clients (clients, transactions/s) and its think time, s.
     """
@@ -125,6 +122,7 @@ class WorkloadModel:
     policy: EnginePolicy = field(default_factory=lambda: EnginePolicy("zIIP", None, 1, True, None, None))
     capacity_setting: str | None = None
     engine_options: Mapping[str, Any] = field(default_factory=dict)
+    prepared: PreparedWorkload | None = field(default=None, repr=False, compare=False)
 
     # -- basics ---------------------------------------------------------------------------
     @property
@@ -140,11 +138,15 @@ class WorkloadModel:
         try:
             return self.factors[cps]
         except KeyError:
-            raise ValueError(
-                f"cps={cps} is not rated for machine {self.machine} (LSPR covers {self.counts[0]}..{self.counts[-1]})"
+            raise InputError(
+                "cps",
+                f"cps={cps} is not rated for machine {self.machine} (LSPR covers {self.counts[0]}..{self.counts[-1]})",
             ) from None
 
     def native_busy(self, tps: float) -> float:
+        """Native busy engines at ``tps`` (measured LPAR, payload scaled), as the engine computes them."""
+        if self.prepared is not None:
+            return self.prepared.native_busy(tps)
         return max(0.0, self.intercept + self.slope * tps)
 
     def special_factor(self, cps: int) -> float:
@@ -158,10 +160,7 @@ class WorkloadModel:
     def split(self, tps: float, cps: int, ziips: int | None = None) -> PoolDemand:
         """The engine's split of the demand at ``tps`` between CPs and specialty engines
         (``ziips=None``: sized to the eligible work, within the rules' ratio)."""
-        native = self.native_busy(tps)
-        kz = self.special_factor(cps)
-        z, needed = specialty_engines(self.policy, cps, native * self.eligible * kz, self.ziip_ceiling, ziips)
-        return split_pools(native, self.eligible, self.factor(cps), kz, z, needed, self.ziip_ceiling)
+        return self._prepared().evaluate(float(tps), cps, ziips)
 
     def ziips_for(self, tps: float, cps: int) -> int:
         """Specialty engines the engine sizes for ``tps``: the eligible work within the ceiling
@@ -172,6 +171,9 @@ class WorkloadModel:
         self, *, tps: float, cps: int | None = None, ziips: int | None = None, **kwargs: Any
     ) -> dict[str, Any]:
         """The engine's full answer (``size().to_dict()``), as the estimate API gives it."""
+        rate_options = {"clients", "think_time_s", "response_time_sla_ms"}
+        if self.prepared is not None and set(kwargs) <= rate_options:
+            return self.prepared.answer(tps, cps=cps, ziips=ziips, **kwargs).to_dict()
         assert self.config is not None and self.capacity is not None
         return size(
             self.config,
@@ -222,9 +224,8 @@ class WorkloadModel:
         """:meth:`cp_cost_factor` for the share of the work ``split`` leaves on the GCPs (eligible
         work that spilled onto them included)."""
         # No load at all (a rate of 0, or a negative intercept): the share's limit.
-        on_target = self.native_busy(tps) * self.factor(cps)  # all work at the CPs' speed
-        share = split.gcp / on_target if on_target > 0.0 else (1.0 if ziips == 0 else 1.0 - self.eligible)
-        return self.cp_cost_factor(cps, share)
+        idle = 1.0 if ziips == 0 else 1.0 - self.eligible
+        return cost_factor(self.native_busy(tps), self.factor(cps), self.response_scale, split.gcp, idle)
 
     def closed_network(
         self, tps: float, cps: int, ziips: int | None = None, *, scale: float = 1.0, with_fixed: bool = True
@@ -256,27 +257,14 @@ class WorkloadModel:
         as many specialty engines as the rules allow beside ``cps`` CPs (no limit without rules)."""
         return self.saturation(cps, ziips).tps
 
-    def _engines(self, cps: int, ziips: int | None) -> int | None:
-        """Specialty engines configured beside ``cps`` CPs: given ones never above the rules."""
-        cap = self.max_engines(cps)
-        if ziips is None or cap is None:
-            return cap if ziips is None else ziips
-        return min(ziips, cap)
-
     def saturation(self, cps: int, ziips: int | None = None) -> Saturation:
-        """:meth:`saturation_tps` with the resource that binds."""
-        return saturation(
-            cps=cps,
-            engines=self._engines(cps, ziips),
-            fraction=self.eligible,
-            cp_factor=self.factor(cps),
-            special_factor=self.special_factor(cps),
-            intercept=self.intercept,
-            slope=self.slope,
-            software_tps=None
-            if self.response is None or self.response.software is None
-            else self.response.software.saturation_tps(),
-        )
+        """:meth:`saturation_tps` with the resource that binds (the prepared workload's)."""
+        return self._prepared().saturation(cps, ziips)
+
+    def _prepared(self) -> PreparedWorkload:
+        if self.prepared is None:
+            raise InputError("config", f"{self.path}/{self.configuration}: no prepared workload")
+        return self.prepared
 
     def knee_tps(self, cps: int, ziips: int | None = None) -> tuple[float | None, str]:
         """Rate at which the response time doubles its low-load value, and what it is the knee of.
@@ -311,16 +299,6 @@ class WorkloadModel:
         return 0.5 * (lo + hi), basis
 
 
-def ziip_residence_ms(ziip_busy: float, ziips: int, tps: float) -> float:
-    """M/M/z residence of the eligible work on the zIIPs, ms (0 without zIIP work), as the engine."""
-    if ziips == 0 or ziip_busy <= 0.0 or tps <= 0.0:
-        return 0.0
-    if ziip_busy >= ziips:
-        return math.inf
-    service = ziip_busy / tps
-    return (service + erlang_c(ziips, ziip_busy) * service / (ziips - ziip_busy)) * 1000.0
-
-
 def reference_rate(cfg: ConfigurationData) -> float:
     """A rate inside what was measured: the mean published ETR, else the first bound's rate."""
     if cfg.points:
@@ -343,86 +321,57 @@ def workload_model(
     fitted: ConfigurationModel | None = None,
     **engine: Any,
 ) -> WorkloadModel:
-    """Build a :class:`WorkloadModel` from one ``size()`` call (no database access); ``engine``:
-    further ``size()`` options the model keeps for every evaluation (``server_share``,
-    ``other_cost``, ``lpar_overhead``, ``projection_band``); ``fitted``: the configuration's cost
-    model when the caller has it already."""
+    """Build a :class:`WorkloadModel` on :func:`models_lib.prepared.prepare` (no database access);
+    ``engine``: further ``size()`` options the model keeps for every evaluation
+    (``server_share``, ``other_cost``, ``lpar_overhead``, ``projection_band``); ``fitted``: the
+    configuration's cost model when the caller has it already."""
     umax = DEFAULT_MAX_UTILIZATION if max_utilization is None else max_utilization
     t_ref = tps if tps is not None else reference_rate(cfg)
-    if fitted is None:
-        fitted = fit_configuration(cfg)
-    result = size(
+    prepared = prepare(
         cfg,
         target_machine=machine,
         target_machine_type=machine_type,
         capacity=capacity,
-        tps=t_ref,
         max_utilization=umax,
         payload_bytes=payload_bytes,
         model=fitted,
         capacity_setting=capacity_setting,
         **engine,
     )
-    ref = result.to_dict()
-    if result.cps is None or ref["basis"]["projection"] is None:
+    result = prepared.answer(t_ref)
+    cost, elig = prepared.cost, prepared.eligibility
+    if cost is None or elig is None:
         codes = {w.code: w.message for w in result.warnings}
-        raise ValueError(codes.get("no-cpu-data") or f"{cfg.path}/{cfg.configuration} cannot be sized: no CPU data.")
-    projection = ref["basis"]["projection"]
-    from_cps = int(projection["from_cps"])
-    factor_ref = float(projection["factor"])
-    per_tran = ref["cpu_per_tran_ms"]
-    # The engine's own native (measured-LPAR, payload-scaled) demand line, as it reports it.
-    native = ref["basis"]["native"]
-    intercept, slope = float(native["intercept_cps"]), float(native["slope_s"])
-    if fitted.has_cpu_model:
-        fit = fitted.primary_fit()
-        try:
-            response: ResponseModel | None = fit_response(cfg, fitted)
-        except ValueError:
-            response = None
-        # The response model is fitted on the unscaled points: scale its CP cost by the payload.
-        response_scale = float(native["payload_factor"])
-    else:
-        fit = None
-        # Bounds-only: the cost per transaction is a constant (no intercept) and the engine
-        # builds its response model on that cost, so no further scaling applies.
-        try:
-            response = fit_response(cfg, None, cp_seconds=slope)
-        except ValueError:
-            response = None
-        response_scale = 1.0
-    low = float(per_tran["low"] or 0.0) / 1000.0 / factor_ref
-    high = float(per_tran["high"] or 0.0) / 1000.0 / factor_ref
-    policy = engine_policy(capacity, machine_type)
-    counts = rated_counts(capacity, machine_type, capacity_setting, policy.min_cps)
-    pairs = {n: projections(capacity, cfg.machine_type, from_cps, machine_type, n, capacity_setting) for n in counts}
-    factors = {n: cp.factor for n, (cp, _) in pairs.items()}
-    special = {n: sp.factor for n, (_, sp) in pairs.items()}
-    share = ref["basis"]["eligible_share"]  # the engine's share, scoped to what was measured
+        raise InputError(
+            "configuration", codes.get("no-cpu-data") or f"{cfg.path}/{cfg.configuration} cannot be sized: no CPU data."
+        )
+    line, at_ref = prepared.line, cost.at(t_ref)
+    pairs = {n: prepared.projections(n) for n in prepared.counts}
     return WorkloadModel(
         path=cfg.path,
         configuration=cfg.configuration,
         machine=machine,
         machine_type=machine_type,
-        intercept=intercept,
-        slope=slope,
-        factors=factors,
-        special_factors=special,
-        policy=policy,
+        intercept=line.intercept,
+        slope=line.slope,
+        factors={n: cp.factor for n, (cp, _) in pairs.items()},
+        special_factors={n: sp.factor for n, (_, sp) in pairs.items()},
+        policy=prepared.policy,
         capacity_setting=capacity_setting,
         engine_options=dict(engine),
-        eligible=float(share["value"]),
-        eligible_low=float(share["low"]),
-        eligible_high=float(share["high"]),
+        eligible=elig.value,
+        eligible_low=elig.low,
+        eligible_high=elig.high,
         ziip_ceiling=umax,
-        response=response,
-        response_scale=response_scale,
-        fit=fit,
-        cost_range_s=(low, high),
-        reference=ref,
+        response=prepared.response,
+        response_scale=line.payload_factor,
+        fit=cost.model.primary_fit() if cost.model is not None else None,
+        cost_range_s=(at_ref.low / t_ref, at_ref.high / t_ref),
+        reference=result.to_dict(),
         published_throughput=tuple(cfg.throughput_rows),
         published_think_time_s=cfg.think_time_s,
         config=cfg,
         capacity=capacity,
         payload_bytes=payload_bytes,
+        prepared=prepared,
     )

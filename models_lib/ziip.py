@@ -26,6 +26,8 @@ import math
 from dataclasses import dataclass
 from numbers import Integral
 
+from models_lib.checks import InputError
+
 __all__ = ["ZiipSplit", "split_demand", "ziips_required"]
 
 # Busy-engine demand is a product of measured rates; a ratio such as 1.7 / 0.85 lands at
@@ -77,7 +79,7 @@ def _check_fraction(name: str, value: float, *, allow_zero: bool) -> float:
     lo_ok = v >= 0.0 if allow_zero else v > 0.0
     if not (lo_ok and v <= 1.0):
         bound = "[0, 1]" if allow_zero else "(0, 1]"
-        raise ValueError(f"{name} must be in {bound}, got {value!r}")
+        raise InputError(name, f"{name} must be in {bound}, got {value!r}")
     return v
 
 
@@ -120,10 +122,10 @@ def split_demand(total_busy: float, eligible_fraction: float, ziips: int, ziip_c
     """
     total = float(total_busy)
     if not (total >= 0.0 and math.isfinite(total)):
-        raise ValueError(f"total_busy must be finite and >= 0, got {total_busy!r}")
+        raise InputError("total_busy", f"total_busy must be finite and >= 0, got {total_busy!r}")
     f = _check_fraction("eligible_fraction", eligible_fraction, allow_zero=True)
     if isinstance(ziips, bool) or not isinstance(ziips, Integral) or int(ziips) < 0:
-        raise ValueError(f"ziips must be an int >= 0, got {ziips!r}")
+        raise InputError("ziips", f"ziips must be an int >= 0, got {ziips!r}")
     ziips = int(ziips)
     ceiling = _check_fraction("ziip_ceiling", ziip_ceiling, allow_zero=False)
     eligible = total * f
@@ -163,7 +165,7 @@ def ziips_required(eligible_busy: float, ceiling: float) -> int:
     """
     e = float(eligible_busy)
     if not (e >= 0.0 and math.isfinite(e)):
-        raise ValueError(f"eligible_busy must be finite and >= 0, got {eligible_busy!r}")
+        raise InputError("eligible_busy", f"eligible_busy must be finite and >= 0, got {eligible_busy!r}")
     c = _check_fraction("ceiling", ceiling, allow_zero=False)
     if e == 0.0:
         return 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from numbers import Integral, Real
 
+from models_lib.checks import InputError
+
 
 def as_count(name: str, value: object, *, minimum: int) -> int:
     """Return ``value`` as an ``int`` >= ``minimum``; integral floats such as ``6.0`` are accepted."""
@@ -16,15 +18,15 @@ def as_count(name: str, value: object, *, minimum: int) -> int:
     if type(value) is int and value >= minimum:
         return value
     if isinstance(value, bool):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise InputError(name, f"{name} must be an integer >= {minimum}, got {value!r}")
     if isinstance(value, Integral):
         count = int(value)
     elif isinstance(value, Real) and math.isfinite(float(value)) and float(value).is_integer():
         count = int(float(value))
     else:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise InputError(name, f"{name} must be an integer >= {minimum}, got {value!r}")
     if count < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise InputError(name, f"{name} must be an integer >= {minimum}, got {value!r}")
     return count
 
 
@@ -34,9 +36,9 @@ def as_time(name: str, value: object, *, positive: bool = False) -> float:
     if type(value) is float and 0.0 <= value < math.inf and not (positive and value == 0.0):
         return value
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise InputError(name, f"{name} must be a finite number, got {value!r}")
     number = float(value)
     if not math.isfinite(number) or number < 0.0 or (positive and number == 0.0):
         bound = "> 0" if positive else ">= 0"
-        raise ValueError(f"{name} must be finite and {bound}, got {value!r}")
+        raise InputError(name, f"{name} must be finite and {bound}, got {value!r}")
     return number

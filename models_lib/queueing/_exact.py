@@ -228,14 +228,9 @@ def exact_curves(
         throughput[start - 1 : start - 1 + length] = x * previous / whole
 
         for k in active:
-            demand, c = float(demands[k]), int(servers[k])
-            pole = demand / c * x
-            drive = pole * previous
-            if c > 1:
-                comp = chains[complement[k]]
-                taps = _taps(demand, c, x)
-                drive = drive + _fir(comp.history, comp.block, taps * np.arange(taps.size, dtype=np.float64))
-            scaled, _ = lfilter([1.0], [1.0, -pole], drive, zi=[pole * queue_last[k]])
+            scaled = _scaled_queue(
+                chains, complement, float(demands[k]), int(servers[k]), k, x, previous, queue_last[k]
+            )
             queue[k, start - 1 : start - 1 + length] = scaled / whole
             queue_last[k] = float(scaled[-1])
 
@@ -248,6 +243,28 @@ def exact_curves(
     for k in as_delay:
         queue[k] = throughput * demands[k]
     return throughput, queue
+
+
+def _scaled_queue(
+    chains: list[_Chain],
+    complement: dict[int, int],
+    demand: float,
+    c: int,
+    k: int,
+    x: float,
+    previous: FloatArray,
+    last: float,
+) -> FloatArray:
+    """Q_k G over a block for station ``k`` (``demand`` s, ``c`` servers) from the block's
+    normalisation ``previous`` and the scaled queue length ``last`` before the block."""
+    pole = demand / c * x
+    drive = pole * previous
+    if c > 1:
+        comp = chains[complement[k]]
+        taps = _taps(demand, c, x)
+        drive = drive + _fir(comp.history, comp.block, taps * np.arange(taps.size, dtype=np.float64))
+    scaled, _ = lfilter([1.0], [1.0, -pole], drive, zi=[pole * last])
+    return np.asarray(scaled, dtype=np.float64)
 
 
 def _delay_block(last: float, rate: float, pops: FloatArray) -> FloatArray:

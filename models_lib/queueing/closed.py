@@ -28,6 +28,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from models_lib.checks import InputError
+
 from ._checks import as_count, as_time
 from ._exact import MAX_TOTAL_SERVERS, exact_curves
 from ._schweitzer import schweitzer
@@ -70,11 +72,11 @@ class Station:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"name must be a non-empty string, got {self.name!r}")
+            raise InputError("name", f"name must be a non-empty string, got {self.name!r}")
         object.__setattr__(self, "demand", as_time("demand", self.demand))
         object.__setattr__(self, "servers", as_count("servers", self.servers, minimum=1))
         if self.kind not in _KINDS:
-            raise ValueError(f"kind must be one of {_KINDS}, got {self.kind!r}")
+            raise InputError("kind", f"kind must be one of {_KINDS}, got {self.kind!r}")
 
     @property
     def capacity(self) -> float:
@@ -226,15 +228,15 @@ def aba_bounds(stations: Sequence[Station], clients: int, think_time: float) -> 
 
 def _check_stations(stations: Sequence[Station]) -> tuple[Station, ...]:
     if isinstance(stations, (str, bytes)) or not isinstance(stations, Sequence):
-        raise ValueError(f"stations must be a sequence of Station, got {stations!r}")
+        raise InputError("stations", f"stations must be a sequence of Station, got {stations!r}")
     checked = tuple(stations)
     for item in checked:
         if not isinstance(item, Station):
-            raise ValueError(f"stations must contain Station objects, got {item!r}")
+            raise InputError("stations", f"stations must contain Station objects, got {item!r}")
     names = [s.name for s in checked]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise ValueError(f"stations must have unique names, got duplicates {duplicates!r}")
+        raise InputError("stations", f"stations must have unique names, got duplicates {duplicates!r}")
     return checked
 
 
@@ -307,15 +309,16 @@ def mva(stations: Sequence[Station], clients: int, think_time: float = 0.0, meth
     population = as_count("clients", clients, minimum=0)
     think = as_time("think_time", think_time)
     if method not in _METHODS:
-        raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
+        raise InputError("method", f"method must be one of {_METHODS}, got {method!r}")
 
     queues = [s for s in checked if s.kind == "queue"]
     delay = think + sum(s.demand for s in checked if s.kind == "delay")
     demands = np.array([s.demand for s in queues], dtype=np.float64)
     servers = np.array([s.servers for s in queues], dtype=np.int64)
     if population > 0 and delay + float(demands.sum()) == 0.0:
-        raise ValueError(
-            f"think_time and the station demands are all zero, so clients={population} cycle infinitely fast"
+        raise InputError(
+            "think_time",
+            f"think_time and the station demands are all zero, so clients={population} cycle infinitely fast",
         )
 
     if population == 0:
@@ -326,10 +329,11 @@ def mva(stations: Sequence[Station], clients: int, think_time: float = 0.0, meth
         pooled = [s for s in queues if 1 < s.servers < population and s.demand > 0.0]
         if sum(s.servers for s in pooled) > MAX_TOTAL_SERVERS:
             listing = ", ".join(f"{s.name!r}: servers={s.servers}" for s in pooled)
-            raise ValueError(
+            raise InputError(
+                "servers",
                 f"servers of the multi-server stations add up to more than {MAX_TOTAL_SERVERS}, the most the "
                 f"exact solver supports below the population (clients={population}; {listing}); "
-                "use method='schweitzer'"
+                "use method='schweitzer'",
             )
         curve, queue_curves = exact_curves(demands, servers, delay, population)
         total_queue = queue_curves.sum(axis=0)

@@ -20,6 +20,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
 
+from models_lib.checks import InputError
+
 from ._checks import as_count, as_time
 
 __all__ = ["MMcResult", "erlang_c", "mmc", "mmc_response_times"]
@@ -45,9 +47,10 @@ def _erlang_c_array(servers: int, offered_load: NDArray[np.float64]) -> NDArray[
 
 def _check_stable(servers: int, offered_load: float, argument: str, shown: object) -> None:
     if offered_load >= servers:
-        raise ValueError(
+        raise InputError(
+            argument,
             f"{argument} gives an offered load of {offered_load!r} Erlangs, which must be < servers "
-            f"({servers}) for a stable queue (got {argument}={shown!r})"
+            f"({servers}) for a stable queue (got {argument}={shown!r})",
         )
 
 
@@ -203,7 +206,7 @@ class MMcResult:
 
 def _check_probability(q: float) -> float:
     if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0.0 <= float(q) < 1.0:
-        raise ValueError(f"q must be a probability in [0, 1), got {q!r}")
+        raise InputError("q", f"q must be a probability in [0, 1), got {q!r}")
     return float(q)
 
 
@@ -293,7 +296,7 @@ def mmc_response_times(arrival_rates: ArrayLike, service_time: float, servers: i
     lam = np.asarray(arrival_rates, dtype=np.float64)
     if not np.all(np.isfinite(lam)) or np.any(lam < 0.0):
         bad = lam[~(np.isfinite(lam) & (lam >= 0.0))]
-        raise ValueError(f"arrival_rates must be finite and >= 0, got {bad.flat[0]!r}")
+        raise InputError("arrival_rates", f"arrival_rates must be finite and >= 0, got {bad.flat[0]!r}")
     load = lam * svc
     if np.any(load >= c):
         _check_stable(c, float(load.max()), "arrival_rates * service_time", float(lam.max()))

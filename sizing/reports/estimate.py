@@ -247,11 +247,12 @@ def cpu_plot(chart: dict[str, Any], target_label: str) -> Plot:
             )
         )
     cap = chart.get("capacity") or {}
-    cps, ceiling = finite(cap.get("cps")), finite(cap.get("max_utilization"))
-    if cps:
-        plot.guides.append(Guide("y", cps, f"{num(cps)} CPs", CAPACITY))
-        if ceiling:
-            plot.guides.append(Guide("y", cps * ceiling, f"{pct(ceiling)} ceiling", TARGET))
+    engines, level = finite(cap.get("engines")), finite(cap.get("ceiling"))
+    if engines:
+        # The answer's capacity line: CPs plus specialty engines, as the target's busy engines count them.
+        plot.guides.append(Guide("y", engines, str(cap.get("label") or f"{num(engines)} engines"), CAPACITY))
+        if level:
+            plot.guides.append(Guide("y", level, str(cap.get("ceiling_label") or "ceiling"), TARGET))
     return plot
 
 

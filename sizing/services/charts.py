@@ -3,12 +3,13 @@
 ``chart_data`` answers one sizing question (the same validated inputs as the estimate API) with
 the estimate itself and three charts:
 
-* ``cpu``: busy CPs against ETR on the *target* LPAR: the published points and the fitted line of
-  the configuration's primary CPU component (``models_lib.costmodel``) with its 95 % prediction
-  band, all multiplied by the LSPR projection factor the estimate used (``basis.projection``),
-  the target and the LPAR's capacity;
-* ``response``: response time against TPS from ``models_lib.response`` on the target LPAR (the
-  same CPs and projection factor), with the knee, saturation, the target and the goal;
+* ``cpu``: busy engines against ETR on the *target* LPAR: the answer's CPU curve with its 95 %
+  band (``SizingResult.cpu_curve``), the published points times the factor from the measured
+  LPAR to the target (``PreparedWorkload.measured_scale``: LSPR, payload and LPAR steps), the
+  target and the LPAR's capacity line of CPs plus specialty engines (``SizingResult.capacity_line``);
+* ``response``: the answer's response-time curve on the target LPAR (``SizingResult.response_curve``:
+  the same CPs, specialty engines and cost factor as the estimate), with the knee, saturation,
+  the target and the goal;
 * ``demand``: the estimate's split of busy engines between general-purpose CPs and zIIPs, with
   zIIP-eligible work that runs on CPs (IIPCP) apart.
 
@@ -26,12 +27,20 @@ from django.contrib.auth.models import User
 
 import models_lib
 from models_lib import units
+from models_lib.answer import SizingResult
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
 from models_lib.inputs import ConfigurationData, Point
-from models_lib.response import ResponseModel, fit_response
+from models_lib.sizing import size
 from sizing.models import BenchmarkPoint, Estimate, MetricName, MetricUnit
+from sizing.selectors.configuration_data import other_component_cost
 from sizing.selectors.fitted import current_reference
-from sizing.services.estimates import estimate_compute, normalised_inputs
+from sizing.services.estimates import (
+    ENGINE_ARGS,
+    estimate_compute,
+    normalised_inputs,
+    resolve_scenario,
+    with_calibration,
+)
 
 #: Points on the ETR grid of the CPU and response-time charts.
 GRID_POINTS = 121
@@ -126,49 +135,69 @@ def _point_rows(cfg: ConfigurationData) -> dict[int, BenchmarkPoint]:
     }
 
 
-def _capacity(outputs: dict[str, Any]) -> dict[str, Any]:
-    """The target LPAR the estimate evaluated: CPs and zIIPs (given or sized), utilisation ceiling."""
-    return {
+def _capacity(outputs: dict[str, Any], answer: SizingResult) -> dict[str, Any]:
+    """The target LPAR the estimate evaluated: CPs and zIIPs (given or sized), utilisation ceiling,
+    and its capacity line (CPs plus specialty engines, as a level of busy engines)."""
+    out: dict[str, Any] = {
         "cps": outputs.get("cps"),
         "ziips": outputs.get("ziips") or 0,
         "max_utilization": _finite(outputs.get("max_utilization")),
     }
+    if answer.cps is not None and answer.prepared is not None and answer.prepared.has_cpu_data:
+        line = answer.capacity_line()
+        out.update(engines=line.engines, label=line.label, ceiling=line.ceiling, ceiling_label=line.ceiling_label)
+    return out
 
 
-def _line_scale(model: ConfigurationModel, outputs: dict[str, Any], tps: float, factor: float) -> float:
-    """Measured busy CPs -> busy CPs on the target, as the estimate scaled them: the LSPR factor,
-    times the payload factor where the estimate scaled the cost to a payload ("payload-scaled")."""
-    codes = {w.get("code") for w in outputs.get("warnings") or []}
-    if "payload-scaled" not in codes or not model.has_cpu_model:
-        return factor
-    measured = max(0.0, model.primary_fit().predict(tps))
-    total = _finite((outputs.get("busy_cps") or {}).get("total"))
-    return total / measured if measured > 0 and total else factor
+def _typed_answer(*, user: User, inputs: dict[str, Any]) -> SizingResult:
+    """The estimate's answer as the engine's typed result (with its prepared workload), for the
+    curves it draws; the same inputs as ``estimate_compute``, which has validated them."""
+    reference = current_reference()
+    inputs = with_calibration(user=user, inputs=inputs)
+    config_row, target = resolve_scenario(user=user, inputs=inputs, reference=reference)
+    kwargs = {name: inputs[name] for name in ENGINE_ARGS if inputs.get(name) is not None}
+    if target.model.cps is not None:
+        kwargs["cps"] = target.model.cps
+    if target.engine_setting is not None:
+        kwargs["capacity_setting"] = target.engine_setting
+    fitted = reference.fitted(config_row)
+    return size(
+        fitted.data,
+        other_cost=other_component_cost(configuration=config_row, data=fitted.data),
+        target_machine=target.machine.slug,
+        target_machine_type=target.machine.machine_type,
+        capacity=reference.lspr_table(),
+        tps=float(inputs["tps"]),
+        model=fitted.model,
+        response_model=fitted.response,
+        **kwargs,
+    )
 
 
 def cpu_chart(
     *,
     cfg: ConfigurationData,
     model: ConfigurationModel,
-    outputs: dict[str, Any],
+    answer: SizingResult,
     tps: float,
     capacity: dict[str, Any],
     factor: float,
     grid: np.ndarray,
     rows: dict[int, BenchmarkPoint],
 ) -> dict[str, Any]:
-    """Busy CPs against ETR on the target LPAR (see the module docstring).
+    """Busy engines against ETR on the target LPAR (see the module docstring).
 
-    ``scale`` multiplies every measured busy-CP value (points, line, band): the LSPR projection
-    factor of the estimate (times its payload factor, if it scaled the cost to a payload).
+    ``scale`` multiplies every measured busy-CP value (points, bounds): the factor from the
+    measured LPAR to the answer's CPs on the target (LSPR, and the payload and LPAR steps the
+    engine applied).  The line and its band are the answer's CPU curve.
     """
-    scale = _line_scale(model, outputs, tps, factor)
-    target = {"tps": tps, "busy_cps": _finite((outputs.get("busy_cps") or {}).get("total"))}
+    prepared = answer.prepared
+    target = {"tps": tps, "busy_cps": _finite(answer.busy_cps.total)}
     chart: dict[str, Any] = {
         "component": model.primary,
         "component_label": _COMPONENT_LABELS.get(model.primary or "", model.primary),
         "factor": factor,
-        "scale": scale,
+        "scale": factor,
         "level": DEFAULT_LEVEL,
         "target": target,
         "capacity": capacity,
@@ -176,14 +205,21 @@ def cpu_chart(
         "line": None,
         "bounds": [],
     }
+    if prepared is None or answer.cps is None or not prepared.has_cpu_data:
+        return chart
+    scale = prepared.measured_scale(answer.cps)
+    chart["scale"] = scale
+    curve = answer.cpu_curve(grid)
+    line = {
+        "etr": _series(grid),
+        "busy_cps": _series(curve.busy),
+        "low": _series(curve.low),
+        "high": _series(curve.high),
+    }
     if model.has_cpu_model:
         fit = model.primary_fit()
-        bands = [fit.prediction_interval(float(x), DEFAULT_LEVEL) for x in grid]
         chart["line"] = {
-            "etr": _series(grid),
-            "busy_cps": _series(fit.predict(grid) * scale),
-            "low": _series([b.low * scale for b in bands]),
-            "high": _series([b.high * scale for b in bands]),
+            **line,
             "interval_basis": fit.interval_basis,
             "slope_ms": fit.slope_ms * scale,
             "intercept_cps": fit.intercept * scale,
@@ -205,117 +241,71 @@ def cpu_chart(
                     "fitted_busy_cps": fit.predict(point.etr) * scale,
                 }
             )
-    else:
-        # Bounds-only paths: the estimate's cost per transaction through the origin, and the
-        # published throughput observations (sustained: an upper limit on the cost; exhausted:
-        # a lower one) projected like the cost.
-        per_tran = outputs.get("cpu_per_tran_ms") or {}
-        total, low, high = (_finite(per_tran.get(k)) for k in ("total", "low", "high"))
-        if total is not None:
-            chart["line"] = {
-                "etr": _series(grid),
-                "busy_cps": _series(grid * total / 1000.0),
-                "low": None if low is None else _series(grid * low / 1000.0),
-                "high": None if high is None else _series(grid * high / 1000.0),
-                "interval_basis": "published bounds",
-            }
-        chart["bounds"] = [
-            {
-                "statement": b.statement_id,
-                "reference": b.reference,
-                "outcome": b.outcome,
-                "tps": b.tps,
-                "engines": b.engines,
-                "busy_cps": b.engines * scale,
-            }
-            for b in cfg.bounds
-        ]
+        return chart
+    # Bounds-only paths: the estimate's cost per transaction through the origin, and the
+    # published throughput observations (sustained: an upper limit on the cost; exhausted: a
+    # lower one) projected like the cost.
+    chart["line"] = {**line, "interval_basis": "published bounds"}
+    chart["bounds"] = [
+        {
+            "statement": b.statement_id,
+            "reference": b.reference,
+            "outcome": b.outcome,
+            "tps": b.tps,
+            "engines": b.engines,
+            "busy_cps": b.engines * scale,
+        }
+        for b in cfg.bounds
+    ]
     return chart
-
-
-def _response_model(
-    cfg: ConfigurationData, model: ConfigurationModel, outputs: dict[str, Any], tps: float
-) -> tuple[ResponseModel, float] | None:
-    """The response model and the cost factor the estimate evaluated it with.
-
-    As ``models_lib.sizing``: fitted on the measured machine, then evaluated with CP costs times
-    (LSPR factor x payload factor x share of the work left on GCPs); that product is the target's
-    busy GCPs over the measured busy CPs at ``tps``.  Bounds-only paths have no measured line:
-    the model is built on the target's GCP cost per transaction directly (factor 1).
-    """
-    busy_gcp = _finite((outputs.get("busy_cps") or {}).get("gcp"))
-    if cfg.lpar_cps is None or not busy_gcp:
-        return None
-    try:
-        if model.has_cpu_model:
-            measured = max(0.0, model.primary_fit().predict(tps))
-            if measured <= 0:
-                return None
-            return fit_response(cfg, model), busy_gcp / measured
-        gcp_ms = _finite((outputs.get("cpu_per_tran_ms") or {}).get("gcp"))
-        if not gcp_ms:
-            return None
-        return fit_response(cfg, cp_seconds=gcp_ms / 1000.0), 1.0
-    except ValueError:
-        return None
 
 
 def response_chart(
     *,
     cfg: ConfigurationData,
-    model: ConfigurationModel,
-    outputs: dict[str, Any],
+    answer: SizingResult,
     inputs: dict[str, Any],
     tps: float,
-    capacity: dict[str, Any],
     grid: np.ndarray,
     rows: dict[int, BenchmarkPoint],
 ) -> dict[str, Any]:
-    """Response time against TPS on the target LPAR, with knee, saturation, target and goal."""
-    rt = outputs.get("response_time_ms") or {}
-    knee = _finite(outputs.get("knee_tps"))
+    """Response time against TPS on the target LPAR, with knee, saturation, target and goal: the
+    answer's own response-time curve (no refit, the estimate's cost factor at every rate)."""
+    rt = answer.response_time_ms
+    knee = _finite(answer.knee_tps)
     chart: dict[str, Any] = {
         "has_response_data": False,
         "curve": None,
         "lower_bound": None,
         "knee_tps": knee,
         "knee_response_ms": None,
-        "saturation_tps": _finite(outputs.get("saturation_tps")),
-        "target": {
-            "tps": tps,
-            "response_time_ms": _finite(rt.get("value")),
-            "low": _finite(rt.get("low")),
-            "high": _finite(rt.get("high")),
-        },
+        "saturation_tps": _finite(answer.saturation_tps),
+        "target": {"tps": tps, "response_time_ms": _finite(rt.value), "low": _finite(rt.low), "high": _finite(rt.high)},
         "goal_ms": _finite(inputs.get("response_time_sla_ms")),
-        "published": [],
+        "published": [
+            {**_point_hover(rows, p), "tps": p.etr}
+            for p in cfg.points
+            if p.response_time_ms is not None and (p.id in rows or p.id < 0)
+        ],
         "native": {"machine": cfg.machine, "cps": cfg.lpar_cps},
         "fixed_ms": None,
         "software": None,
         "cost_factor": None,
     }
-    chart["published"] = [
-        {**_point_hover(rows, p), "tps": p.etr}
-        for p in cfg.points
-        if p.response_time_ms is not None and (p.id in rows or p.id < 0)
-    ]
-    found = _response_model(cfg, model, outputs, tps)
-    cps = capacity.get("cps")
-    if found is None or not cps:
+    prepared = answer.prepared
+    rm = None if prepared is None else prepared.response
+    if rm is None or prepared is None or not prepared.has_cpu_data or not answer.cps:
         return chart
-    rm, cost_factor = found
-    n = int(cps)
-    curve = rm.curve(grid, cps=n, cost_factor=cost_factor)
+    curve = answer.response_curve(grid)
     chart["has_response_data"] = rm.has_response_data
-    chart["cost_factor"] = cost_factor
+    chart["cost_factor"] = _finite(answer.response_curve([tps]).cost_factor[0])
     if curve.response_ms is not None:
         chart["curve"] = {"tps": _series(curve.tps), "response_ms": _series(curve.response_ms)}
-    chart["lower_bound"] = {
-        "tps": _series(curve.tps),
-        "response_ms": _series(curve.cp_residence_ms + curve.software_wait_ms),
-    }
+    # The page labels this line the time on the CPs alone (service + queueing, software wait).
+    chart["lower_bound"] = {"tps": _series(curve.tps), "response_ms": _series(curve.cp_ms)}
     if knee is not None and rm.has_response_data:
-        chart["knee_response_ms"] = _finite(rm.response_time_ms(knee, cps=n, cost_factor=cost_factor))
+        at_knee = answer.response_curve([knee]).response_ms
+        chart["knee_response_ms"] = None if at_knee is None else _finite(at_knee[0])
     chart["fixed_ms"] = rm.fixed_ms
     if rm.software is not None:
         chart["software"] = {"servers": rm.software.servers, "service_ms": rm.software.service_s * 1000.0}
@@ -342,12 +332,13 @@ def demand_chart(*, outputs: dict[str, Any], capacity: dict[str, Any]) -> dict[s
 def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     """The estimate (as GET /api/v1/estimate answers it) and the data of its three charts."""
     config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
+    answer = _typed_answer(user=user, inputs=inputs)
     fitted = current_reference().fitted(config_row)
     cfg, model = fitted.data, fitted.model
-    projection = (outputs.get("basis") or {}).get("projection")
-    factor = _finite((projection or {}).get("factor")) or 1.0
+    projection = answer.basis.projection
+    factor = 1.0 if projection is None else projection.factor
     tps = float(inputs["tps"])
-    capacity = _capacity(outputs)
+    capacity = _capacity(outputs, answer)
     etr_max = model.primary_fit().etr_max if model.has_cpu_model else max((b.tps for b in cfg.bounds), default=tps)
     grid = _etr_grid(tps=tps, etr_max=etr_max, saturation=_finite(outputs.get("saturation_tps")))
     native = config_row.path.native_machine
@@ -371,11 +362,9 @@ def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
             "lpar_cps": cfg.lpar_cps,
         },
         "cpu": cpu_chart(
-            cfg=cfg, model=model, outputs=outputs, tps=tps, capacity=capacity, factor=factor, grid=grid, rows=rows
+            cfg=cfg, model=model, answer=answer, tps=tps, capacity=capacity, factor=factor, grid=grid, rows=rows
         ),
-        "response": response_chart(
-            cfg=cfg, model=model, outputs=outputs, inputs=inputs, tps=tps, capacity=capacity, grid=grid, rows=rows
-        ),
+        "response": response_chart(cfg=cfg, answer=answer, inputs=inputs, tps=tps, grid=grid, rows=rows),
         "demand": demand_chart(outputs=outputs, capacity=capacity),
     }
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 import models_lib
+from models_lib.checks import InputError
 from models_lib.sizing import size
 from sizing.models import Calibration, Configuration, Estimate, Machine, Visibility
 from sizing.selectors.configuration_data import other_component_cost
@@ -81,15 +81,15 @@ def resolve_scenario(
     return config_row, target
 
 
-_ARG_IN_MESSAGE = re.compile(r"\b(" + "|".join(ENGINE_ARGS + ("tps", "capacity_setting")) + r")\b")
+#: The engine's arguments that are fields of the request, by the same name.
+_FIELDS = frozenset((*ENGINE_ARGS, "tps", "capacity_setting"))
 
 
 def engine_error(exc: ValueError, *, default_field: str = "non_field_errors") -> ValidationError:
-    """The engine's ValueError names its argument; turn it into a field error where it does
-    (else an error of ``default_field``)."""
-    message = str(exc)
-    match = _ARG_IN_MESSAGE.search(message)
-    return ValidationError({match.group(1) if match else default_field: [message]})
+    """The engine's error as a 400: on the field its ``argument`` names (``InputError``), else on
+    ``default_field``."""
+    argument = exc.argument if isinstance(exc, InputError) else ""
+    return ValidationError({argument if argument in _FIELDS else default_field: [str(exc)]})
 
 
 def with_calibration(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""size() evaluates CP counts only as far as the answer needs them (models_lib.sizing._evaluations).
+"""size() evaluates CP counts only as far as the answer needs them (models_lib.evaluation.evaluations).
 
 The reference is the engine's former loop: every rated count of the target evaluated (the
 response times are modelled where a goal is checked, in both).  The answers must be equal, field for field, with and without a
@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-import models_lib.sizing as sizing_module
+import models_lib.decision as decision_module
+from models_lib.evaluation import evaluate_count
 from models_lib.sizing import size
 from tests.models_lib import published as P
 from tests.models_lib.engine_data import Z10, Z13, Z17, table
@@ -36,9 +37,9 @@ OPTIONS: list[dict[str, Any]] = [
 ]
 
 
-def _every_count(req: Any, basis: Any, target: Any) -> list[Any]:
+def _every_count(counts: Any, basis: Any, target: Any, **_: Any) -> list[Any]:
     """The former loop: every rated count of the target."""
-    return [sizing_module._evaluate(k, basis=basis, target=target, rmodel=None, tps=req.t) for k in req.counts]
+    return [evaluate_count(k, basis=basis, target=target) for k in counts]
 
 
 def _answer(path: str, config: str, machine_type: str, tps: float, options: dict[str, Any]) -> str:
@@ -56,7 +57,7 @@ def _answer(path: str, config: str, machine_type: str, tps: float, options: dict
 def test_answers_equal_the_engine_evaluating_every_cp_count(path: str, config: str, monkeypatch: Any) -> None:
     scenarios = [(m, tps, o) for m in (Z10, Z13, Z17) for tps in (50.0, 2000.0, 40000.0) for o in OPTIONS]
     lazy = [_answer(path, config, m, tps, o) for m, tps, o in scenarios]
-    monkeypatch.setattr(sizing_module, "_evaluations", _every_count)
+    monkeypatch.setattr(decision_module, "evaluations", _every_count)
     full = [_answer(path, config, m, tps, o) for m, tps, o in scenarios]
     assert lazy == full
     assert sum(a.startswith("{") for a in lazy) > len(lazy) // 2  # mostly answers, not refusals

@@ -249,3 +249,20 @@ def test_job_report_before_success_is_409(api: Any, user: Any) -> None:
     job = Job.objects.create(owner=user, kind="curve", params={}, status=JobStatus.RUNNING)
     response = api.get(f"/api/v1/jobs/{job.pk}/report.pdf")
     assert response.status_code == 409 and "running" in response.json()["detail"]
+
+
+def test_pdf_cpu_chart_capacity_line_counts_cps_and_ziips(user: Any) -> None:
+    # Issue 21: the PDF drew one "3 CPs" line for z/OS Connect at 2,000 TPS on a z16 with the
+    # target at about 5.9 busy engines (CPs + zIIPs). The line is now the answer's: CPs + zIIPs.
+    from sizing.reports.estimate import cpu_plot
+    from sizing.services.charts import chart_data
+
+    data = chart_data(
+        user=user, inputs={"path": "zosconnect-cics", "configuration": "channel", "machine": "z16", "tps": 2000}
+    )
+    cps, ziips = data["estimate"]["cps"], data["estimate"]["ziips"]
+    assert ziips > 0
+    guides = {(g.axis, g.label): g.value for g in cpu_plot(data["cpu"], "z16").guides}
+    assert guides[("y", f"{cps} CPs + {ziips} zIIPs")] == cps + ziips
+    # The target's busy engines (CPs + zIIPs) sit under the line, within the ceilings' level.
+    assert data["estimate"]["busy_cps"]["total"] <= guides[("y", "85% ceiling")] + 1e-9

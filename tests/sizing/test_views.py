@@ -232,7 +232,17 @@ def test_fitted_line_and_points_trace_to_the_linear_fit(browser: Any) -> None:
     assert line["slope_ms"] == pytest.approx(fit.slope_ms * cpu["factor"], rel=1e-12)
     # The target sits on the estimate; the LPAR's capacity is the CP count the estimate chose.
     assert cpu["target"] == {"tps": 8000.0, "busy_cps": data["estimate"]["busy_cps"]["total"]}
-    assert cpu["capacity"] == {"cps": data["estimate"]["cps"], "ziips": 0, "max_utilization": 0.85}
+    n = data["estimate"]["cps"]
+    # No specialty engines here: the capacity line stands at the CPs, the ceiling at 85 % of them.
+    assert cpu["capacity"] == {
+        "cps": n,
+        "ziips": 0,
+        "max_utilization": 0.85,
+        "engines": n,
+        "label": f"{n} CPs",
+        "ceiling": pytest.approx(0.85 * n, rel=1e-12),
+        "ceiling_label": "85% ceiling",
+    }
     assert data["estimate"]["busy_cps"]["total"] == pytest.approx(fit.predict(8000.0) * cpu["factor"], rel=1e-12)
 
 
@@ -281,6 +291,25 @@ def test_demand_split_comes_from_the_estimate(browser: Any) -> None:
     assert data["cpu"]["points"] == [] and len(data["cpu"]["bounds"]) >= 2
     assert data["cpu"]["line"]["interval_basis"] == "published bounds"
     assert data["response"]["curve"] is None and data["response"]["lower_bound"] is not None
+
+
+def test_zosconnect_on_z16_capacity_line_counts_cps_and_ziips_and_curves_pass_through_the_target(
+    browser: Any,
+) -> None:
+    # Issue 21: z/OS Connect at 2,000 TPS on a z16 is sized with CPs and zIIPs; a capacity line of
+    # the CPs alone put the target (busy CPs + busy zIIPs) far above it. The line is the answer's.
+    data = _chart(browser, path="zosconnect-cics", configuration="channel", machine="z16", tps="2000")
+    estimate, cpu, response = data["estimate"], data["cpu"], data["response"]
+    cps, ziips = estimate["cps"], estimate["ziips"]
+    assert ziips > 0
+    cap = cpu["capacity"]
+    assert cap["engines"] == cps + ziips and cap["label"] == f"{cps} CPs + {ziips} zIIPs"
+    assert estimate["busy_cps"]["total"] <= cap["ceiling"] + 1e-9
+    # The CPU and response curves pass through the estimate at its own rate (the target is on the grid).
+    at = cpu["line"]["etr"].index(2000.0)
+    assert cpu["line"]["busy_cps"][at] == pytest.approx(estimate["busy_cps"]["total"], rel=1e-12)
+    low = response["lower_bound"]["response_ms"][response["lower_bound"]["tps"].index(2000.0)]
+    assert low is not None and low > 0
 
 
 BAD = [

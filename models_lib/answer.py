@@ -1,0 +1,280 @@
+"""The engine's answer: :class:`SizingResult`, its warnings and their stable codes.
+
+Serialised at the API boundary only, by :meth:`SizingResult.to_dict`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+from typing import TYPE_CHECKING, Any
+
+from models_lib.answer_parts import (
+    AnswerBasis,
+    BindingAtTarget,
+    BusyEngines,
+    Capacity,
+    CpuPerTran,
+    Range,
+    Ranges,
+    Record,
+    ResponseTime,
+    SaturationBinding,
+)
+
+if TYPE_CHECKING:
+    from models_lib.answer_curves import CapacityLine, CpuCurve, FloatArray, ResponseCurve
+    from models_lib.prepared import PreparedWorkload
+
+__all__ = ["DEFAULT_MAX_UTILIZATION", "WARNING_CODES", "SizingResult", "SizingWarning", "finite_or_none"]
+
+#: Default ceiling on the mean utilisation of the general-purpose CPs (and, unless told
+#: otherwise, of the zIIPs): 0.85.  The sources show healthy response at up to 76 % LPAR busy
+#: (REDP-5114 Table 11-1 row 4: 75.99 % of 10 CPs at 8680 TPS, 14 ms) and call 97 % "constrained
+#: by the number of CPs available" (REDP-5320, performance class monitoring section).  0.85 sits
+#: between the two and leaves headroom for peaks inside an RMF interval: for a 10-CP pool the
+#: M/M/c queueing delay at 85 % is 2.6 times that at 76 %, and grows another 4.7 times by 95 %.
+DEFAULT_MAX_UTILIZATION = 0.85
+
+#: Stable warning codes, with what triggers them.
+WARNING_CODES: Mapping[str, str] = {
+    "extrapolation": "tps outside the measured ETR range",
+    "projection": "another machine type or CP count than measured (LSPR factor applied)",
+    "payload-outside-range": "payload outside the published payload range or relation",
+    "payload-scaled": "CPU per transaction scaled to the payload with a published relation",
+    "ratio-only": "the configuration has published CPU ratios only to other configurations",
+    "bounds-only": "CPU per transaction from published throughput bounds (and throughput table), not measured",
+    "interval-assumed": "the cost interval rests on an assumed spread (too few points)",
+    "no-response-time-data": "no published response times: absolute response time unknown",
+    "no-eligibility-data": "no published zIIP eligibility: 0 % assumed",
+    "eligibility-scope": "the eligible share was published for part of the demand only",
+    "sla-missed": "the response time (or its lower bound) exceeds the SLA",
+    "utilization-above-ceiling": "the given CPs run above max_utilization",
+    "ziip-overflow": "the given zIIPs are short: eligible work runs on CPs (IIPCP)",
+    "capacity-exceeded": "no CP count of the target machine carries the demand",
+    "beyond-saturation": "tps is at or beyond the saturation rate: no steady state",
+    "clients-limit-throughput": "the closed network (clients, think time) falls > 2 % short of tps",
+    "clients-exceed-throughput": "the closed network drives > 2 % more than tps: sized for less",
+    "no-cpu-data": "no CPU data at all: CPs cannot be sized",
+    "engine-ratio": "the specialty-engine-to-CP ratio of the generation binds: eligible work runs on CPs",
+    "sla-unreachable": "no CP count meets the response-time goal: sized on CPU alone",
+    "published-limit": "the target rate passes a software limit that a source states",
+    "cics-only": "CPU of the CICS regions only (no LPAR figure published; no lpar_overhead given)",
+    "software-unscaled": "the saturation is the fitted software station of the measured configuration, not scaled",
+}
+
+
+@dataclass(frozen=True)
+class SizingWarning:
+    """A warning with a stable ``code`` (see :data:`WARNING_CODES`) and a ``message``."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class SizingResult:
+    """Result of :func:`size`.  All CPU figures are on the target machine.
+
+    Parameters
+    ----------
+    path, configuration : str
+        Slugs of the sized configuration.
+    target_machine, target_machine_type : str
+        Target machine slug and IBM machine type.
+    tps : float
+        Rate sized for, transactions/s.
+    cps : int or None
+        General-purpose CPs the figures are evaluated at (the given ``cps``, else
+        ``cps_required``, else the largest rated count).
+    cps_required : int or None
+        Smallest CP count that keeps GCP utilisation <= ``max_utilization`` (and meets the
+        SLA where a response-time model with data can); ``None`` if none can.
+    ziips, ziips_required : int or None
+        zIIPs evaluated (given or required) and required (all eligible work within the zIIP
+        ceiling).
+    cpu_per_tran_ms : CpuPerTran
+        ``total``, ``gcp``, ``ziip`` (CP-ms per transaction) and ``low``/``high`` of the total
+        (95 % prediction interval, or the bounded range).
+    busy_cps : BusyEngines
+        ``total``, ``gcp``, ``ziip``, ``ziip_on_gcp`` busy engines.
+    breakdown : Mapping[str, float]
+        Busy engines per published component (``lpar``, ``cics``, ``tor``, ``aor``, ``for``,
+        ``smsvsam``, ``cf``); ``cf`` counts coupling-facility engines, projected with the same
+        factor (an assumption).
+    gcp_utilization, ziip_utilization : float or None
+        Mean utilisation (fraction).
+    mips, msu : float or None
+        Capacity demand of the GCP work, LSPR MIPS and MSU at ``cps``.
+    ziip_mips : float or None
+        Capacity demand of the zIIP work, MIPS (zIIPs rated as CPs of the same count).
+    response_time_ms : ResponseTime
+        ``value`` (``None`` where no absolute model exists), ``low``, ``high``.
+    saturation_tps : float or None
+        Rate at which the CPs (+ zIIPs) or the software station saturate, transactions/s.
+    knee_tps : float or None
+        Rate at which the response time doubles its low-load value.
+    closed_throughput_tps : float or None
+        Throughput of the closed network when ``clients`` were given.
+    warnings : tuple of SizingWarning
+    basis : AnswerBasis
+        ``points`` (ids), ``model`` (component, slope_ms, intercept_cps, r2, n, etr_min,
+        etr_max), ``projection`` (from/to machine type and CPs, factor, source, rating ids),
+        ``statements`` (ids), ``assumptions`` (text), ``native`` (the demand on the measured
+        LPAR before projection: component, intercept_cps (busy CPs), slope_s (CP-seconds per
+        transaction), payload_factor, busy_cps at ``tps``; all payload-scaled).
+    max_utilization : float
+        Ceiling used.
+    specialty_engine : {"zIIP", "zAAP"}
+        The engine that runs the eligible work on the target generation (``ziips`` and
+        ``ziip_*`` fields count these engines).
+    specialty_engine_max : int or None
+        Most such engines the rules allow beside ``cps`` CPs (``None``: no rule stored).
+    binding_resource : BindingAtTarget or None
+        The busiest resource at ``tps``: ``resource`` ("cps", "specialty", "software",
+        "clients"), ``label``, ``utilization``.
+    saturation_binding : SaturationBinding or None
+        The resource that saturates first: ``resource``, ``label``.
+    saturation_kind : {"value", "lower-bound"}
+        "lower-bound" where the cost is an upper bound (bounds-only): the true saturation rate
+        is at least ``saturation_tps``.
+    ranges : Ranges
+        ``cps`` (CPs required), ``ziips``, ``saturation_tps``, ``response_time_ms``: [low,
+        high] from the cost range (prediction interval or published bounds), widened by the
+        projection band where given; ``None`` for an end that is unbounded or unknown.
+    capacity_detail : Capacity or None
+        Served as ``capacity``: the target model's MIPS and MSU installed and used for the CPs,
+        the specialty engines' MIPS (not priced), utilisation of each pool and the projection
+        basis (both models, ratings, factors, source).
+    """
+
+    path: str
+    configuration: str
+    target_machine: str
+    target_machine_type: str
+    tps: float
+    cps: int | None
+    cps_required: int | None
+    ziips: int | None
+    ziips_required: int | None
+    cpu_per_tran_ms: CpuPerTran
+    busy_cps: BusyEngines
+    breakdown: Mapping[str, float]
+    gcp_utilization: float | None
+    ziip_utilization: float | None
+    mips: float | None
+    msu: float | None
+    ziip_mips: float | None
+    response_time_ms: ResponseTime
+    saturation_tps: float | None
+    knee_tps: float | None
+    closed_throughput_tps: float | None
+    warnings: tuple[SizingWarning, ...]
+    basis: AnswerBasis
+    max_utilization: float = DEFAULT_MAX_UTILIZATION
+    specialty_engine: str = "zIIP"
+    specialty_engine_max: int | None = None
+    binding_resource: BindingAtTarget | None = None
+    saturation_binding: SaturationBinding | None = None
+    saturation_kind: str = "value"
+    ranges: Ranges = field(default_factory=Ranges.unknown)
+    capacity_detail: Capacity | None = None
+    prepared: PreparedWorkload | None = field(default=None, repr=False, compare=False)
+
+    def response_curve(self, tps: FloatArray | list[float]) -> ResponseCurve:
+        """Response time at each rate of ``tps`` (transactions/s) on this answer's CPs and
+        specialty engines (:func:`models_lib.answer_curves.response_curve`)."""
+        from models_lib.answer_curves import response_curve  # drawn from the engine's steps, which import this module
+
+        return response_curve(self, tps)
+
+    def cpu_curve(self, tps: FloatArray | list[float]) -> CpuCurve:
+        """Busy engines at each rate of ``tps`` on this answer's LPAR (:func:`models_lib.answer_curves.cpu_curve`)."""
+        from models_lib.answer_curves import cpu_curve
+
+        return cpu_curve(self, tps)
+
+    def capacity_line(self) -> CapacityLine:
+        """This answer's CPs plus specialty engines as a level of busy engines, with its label."""
+        from models_lib.answer_curves import capacity_line
+
+        return capacity_line(self)
+
+    def warning_codes(self) -> tuple[str, ...]:
+        """Codes of :attr:`warnings`, in order."""
+        return tuple(w.code for w in self.warnings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe plain form: non-finite floats become ``None``."""
+        out: dict[str, Any] = {
+            "path": self.path,
+            "configuration": self.configuration,
+            "target_machine": self.target_machine,
+            "target_machine_type": self.target_machine_type,
+            "tps": self.tps,
+            "cps": self.cps,
+            "cps_required": self.cps_required,
+            "ziips": self.ziips,
+            "ziips_required": self.ziips_required,
+            "cpu_per_tran_ms": dict(self.cpu_per_tran_ms),
+            "busy_cps": dict(self.busy_cps),
+            "breakdown": dict(self.breakdown),
+            "gcp_utilization": self.gcp_utilization,
+            "ziip_utilization": self.ziip_utilization,
+            "mips": self.mips,
+            "msu": self.msu,
+            "ziip_mips": self.ziip_mips,
+            "response_time_ms": dict(self.response_time_ms),
+            "saturation_tps": self.saturation_tps,
+            "knee_tps": self.knee_tps,
+            "closed_throughput_tps": self.closed_throughput_tps,
+            "warnings": [{"code": w.code, "message": w.message} for w in self.warnings],
+            "basis": self.basis,
+            "max_utilization": self.max_utilization,
+            "specialty_engine": self.specialty_engine,
+            "specialty_engine_max": self.specialty_engine_max,
+            "binding_resource": self.binding_resource,
+            "saturation_binding": self.saturation_binding,
+            "saturation_kind": self.saturation_kind,
+            "ranges": {k: list(v) for k, v in self.ranges.items()},
+            "capacity": self.capacity_detail,
+        }
+        safe: dict[str, Any] = _json_safe(out)
+        return safe
+
+
+def _json_safe(value: Any) -> Any:
+    kind = type(value)
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if value is None or kind is str or kind is bool or kind is int:
+        return value
+    if kind is dict:
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if kind is list or kind is tuple or kind is Range:
+        return [_json_safe(v) for v in value]
+    if isinstance(value, Record):
+        return {k: _json_safe(getattr(value, k)) for k in value._keys()}
+    return _json_safe_other(value)
+
+
+def _json_safe_other(value: Any) -> Any:
+    """:func:`_json_safe` for the types it does not check first (subclasses, numpy scalars)."""
+    if isinstance(value, bool) or isinstance(value, str):
+        return value
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, Real):
+        v = float(value)
+        return v if math.isfinite(v) else None
+    if isinstance(value, Mapping):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, Sequence)):
+        return [_json_safe(v) for v in value]
+    raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+def finite_or_none(v: float | None) -> float | None:
+    return None if v is None or not math.isfinite(v) else float(v)

@@ -1,0 +1,248 @@
+"""The parts of the answer that only read the steps' results: CPU per transaction, the basis,
+the capacity block, the final assumptions, published limits and the answer without CPU data."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from models_lib.answer import SizingResult, SizingWarning
+from models_lib.answer_parts import (
+    AnswerBasis,
+    BusyEngines,
+    Capacity,
+    CapacityBasis,
+    CpPool,
+    CpuPerTran,
+    FitSummary,
+    NativeDemand,
+    ProjectionBasis,
+    Range,
+    Ranges,
+    ResponseTime,
+    ServerShare,
+    Share,
+    SpecialtyPool,
+)
+from models_lib.capacity import rating
+from models_lib.checks import InputError
+from models_lib.cost_basis import Basis
+from models_lib.engine import EnginePolicy
+from models_lib.evaluation import CountEvaluation
+from models_lib.inputs import CapacityTable, ConfigurationData
+from models_lib.response import ResponseModel
+from models_lib.scope import Eligibility
+
+__all__ = ["basis_dict", "capacity_block", "final_assumptions", "limit_warnings", "no_cpu_result", "per_tran_ms"]
+
+
+def final_assumptions(
+    policy: EnginePolicy, chosen: CountEvaluation, band: float, rmodel: ResponseModel | None
+) -> tuple[str, ...]:
+    """The basis sentences about the rules, the projection band, the split and the response model."""
+    out = [policy.describe()]
+    if band == 0.0 and not chosen.proj.is_identity():
+        out.append(
+            "the ranges carry no error of the LSPR projection (no projection_band given): LSPR "
+            "ratings are for a workload category, and the measured workload's category is not published"
+        )
+    elif band > 0.0:
+        out.append(f"ranges widened by the projection band of ±{band:.0%} (given)")
+    out.append(
+        f"{policy.name}s run eligible work at full speed (the full-speed rating of the same CP count); "
+        f"eligible work uses the {policy.name}s up to their ceiling and the rest runs on CPs (no short-term IIPCP)"
+    )
+    if rmodel is not None and rmodel.has_response_data:
+        software = rmodel.software
+        out.append(
+            f"response time = {rmodel.fixed_ms:.3g} ms load-independent part + M/M/{chosen.n} CP residence"
+            + (
+                f" + M/M/{software.servers} software station (s = {software.service_s * 1000:.4g} ms)"
+                if software
+                else ""
+            )
+            + (f"; fit to published response times: RMSE {rmodel.fit.rmse_ms:.3g} ms" if rmodel.fit else "")
+        )
+    return tuple(out)
+
+
+def per_tran_ms(chosen: CountEvaluation, basis: Basis, t: float) -> CpuPerTran:
+    """CPU per transaction on the target, CP-ms: total, per pool and the ends of the range."""
+    per_ms = 1000.0 / t
+    factor = chosen.proj.factor
+    return CpuPerTran(
+        total=chosen.total * per_ms,
+        gcp=chosen.gcp * per_ms,
+        ziip=chosen.ziip * per_ms,
+        low=basis.low * factor * per_ms,
+        high=basis.high * factor * per_ms,
+    )
+
+
+def basis_dict(
+    basis: Basis,
+    chosen: CountEvaluation,
+    capacity: CapacityTable,
+    setting: str | None,
+    eligibility: Eligibility,
+    assumptions: tuple[str, ...],
+) -> AnswerBasis:
+    """The answer's ``basis``: points, model, projection, statements, assumptions, native demand."""
+    proj = chosen.proj
+    share = eligibility.server_share
+    return AnswerBasis(
+        points=tuple(basis.points),
+        model=None if basis.model is None else FitSummary(**basis.model),
+        projection=ProjectionBasis(
+            from_machine_type=proj.from_machine_type,
+            from_cps=proj.from_cps,
+            to_machine_type=proj.to_machine_type,
+            to_cps=proj.to_cps,
+            factor=proj.factor,
+            specialty_factor=chosen.zproj.factor,
+            capacity_setting=setting or capacity.full_speed_setting.get(proj.to_machine_type, ""),
+            source=proj.source,
+            rating_ids=tuple(proj.rating_ids),
+        ),
+        statements=tuple(dict.fromkeys((*basis.statements, *eligibility.statements))),
+        assumptions=(*basis.assumptions, *eligibility.assumptions, *assumptions),
+        server_share=None if share is None else ServerShare(**share),
+        eligible_share=Share(eligibility.value, eligibility.low, eligibility.high),
+        native=NativeDemand(
+            component=basis.component,
+            intercept_cps=basis.intercept,
+            slope_s=basis.slope,
+            payload_factor=basis.payload_factor,
+            busy_cps=basis.total,
+        ),
+    )
+
+
+def capacity_block(
+    table: CapacityTable, chosen: CountEvaluation, policy: EnginePolicy, setting: str | None
+) -> Capacity:
+    """MIPS and MSU of the target model, installed and used, per pool, with the basis."""
+    n, mt = chosen.n, chosen.proj.to_machine_type
+    full = rating(table, mt, n)
+    cp_rating = full if setting is None else table.settings.get((mt, setting, n), full)
+    full_per_cp = full.mips / n
+    src = rating(table, chosen.proj.from_machine_type, chosen.proj.from_cps)
+    return Capacity(
+        model=cp_rating.model,
+        machine_type=mt,
+        capacity_setting=setting or table.full_speed_setting.get(mt, ""),
+        cps=n,
+        specialty_engines=chosen.ziips,
+        cp=CpPool(
+            mips_installed=cp_rating.mips,
+            msu_installed=cp_rating.msu,
+            mips_used=chosen.gcp * cp_rating.mips / n,
+            msu_used=chosen.gcp * cp_rating.msu / n,
+            utilization=chosen.util,
+        ),
+        specialty=SpecialtyPool(
+            engine=policy.name,
+            mips_installed=chosen.ziips * full_per_cp,
+            mips_used=chosen.ziip * full_per_cp,
+            utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
+            priced=False,
+        ),
+        basis=CapacityBasis(
+            from_model=src.model,
+            from_machine_type=src.machine_type,
+            from_cps=src.cps,
+            from_mips=src.mips,
+            to_model=cp_rating.model,
+            to_mips=cp_rating.mips,
+            to_full_speed_mips=full.mips,
+            cp_factor=chosen.proj.factor,
+            specialty_factor=chosen.zproj.factor,
+            source=table.source,
+        ),
+    )
+
+
+def limit_warnings(config: ConfigurationData, tps: float) -> list[SizingWarning]:
+    """``published-limit`` for each stated throughput limit the target rate passes."""
+    out = []
+    for lim in config.limits:
+        if lim.metric != "tps" or tps <= lim.value:
+            continue
+        if lim.configuration is not None and lim.configuration != config.configuration:
+            continue
+        per = "" if lim.scope == "lpar" else f"; at least {math.ceil(tps / lim.value)} of them are needed"
+        when = f" with {lim.condition}" if lim.condition else ""
+        out.append(
+            SizingWarning(
+                "published-limit",
+                f"{tps:g} TPS passes the published limit of {lim.value:g} TPS per {lim.scope}{when}{per} "
+                f"({lim.reference})",
+            )
+        )
+    return out
+
+
+def no_cpu_result(
+    cfg: ConfigurationData,
+    target_machine: str,
+    target_machine_type: str,
+    tps: float,
+    sla: float | None,
+    umax: float,
+) -> SizingResult:
+    """Result for a configuration without any CPU data (HostBridge)."""
+    floor = cfg.response_floor
+    if floor is None:
+        raise InputError(
+            "config",
+            f"config {cfg.path}/{cfg.configuration} has no CPU data (no points, no bounds) and "
+            "no published response floor: CPs cannot be sized",
+        )
+    warnings = [
+        SizingWarning(
+            "no-cpu-data",
+            f"{cfg.path}/{cfg.configuration} publishes no CPU figures: CPs, zIIPs and MIPS "
+            f"cannot be sized. The only published performance figure is a response-time floor "
+            f"of {floor.value_ms:.4g} ms for one request on an idle system ({floor.reference})",
+        )
+    ]
+    if sla is not None and floor.value_ms > sla:
+        warnings.append(
+            SizingWarning(
+                "sla-missed",
+                f"the published response floor {floor.value_ms:.4g} ms exceeds the {sla:g} ms objective",
+            )
+        )
+    return SizingResult(
+        path=cfg.path,
+        configuration=cfg.configuration,
+        target_machine=target_machine,
+        target_machine_type=target_machine_type,
+        tps=tps,
+        cps=None,
+        cps_required=None,
+        ziips=None,
+        ziips_required=None,
+        cpu_per_tran_ms=CpuPerTran(None, None, None, None, None),
+        busy_cps=BusyEngines(None, None, None, None),
+        breakdown={},
+        gcp_utilization=None,
+        ziip_utilization=None,
+        mips=None,
+        msu=None,
+        ziip_mips=None,
+        response_time_ms=ResponseTime(None, floor.value_ms, None),
+        ranges=replace(Ranges.unknown(), response_time_ms=Range(floor.value_ms, None)),
+        saturation_tps=None,
+        knee_tps=None,
+        closed_throughput_tps=None,
+        warnings=tuple(warnings),
+        basis=AnswerBasis(
+            points=(),
+            model=None,
+            projection=None,
+            statements=() if floor.statement_id is None else (floor.statement_id,),
+            assumptions=("response floor = elapsed time of a published packet trace of one request",),
+        ),
+        max_utilization=umax,
+    )

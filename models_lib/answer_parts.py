@@ -1,0 +1,286 @@
+"""The blocks of the engine's answer, as frozen dataclasses.
+
+Each block reads like the JSON object the API serves (:meth:`~models_lib.answer.SizingResult.to_dict`):
+its fields, in that order, are the object's keys.  A block is also a read-only mapping of those
+keys (``answer.busy_cps["gcp"]`` is ``answer.busy_cps.gcp``), so code written against the
+serialised form keeps working; new code uses the attributes.
+
+Units: busy engines (1.0 = one engine busy), CP-ms per transaction, transactions/s, ms, MIPS, MSU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, overload
+
+__all__ = [
+    "AnswerBasis",
+    "BindingAtTarget",
+    "BusyEngines",
+    "Capacity",
+    "CapacityBasis",
+    "CpPool",
+    "CpuPerTran",
+    "FitSummary",
+    "NativeDemand",
+    "ProjectionBasis",
+    "Range",
+    "Ranges",
+    "Record",
+    "ResponseTime",
+    "SaturationBinding",
+    "ServerShare",
+    "Share",
+    "SpecialtyPool",
+]
+
+
+#: Field names per block class (``dataclasses.fields`` is slow to ask on every key).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+class Record(Mapping[str, Any]):
+    """A frozen dataclass that reads as the mapping of its fields (the JSON object it serialises to).
+
+    Equality is the mapping's: a block equals another block or a dict with the same keys and values.
+    """
+
+    def _keys(self) -> tuple[str, ...]:
+        keys = _FIELD_NAMES.get(type(self))
+        if keys is None:
+            keys = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+        return keys
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._keys():
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys())
+
+    def __len__(self) -> int:
+        return len(self._keys())
+
+
+@dataclass(frozen=True, eq=False)
+class CpuPerTran(Record):
+    """CPU per transaction on the target, CP-ms: total, per pool, and the ends of its range."""
+
+    total: float | None
+    gcp: float | None
+    ziip: float | None
+    low: float | None
+    high: float | None
+
+
+@dataclass(frozen=True, eq=False)
+class BusyEngines(Record):
+    """Busy engines at the target rate: total, CPs, specialty engines, eligible work on CPs (IIPCP)."""
+
+    total: float | None
+    gcp: float | None
+    ziip: float | None
+    ziip_on_gcp: float | None
+
+
+@dataclass(frozen=True, eq=False)
+class ResponseTime(Record):
+    """Response time, ms: the modelled value (``None`` without published response times) and its range."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+
+
+@dataclass(frozen=True, eq=False)
+class Range(Sequence[float | None]):
+    """[low, high] of a headline number (``None``: unbounded or unknown); reads as that pair."""
+
+    low: float | None
+    high: float | None
+
+    @overload
+    def __getitem__(self, index: int) -> float | None: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[float | None]: ...
+    def __getitem__(self, index: int | slice) -> float | None | Sequence[float | None]:
+        return (self.low, self.high)[index]
+
+    def __len__(self) -> int:
+        return 2
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so not hashable
+
+
+@dataclass(frozen=True, eq=False)
+class Ranges(Record):
+    """Ranges of CPs required, specialty engines, saturation (TPS) and response time (ms)."""
+
+    cps: Range
+    ziips: Range
+    saturation_tps: Range
+    response_time_ms: Range
+
+    @classmethod
+    def unknown(cls) -> Ranges:
+        none = Range(None, None)
+        return cls(none, none, none, none)
+
+
+@dataclass(frozen=True, eq=False)
+class BindingAtTarget(Record):
+    """The busiest resource at the target rate (``"cps"``, ``"specialty"``, ``"software"``,
+    ``"clients"``), in words, and its utilisation (fraction)."""
+
+    resource: str
+    label: str
+    utilization: float | None
+
+
+@dataclass(frozen=True, eq=False)
+class SaturationBinding(Record):
+    """The resource that saturates first, and in words."""
+
+    resource: str
+    label: str
+
+
+@dataclass(frozen=True, eq=False)
+class CpPool(Record):
+    """The target model's CPs: MIPS and MSU installed and used, utilisation."""
+
+    mips_installed: float
+    msu_installed: float
+    mips_used: float
+    msu_used: float
+    utilization: float
+
+
+@dataclass(frozen=True, eq=False)
+class SpecialtyPool(Record):
+    """The specialty engines: MIPS installed and used (full-speed per-CP rating), utilisation; never priced."""
+
+    engine: str
+    mips_installed: float
+    mips_used: float
+    utilization: float | None
+    priced: bool
+
+
+@dataclass(frozen=True, eq=False)
+class CapacityBasis(Record):
+    """The two models and ratings behind the capacity figures, and the projection factors."""
+
+    from_model: str
+    from_machine_type: str
+    from_cps: int
+    from_mips: float
+    to_model: str
+    to_mips: float
+    to_full_speed_mips: float
+    cp_factor: float
+    specialty_factor: float
+    source: str
+
+
+@dataclass(frozen=True, eq=False)
+class Capacity(Record):
+    """The target model's MIPS and MSU per pool at the CPs evaluated (served as ``capacity``)."""
+
+    model: str
+    machine_type: str
+    capacity_setting: str
+    cps: int
+    specialty_engines: int
+    cp: CpPool
+    specialty: SpecialtyPool
+    basis: CapacityBasis
+
+
+@dataclass(frozen=True, eq=False)
+class FitSummary(Record):
+    """The primary cost fit: component, slope (CP-ms per transaction), intercept (busy CPs), quality."""
+
+    component: str
+    slope_ms: float
+    intercept_cps: float
+    r2: float
+    n: int
+    etr_min: float
+    etr_max: float
+    slope_se_ms: float
+    intercept_se_cps: float
+    residual_std_cps: float
+    interval_basis: str
+    weighting: str
+
+
+@dataclass(frozen=True, eq=False)
+class ProjectionBasis(Record):
+    """The LSPR projection of the CPs evaluated: from and to, factors, setting, source and ratings."""
+
+    from_machine_type: str
+    from_cps: int
+    to_machine_type: str
+    to_cps: int
+    factor: float
+    specialty_factor: float
+    capacity_setting: str
+    source: str
+    rating_ids: tuple[int | None, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Share(Record):
+    """A share (fraction) with its range."""
+
+    value: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, eq=False)
+class ServerShare(Record):
+    """The eligible part's share of the demand, its range, and how it was derived."""
+
+    value: float
+    low: float
+    high: float
+    source: str
+
+
+@dataclass(frozen=True, eq=False)
+class NativeDemand(Record):
+    """The demand on the measured LPAR before projection (payload and LPAR steps applied)."""
+
+    component: str
+    intercept_cps: float
+    slope_s: float
+    payload_factor: float
+    busy_cps: float
+
+
+@dataclass(frozen=True, eq=False)
+class AnswerBasis(Record):
+    """What the answer rests on: points, fit, projection, statements, assumptions, shares and the
+    native demand (the last three absent from an answer without CPU data)."""
+
+    points: tuple[int, ...]
+    model: FitSummary | None
+    projection: ProjectionBasis | None
+    statements: tuple[int, ...]
+    assumptions: tuple[str, ...]
+    server_share: ServerShare | None = None
+    eligible_share: Share | None = None
+    native: NativeDemand | None = None
+
+    def _keys(self) -> tuple[str, ...]:
+        keys = super()._keys()
+        return keys if self.native is not None else keys[:5]

@@ -1,0 +1,173 @@
+"""Choice of CPs: the smallest count within the utilisation ceiling (and a response-time goal),
+and the count the answer's figures are evaluated at, with what the choice has to say."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from models_lib.answer import SizingWarning
+from models_lib.cost_basis import Basis
+from models_lib.engine import EnginePolicy
+from models_lib.evaluation import UTIL_EPS, CountEvaluation, cp_cost_factor, with_response
+from models_lib.response import ResponseModel
+
+__all__ = ["Choice", "RateRequest", "choose", "chosen_warnings"]
+
+
+@dataclass(frozen=True)
+class RateRequest:
+    """What is asked at one rate: ``t`` transactions/s, given CPs and specialty engines, the
+    closed population, the response-time goal (ms), and the ceilings in force."""
+
+    t: float
+    cps: int | None
+    ziips: int | None
+    clients: int | None
+    think: float | None
+    sla: float | None
+    umax: float
+    zmax: float
+    policy: EnginePolicy
+
+
+@dataclass(frozen=True)
+class Choice:
+    """``required``: the smallest count that carries the demand (``None``: none does);
+    ``chosen``: the count the figures are evaluated at; the choice's warnings and assumptions."""
+
+    required: CountEvaluation | None
+    chosen: CountEvaluation
+    warnings: tuple[SizingWarning, ...] = ()
+    assumptions: tuple[str, ...] = ()
+
+
+def _sla_unreachable(
+    sla: float,
+    candidates: Sequence[CountEvaluation],
+    rmodel: ResponseModel | None,
+    tps: float,
+    n: int,
+    basis: Basis,
+) -> SizingWarning:
+    """``sla-unreachable``: no CP count meets ``sla``; name what the time is spent on."""
+    best = min(candidates, key=lambda e: e.response if e.response is not None else math.inf)
+    part = "the CPs"
+    if rmodel is not None and best.response is not None and math.isfinite(best.response):
+        bd = rmodel.breakdown(tps, cps=best.n, cost_factor=cp_cost_factor(basis, best.proj, best.gcp))
+        parts = {
+            "the load-independent part of the response time (network, I/O, other servers)": rmodel.fixed_ms or 0.0,
+            "the software station (fitted queue)": bd.software_wait_ms or 0.0,
+            "the CPs (service and queueing)": bd.cp_residence_ms,
+        }
+        part = max(parts, key=lambda k: parts[k])
+    shortest = "unknown" if best.response is None else f"{best.response:.3g} ms"
+    return SizingWarning(
+        "sla-unreachable",
+        f"no CP count meets the {sla:g} ms response-time goal at {tps:g} TPS (shortest {shortest} at "
+        f"{best.n} CPs); most of the time is spent in {part}, which CPs do not shorten. Sized on "
+        f"CPU alone: {n} CPs",
+    )
+
+
+def _required(
+    evals: Sequence[CountEvaluation], req: RateRequest, rmodel: ResponseModel | None, basis: Basis
+) -> tuple[CountEvaluation | None, list[SizingWarning], list[str]]:
+    """The smallest count within the ceiling, raised to the first that meets the goal (when one
+    does: the first meeting count keeps "more TPS never needs fewer CPs")."""
+    umax, sla = req.umax, req.sla
+    util_ok = [e for e in evals if e.util <= umax + UTIL_EPS]
+    if sla is not None and rmodel is not None:
+        util_ok = [with_response(e, basis=basis, rmodel=rmodel, tps=req.t) for e in util_ok]
+    required: CountEvaluation | None = util_ok[0] if util_ok else None
+    warnings: list[SizingWarning] = []
+    assumptions: list[str] = []
+    if required is not None and sla is not None and required.response is not None:
+        meets = [e for e in util_ok if e.response is not None and e.response <= sla]
+        if not meets:
+            warnings.append(_sla_unreachable(sla, util_ok, rmodel, req.t, required.n, basis))
+        elif meets[0].n > required.n:
+            assumptions.append(
+                f"CPs raised from {required.n} to {meets[0].n} to meet the {sla:g} ms response-time objective"
+            )
+            required = meets[0]
+    return required, warnings, assumptions
+
+
+def choose(
+    evals: Sequence[CountEvaluation],
+    req: RateRequest,
+    rmodel: ResponseModel | None,
+    basis: Basis,
+    target_machine_type: str,
+) -> Choice:
+    """(required, chosen): the count required and the count the figures are evaluated at
+    (given, required, else the largest)."""
+    umax = req.umax
+    required, warnings, assumptions = _required(evals, req, rmodel, basis)
+    if req.cps is not None:
+        chosen = next(e for e in evals if e.n == req.cps)
+        if chosen.util > umax + UTIL_EPS:
+            warnings.append(
+                SizingWarning(
+                    "utilization-above-ceiling",
+                    f"{req.cps} CPs run {chosen.util:.1%} busy, above the {umax:.0%} ceiling"
+                    + (f"; {required.n} CPs are required" if required else ""),
+                )
+            )
+    else:
+        chosen = required if required is not None else evals[-1]
+    if required is None:
+        warnings.append(
+            SizingWarning(
+                "capacity-exceeded",
+                f"no CP count up to {evals[-1].n} of machine type {target_machine_type} carries "
+                f"the GCP demand within {umax:.0%}: {evals[-1].gcp:.3g} busy CPs at "
+                f"{evals[-1].n} CPs ({evals[-1].util:.0%})",
+            )
+        )
+    return Choice(required, chosen, tuple(warnings), tuple(assumptions))
+
+
+def _engine_ratio_warning(policy: EnginePolicy, chosen: CountEvaluation, given: int | None) -> SizingWarning | None:
+    """``engine-ratio`` when the rules cap the specialty engines below what the work needs."""
+    cap = policy.max_engines(chosen.n)
+    want = chosen.needed if given is None else given
+    if cap is None or want <= cap:
+        return None
+    assert policy.rules is not None
+    what = f"{given} {policy.name}s were given" if given is not None else f"the eligible work needs {chosen.needed}"
+    return SizingWarning(
+        "engine-ratio",
+        f"{what}, but {policy.rules.generation} allows at most {policy.per_cp:g} {policy.name} per CP: "
+        f"{cap} beside {chosen.n} CPs ({policy.rules.reference}). {chosen.on_gcp:.3g} busy engines "
+        f"of eligible work run on CPs, and the CP count is sized with that work on it",
+    )
+
+
+def chosen_warnings(chosen: CountEvaluation, req: RateRequest) -> list[SizingWarning]:
+    """``projection``, ``ziip-overflow`` and ``engine-ratio`` at the chosen CP count."""
+    out = []
+    proj = chosen.proj
+    if not proj.is_identity():
+        out.append(
+            SizingWarning(
+                "projection",
+                f"CPU projected from machine type {proj.from_machine_type} with {proj.from_cps} "
+                f"CPs ({proj.from_mips_per_cp:.1f} MIPS per CP) to {proj.to_machine_type} with "
+                f"{proj.to_cps} CPs ({proj.to_mips_per_cp:.1f} MIPS per CP): factor "
+                f"{proj.factor:.4f} ({proj.source})",
+            )
+        )
+    if req.ziips is not None and chosen.on_gcp > 0.0:
+        out.append(
+            SizingWarning(
+                "ziip-overflow",
+                f"{req.ziips} {req.policy.name}s carry {chosen.ziip:.3g} of {chosen.ziip + chosen.on_gcp:.3g} "
+                f"busy engines of eligible work within the {req.zmax:.0%} ceiling; "
+                f"{chosen.on_gcp:.3g} run on CPs (IIPCP)",
+            )
+        )
+    ratio = _engine_ratio_warning(req.policy, chosen, req.ziips)
+    return out if ratio is None else [*out, ratio]

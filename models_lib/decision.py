@@ -1,0 +1,126 @@
+"""The sizing decision at one rate: basis at the rate -> CP counts -> choice -> saturation ->
+response time -> ranges -> the answer (:class:`~models_lib.answer.SizingResult`).
+
+Called by :meth:`models_lib.prepared.PreparedWorkload.answer`; every step is a function of its
+own module and returns its result with its own warnings and assumptions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from models_lib.answer import SizingResult, SizingWarning, finite_or_none
+from models_lib.answer_build import basis_dict, capacity_block, final_assumptions, limit_warnings, per_tran_ms
+from models_lib.answer_parts import BusyEngines, Ranges, ResponseTime
+from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
+from models_lib.cost_basis import Basis
+from models_lib.engine import Saturation
+from models_lib.evaluation import cp_cost_factor, evaluations
+from models_lib.native_cost import NativeCost
+from models_lib.response_step import ResponseTimes, response_step
+from models_lib.saturation_ranges import (
+    binding_at_target,
+    binding_label,
+    knee,
+    ranges,
+    saturation_at,
+    saturation_warnings,
+    software_warnings,
+)
+from models_lib.scope import Eligibility
+
+if TYPE_CHECKING:
+    from models_lib.prepared import PreparedWorkload
+
+__all__ = ["answer_at"]
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """The chosen configuration at one rate and what follows from it (internal to :func:`answer_at`)."""
+
+    basis: Basis
+    choice: Choice
+    sat: Saturation
+    cp_factor: float
+    rt: ResponseTimes
+    ranges: Ranges
+    warnings: tuple[SizingWarning, ...]
+    assumptions: tuple[str, ...]
+
+
+def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_Decision, Eligibility]:
+    """Basis at the rate -> CP counts -> choice -> saturation -> response time -> ranges."""
+    basis = cost.at(req.t)
+    elig = pw.eligibility
+    assert elig is not None
+    rmodel = pw.response
+    target = pw.target(elig.value, req.ziips)
+    evals = evaluations(pw.counts, basis, target, umax=req.umax, cps=req.cps, goal=req.sla is not None)
+    choice = choose(evals, req, rmodel, basis, pw.target_machine_type)
+    chosen = choice.chosen
+    sat_of = saturation_at(basis, chosen, elig.value, rmodel)
+    sat = sat_of(1.0)
+    cp_factor = cp_cost_factor(basis, chosen.proj, chosen.gcp)
+    rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps)
+    band = 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else pw.projection_band
+    ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
+    rng = ranges(
+        basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high), choice.required is not None
+    )
+    warnings = (
+        *basis.warnings,
+        *(() if elig.warning is None else (elig.warning,)),
+        *choice.warnings,
+        *chosen_warnings(chosen, req),
+        *saturation_warnings(req.t, chosen, sat.tps, req.policy),
+        *software_warnings(sat, rmodel, pw.config),
+        *rt.warnings,
+        *limit_warnings(pw.config, req.t),
+    )
+    assumptions = (*choice.assumptions, *final_assumptions(req.policy, chosen, band, rmodel))
+    return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions), elig
+
+
+def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
+    """The answer at ``req.t`` from the prepared workload."""
+    d, elig = _decide(pw, cost, req)
+    basis = d.basis
+    chosen, required, rt = d.choice.chosen, d.choice.required, d.rt
+    cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting)
+    cap = req.policy.max_engines(chosen.n)
+    return SizingResult(
+        path=pw.config.path,
+        configuration=pw.config.configuration,
+        target_machine=pw.target_machine,
+        target_machine_type=pw.target_machine_type,
+        tps=req.t,
+        cps=chosen.n,
+        cps_required=None if required is None else required.n,
+        ziips=chosen.ziips,
+        ziips_required=chosen.needed if cap is None else min(chosen.needed, cap),
+        cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t),
+        busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
+        breakdown={k: v * chosen.proj.factor for k, v in basis.components.items()},
+        gcp_utilization=chosen.util,
+        ziip_utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
+        mips=cap_block.cp.mips_used,
+        msu=cap_block.cp.msu_used,
+        ziip_mips=cap_block.specialty.mips_used,
+        response_time_ms=ResponseTime(finite_or_none(rt.value), finite_or_none(rt.low), finite_or_none(rt.high)),
+        saturation_tps=finite_or_none(d.sat.tps),
+        knee_tps=finite_or_none(knee(pw.response, chosen.n, d.cp_factor)),
+        closed_throughput_tps=finite_or_none(rt.closed_throughput),
+        specialty_engine=req.policy.name,
+        specialty_engine_max=cap,
+        binding_resource=binding_at_target(chosen, req.policy, pw.response, req.t, rt.closed_throughput),
+        saturation_binding=binding_label(d.sat, req.policy, pw.response),
+        saturation_kind="lower-bound" if basis.cost_is_upper_bound else "value",
+        ranges=d.ranges,
+        capacity_detail=cap_block,
+        warnings=d.warnings,
+        basis=basis_dict(basis, chosen, pw.capacity, pw.capacity_setting, elig, d.assumptions),
+        max_utilization=req.umax,
+        prepared=pw,
+    )

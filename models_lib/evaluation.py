@@ -1,0 +1,156 @@
+"""Evaluation per CP count: projection, specialty-engine split and response time at one count.
+
+Every count of the target gets its own LSPR factor (per-CP capacity depends on the count); the
+projected demand is split between the CPs and the specialty engines within the generation's
+rules (:mod:`models_lib.engine`), and where a response-time goal is checked the response model
+gives the time at that count.
+
+References
+----------
+.. [1] IBM, "Large Systems Performance Reference" (LSPR), SC28-1187.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from models_lib.capacity import Projection
+from models_lib.cost_basis import Basis
+from models_lib.engine import EnginePolicy, specialty_engines, split_pools
+from models_lib.queueing import erlang_c
+from models_lib.response import ResponseModel
+
+__all__ = [
+    "UTIL_EPS",
+    "CountEvaluation",
+    "Target",
+    "cost_factor",
+    "cp_cost_factor",
+    "evaluate_count",
+    "evaluate_total",
+    "evaluations",
+    "with_response",
+    "ziip_residence_ms",
+]
+
+#: Slack on the utilisation ceiling, so that a count exactly at the ceiling passes.
+UTIL_EPS = 1e-9
+
+#: The CP and specialty-engine projections to ``n`` CPs of the target.
+Projector = Callable[[int], tuple[Projection, Projection]]
+
+
+@dataclass(frozen=True)
+class CountEvaluation:
+    """The demand at one rate on ``n`` CPs of the target (busy engines, ms).
+
+    ``proj``: CP projection (the target setting's rating); ``zproj``: specialty-engine
+    projection (full-speed rating); ``response``: the modelled response time where a goal is
+    checked (``inf`` when saturated); ``needed``: specialty engines the eligible work needs
+    before the rules' ratio caps them.
+    """
+
+    n: int
+    proj: Projection
+    zproj: Projection
+    total: float
+    gcp: float
+    ziip: float
+    on_gcp: float
+    ziips: int
+    util: float
+    response: float | None = None
+    cp_residence: float = math.inf
+    needed: int = 0
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the demand goes: projections, specialty-engine rules, eligible share, given engines."""
+
+    project: Projector
+    policy: EnginePolicy
+    fraction: float
+    ziips: int | None
+    ziip_ceiling: float
+
+
+def evaluate_count(n: int, *, basis: Basis, target: Target) -> CountEvaluation:
+    """``basis`` projected to ``n`` CPs and split between the pools (no response time)."""
+    return evaluate_total(n, basis.total, target)
+
+
+def evaluate_total(n: int, total: float, target: Target) -> CountEvaluation:
+    """:func:`evaluate_count` of a native demand of ``total`` busy engines."""
+    proj, zproj = target.project(n)
+    eligible = total * target.fraction * zproj.factor
+    z, needed = specialty_engines(target.policy, n, eligible, target.ziip_ceiling, target.ziips)
+    split = split_pools(total, target.fraction, proj.factor, zproj.factor, z, needed, target.ziip_ceiling)
+    return CountEvaluation(
+        n, proj, zproj, split.total, split.gcp, split.special, split.on_gcp, z, split.gcp / n, needed=needed
+    )
+
+
+def with_response(ev: CountEvaluation, *, basis: Basis, rmodel: ResponseModel, tps: float) -> CountEvaluation:
+    """``ev`` with its modelled response time (ms) at ``ev.n`` CPs, where the model has response data."""
+    if not (rmodel.has_response_data and ev.total > 0 and ev.response is None):
+        return ev
+    bd = rmodel.breakdown(tps, cps=ev.n, cost_factor=cp_cost_factor(basis, ev.proj, ev.gcp))
+    assert bd.total_ms is not None
+    return replace(
+        ev, response=bd.total_ms + ziip_residence_ms(ev.ziip, ev.ziips, tps), cp_residence=bd.cp_residence_ms
+    )
+
+
+def evaluations(
+    counts: Sequence[int], basis: Basis, target: Target, *, umax: float, cps: int | None, goal: bool
+) -> list[CountEvaluation]:
+    """The CP counts the choice reads, evaluated in order without response times.
+
+    Up to the first count within the utilisation ceiling (and the given count ``cps``), which
+    is all the choice needs unless a response-time goal is checked at every count within the
+    ceiling (``goal``); then, or when no count is within it, every rated count.  Evaluating all
+    141 counts of a z13 with their response times was most of the cost of an answer.
+    """
+    out = []
+    for k in counts:
+        ev = evaluate_count(k, basis=basis, target=target)
+        out.append(ev)
+        if not goal and ev.util <= umax + UTIL_EPS and (cps is None or k >= cps):
+            break
+    return out
+
+
+def cp_cost_factor(basis: Basis, proj: Projection, gcp: float) -> float:
+    """Factor from the response model's native CP cost to the target GCP cost per transaction:
+    LSPR factor x payload factor x the share of the work left on GCPs."""
+    return cost_factor(basis.total, proj.factor, basis.payload_factor, gcp)
+
+
+def cost_factor(native_busy: float, factor: float, payload_factor: float, gcp: float, idle_share: float = 1.0) -> float:
+    """:func:`cp_cost_factor` from numbers: ``native_busy`` engines on the measured LPAR,
+    projected by ``factor``, of which ``gcp`` target busy engines run on the CPs.
+
+    With no load at all (a rate of 0, or a line clipped at 0) the share is ``idle_share``.
+    """
+    # Share of the native work that runs on CPs (``gcp`` is in target-CP busy engines).
+    native_on_target = native_busy * factor
+    gcp_share = gcp / native_on_target if native_on_target > 0 else idle_share
+    return factor * payload_factor * max(gcp_share, 1e-12)
+
+
+def ziip_residence_ms(ziip_busy: float, ziips: int, tps: float) -> float:
+    """M/M/z residence of the eligible work on ``ziips`` specialty engines at ``tps``, ms (0
+    without specialty work; ``inf`` at or beyond their capacity).
+
+    ``ziip_busy`` is in busy engines; the service time per transaction is ``ziip_busy / tps``
+    and the wait is Erlang C (Menasce, Almeida and Dowdy 2004, M/M/c).
+    """
+    if ziips == 0 or ziip_busy <= 0.0 or tps <= 0.0:
+        return 0.0
+    if ziip_busy >= ziips:
+        return math.inf
+    service = ziip_busy / tps
+    return (service + erlang_c(ziips, ziip_busy) * service / (ziips - ziip_busy)) * 1000.0

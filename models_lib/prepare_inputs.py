@@ -1,0 +1,74 @@
+"""The inputs of :func:`models_lib.prepared.prepare` that do not depend on the rate: the checked
+options, the target's engine rules and rated CP counts, and the response model.
+
+Every check raises :class:`~models_lib.checks.InputError` naming its argument.
+"""
+
+from __future__ import annotations
+
+from models_lib.checks import InputError, opt_int, pos_float
+from models_lib.costmodel import ConfigurationModel
+from models_lib.engine import EnginePolicy, engine_policy, rated_counts
+from models_lib.inputs import CapacityTable, ConfigurationData
+from models_lib.native_cost import NativeCost
+from models_lib.response import ResponseModel, fit_response
+
+__all__ = ["check_options", "response_model_for", "target_rules"]
+
+
+def check_options(
+    *,
+    max_utilization: float,
+    ziip_max_utilization: float | None,
+    payload_bytes: int | None,
+    projection_band: float | None,
+    lpar_overhead: float | None,
+    server_share: float | None,
+) -> tuple[float, float, int | None, float]:
+    """(ceiling, specialty ceiling, payload, band) checked; an InputError names the argument."""
+    umax = pos_float("max_utilization", max_utilization)
+    if umax > 1.0:
+        raise InputError("max_utilization", f"max_utilization must be in (0, 1], got {max_utilization!r}")
+    zmax = umax if ziip_max_utilization is None else pos_float("ziip_max_utilization", ziip_max_utilization)
+    if zmax > 1.0:
+        raise InputError(
+            "ziip_max_utilization", f"ziip_max_utilization must be in (0, 1], got {ziip_max_utilization!r}"
+        )
+    if lpar_overhead is not None:
+        pos_float("lpar_overhead", lpar_overhead, allow_zero=True)
+    if server_share is not None and not 0.0 <= pos_float("server_share", server_share, allow_zero=True) <= 1.0:
+        raise InputError("server_share", f"server_share must be in [0, 1], got {server_share!r}")
+    band = 0.0 if projection_band is None else pos_float("projection_band", projection_band, allow_zero=True)
+    if band >= 1.0:
+        raise InputError("projection_band", f"projection_band must be in [0, 1), got {projection_band!r}")
+    return umax, zmax, opt_int("payload_bytes", payload_bytes, 1), band
+
+
+def target_rules(
+    capacity: CapacityTable, target_machine_type: str, capacity_setting: str | None
+) -> tuple[EnginePolicy, tuple[int, ...]]:
+    policy = engine_policy(capacity, target_machine_type)
+    counts = rated_counts(capacity, target_machine_type, capacity_setting, policy.min_cps)
+    if not counts:
+        types = sorted({mt for mt, _ in capacity.ratings})
+        raise InputError(
+            "target_machine_type",
+            f"target_machine_type {target_machine_type!r} is not in the LSPR table (types: {types})",
+        )
+    return policy, tuple(counts)
+
+
+def response_model_for(
+    config: ConfigurationData, fitted: ConfigurationModel, cost: NativeCost | None
+) -> ResponseModel | None:
+    """The response model in native, measured-payload CP-seconds (payload, projection and the
+    split enter through its cost factor); ``None`` where none can be fitted."""
+    slope = None if cost is None else cost.raw_slope
+    try:
+        return fit_response(
+            config,
+            fitted if fitted.has_cpu_model else None,
+            cp_seconds=slope if slope is not None and slope > 0 else None,
+        )
+    except ValueError:
+        return None

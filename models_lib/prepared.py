@@ -1,0 +1,383 @@
+"""The prepared workload: everything the engine derives before a rate is known, evaluated many times.
+
+Like ``scipy.stats.norm(loc, scale)``, :func:`prepare` does the set-up once (the fitted cost
+model with its interval, the payload and LPAR steps, the eligible share and its scope, the
+response model, the target's rated CP counts and engine rules) and returns a frozen
+:class:`PreparedWorkload`; its methods evaluate it at a rate: :meth:`~PreparedWorkload.evaluate`
+(the pool split, scalar or over an array of rates), :meth:`~PreparedWorkload.saturation`, and
+:meth:`~PreparedWorkload.answer`, the sizing decision.  ``models_lib.sizing.size`` is
+``prepare(...).answer(...)``.
+
+Units: rates in transactions/s, CPU in busy engines, times in ms.
+
+References
+----------
+.. [1] IBM, "Large Systems Performance Reference" (LSPR), SC28-1187.
+.. [2] D. A. Menasce, V. A. F. Almeida, L. W. Dowdy, "Performance by Design", Prentice Hall, 2004.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import overload
+
+import numpy as np
+import numpy.typing as npt
+
+from models_lib.answer import DEFAULT_MAX_UTILIZATION, SizingResult
+from models_lib.answer_build import (
+    no_cpu_result,
+)
+from models_lib.capacity import Projection, rating
+from models_lib.checks import InputError, opt_int, pos_float
+from models_lib.choice import RateRequest
+from models_lib.cost_basis import Basis
+from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel, fit_configuration
+from models_lib.decision import answer_at
+from models_lib.engine import (
+    EnginePolicy,
+    PoolDemand,
+    Saturation,
+    projections,
+    saturation,
+    specialty_engines,
+    split_pools,
+    split_pools_array,
+)
+from models_lib.evaluation import Target, cost_factor, ziip_residence_ms
+from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
+from models_lib.native_cost import NativeCost, native_cost
+from models_lib.prepare_inputs import check_options, response_model_for, target_rules
+from models_lib.response import ResponseModel
+from models_lib.scope import Eligibility, eligibility_step
+
+__all__ = ["PoolLoads", "PreparedWorkload", "ResponsePoint", "prepare"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class PoolLoads:
+    """:meth:`PreparedWorkload.evaluate` over an array of rates: busy engines per pool."""
+
+    gcp: FloatArray
+    special: FloatArray
+    engines: FloatArray
+
+    @property
+    def total(self) -> FloatArray:
+        return self.gcp + self.special
+
+
+@dataclass(frozen=True)
+class ResponsePoint:
+    """:meth:`PreparedWorkload.response_at`: the rate (transactions/s), the response time (ms;
+    ``None`` without published response times), the CP and software part, the specialty
+    engines' residence (ms) and the cost factor of the response model's CP cost."""
+
+    tps: float
+    value: float | None
+    cp_ms: float
+    ziip_ms: float
+    cost_factor: float
+
+
+@dataclass(frozen=True)
+class PreparedWorkload:
+    """A configuration prepared for a target machine; the rate, CPs and specialty engines are free.
+
+    Parameters
+    ----------
+    config : ConfigurationData
+        Published data of the configuration.
+    capacity : CapacityTable
+        LSPR ratings and engine rules.
+    target_machine, target_machine_type : str
+        Target machine slug and IBM machine type.
+    capacity_setting : str or None
+        Capacity setting of the target (``None``: full speed).
+    max_utilization, ziip_max_utilization : float
+        Ceilings of the CPs and of the specialty engines (fractions).
+    projection_band : float
+        Relative error band of the LSPR projection (0: none given).
+    fitted : ConfigurationModel
+        The fitted cost model(s) with their intervals.
+    cost : NativeCost or None
+        The native demand as a function of the rate (``None``: no CPU data).
+    eligibility : Eligibility or None
+        The eligible share of the sized demand, its range and scope.
+    response : ResponseModel or None
+        The response model (native, measured-payload CP costs).
+    policy : EnginePolicy
+        The target generation's specialty-engine rules.
+    counts : tuple of int
+        CP counts rated for the target (and its setting).
+    """
+
+    config: ConfigurationData
+    capacity: CapacityTable = field(repr=False)
+    target_machine: str
+    target_machine_type: str
+    capacity_setting: str | None
+    max_utilization: float
+    ziip_max_utilization: float
+    projection_band: float
+    fitted: ConfigurationModel = field(repr=False)
+    cost: NativeCost | None
+    eligibility: Eligibility | None
+    response: ResponseModel | None
+    policy: EnginePolicy
+    counts: tuple[int, ...]
+    # Projections per CP count, filled on first use (the set-up, not a result).
+    _projections: dict[int, tuple[Projection, Projection]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    # -- set-up derived once -------------------------------------------------------------
+    def projections(self, cps: int) -> tuple[Projection, Projection]:
+        """CP and specialty-engine projections from the measured LPAR to ``cps`` CPs of the target."""
+        pair = self._projections.get(cps)
+        if pair is None:
+            cost = self._cost()
+            pair = projections(
+                self.capacity,
+                self.config.machine_type,
+                cost.from_cps,
+                self.target_machine_type,
+                cps,
+                self.capacity_setting,
+            )
+            self._projections[cps] = pair
+        return pair
+
+    def cp_factor(self, cps: int) -> float:
+        """LSPR factor of CP work to ``cps`` CPs (the target setting's rating)."""
+        return self.projections(cps)[0].factor
+
+    def special_factor(self, cps: int) -> float:
+        """LSPR factor of specialty-engine work to ``cps`` CPs (full-speed rating)."""
+        return self.projections(cps)[1].factor
+
+    def measured_scale(self, cps: int) -> float:
+        """Busy CPs measured (published points, bounds) -> busy CPs of the sized demand on ``cps``
+        CPs of the target at the CPs' speed: the LSPR factor times the payload and LPAR factors."""
+        cost = self._cost()
+        return self.cp_factor(cps) * cost.payload.factor * (1.0 if cost.lpar.factor is None else cost.lpar.factor)
+
+    @property
+    def has_cpu_data(self) -> bool:
+        return self.cost is not None
+
+    @property
+    def eligible_share(self) -> float:
+        """Eligible share of the sized demand (fraction; 0 without CPU data)."""
+        return 0.0 if self.eligibility is None else self.eligibility.value
+
+    @cached_property
+    def line(self) -> Basis:
+        """The native demand line: intercept (busy engines) and slope (engine-seconds per transaction)."""
+        return self._cost().line()
+
+    def _cost(self) -> NativeCost:
+        if self.cost is None:
+            raise InputError("config", f"{self.config.path}/{self.config.configuration} has no CPU data")
+        return self.cost
+
+    def target(self, fraction: float | None = None, ziips: int | None = None) -> Target:
+        """Where the demand goes, with the eligible share ``fraction`` (default: the central one)."""
+        return Target(
+            self.projections,
+            self.policy,
+            self.eligible_share if fraction is None else fraction,
+            ziips,
+            self.ziip_max_utilization,
+        )
+
+    # -- evaluation ------------------------------------------------------------------------
+    def native_busy(self, tps: float) -> float:
+        """Central native busy engines at ``tps`` (measured LPAR, payload and LPAR steps applied)."""
+        return self._cost().busy(tps)
+
+    @overload
+    def evaluate(self, tps: float, cps: int, ziips: int | None = None) -> PoolDemand: ...
+    @overload
+    def evaluate(self, tps: FloatArray, cps: int, ziips: int | None = None) -> PoolLoads: ...
+    def evaluate(self, tps: float | FloatArray, cps: int, ziips: int | None = None) -> PoolDemand | PoolLoads:
+        """The demand at ``tps`` on ``cps`` CPs split between the pools, as the answer splits it
+        (``ziips=None``: the specialty engines the eligible work needs, within the rules).
+
+        A scalar rate gives a :class:`~models_lib.engine.PoolDemand`; an array of rates a
+        :class:`PoolLoads` of arrays (the same operations elementwise).
+        """
+        cost = self._cost()
+        cp, sp = self.cp_factor(cps), self.special_factor(cps)
+        f, ceiling = self.eligible_share, self.ziip_max_utilization
+        if isinstance(tps, np.ndarray):
+            native = cost.busy(np.asarray(tps, dtype=np.float64))
+            cap = self.policy.max_engines(cps)
+            gcp, special, engines = split_pools_array(
+                native, np.asarray(f), np.asarray(cp), np.asarray(sp), np.asarray(np.inf if cap is None else float(cap)),
+                ceiling, ziips,
+            )  # fmt: skip
+            return PoolLoads(gcp, special, engines)
+        native_s = cost.busy(float(tps))
+        z, needed = specialty_engines(self.policy, cps, native_s * f * sp, ceiling, ziips)
+        return split_pools(native_s, f, cp, sp, z, needed, ceiling)
+
+    def saturation(self, cps: int, ziips: int | None = None) -> Saturation:
+        """Rate at which ``cps`` CPs (with ``ziips`` specialty engines; ``None``: as many as the
+        rules allow) or the software station saturate, and the resource that binds."""
+        basis = self.line
+        cap = self.policy.max_engines(cps)
+        engines = cap if ziips is None else (ziips if cap is None else min(ziips, cap))
+        software = self.response.software if self.response is not None else None
+        return saturation(
+            cps=cps,
+            engines=engines,
+            fraction=self.eligible_share,
+            cp_factor=self.cp_factor(cps),
+            special_factor=self.special_factor(cps),
+            intercept=basis.intercept,
+            slope=basis.slope,
+            software_tps=None if software is None else software.saturation_tps(),
+        )
+
+    def response_at(self, tps: float, cps: int, ziips: int | None = None) -> ResponsePoint:
+        """Response time at ``tps`` on ``cps`` CPs and ``ziips`` specialty engines (``None``:
+        sized), open network, ms: the response model at the cost factor of the engine's split
+        (:func:`models_lib.evaluation.cost_factor`) plus the specialty engines' M/M/z residence.
+        ``inf`` parts at or beyond saturation; ``value`` is ``None`` without published response times.
+        """
+        rmodel = self.response
+        split = self.evaluate(tps, cps, ziips)
+        factor = cost_factor(self.native_busy(tps), self.cp_factor(cps), self.line.payload_factor, split.gcp)
+        has_data = rmodel is not None and rmodel.has_response_data
+        if rmodel is None or tps >= self.saturation(cps, split.engines).tps:
+            return ResponsePoint(tps, math.inf if has_data else None, math.inf, math.inf, factor)
+        bd = rmodel.breakdown(tps, cps=cps, cost_factor=factor)
+        ziip_ms = ziip_residence_ms(split.special, split.engines, tps)
+        value = None if bd.total_ms is None else bd.total_ms + ziip_ms
+        return ResponsePoint(tps, value, bd.lower_bound_ms, ziip_ms, factor)
+
+    # -- the sizing decision -----------------------------------------------------------------
+    def answer(
+        self,
+        tps: float,
+        *,
+        cps: int | None = None,
+        ziips: int | None = None,
+        clients: int | None = None,
+        think_time_s: float | None = None,
+        response_time_sla_ms: float | None = None,
+    ) -> SizingResult:
+        """The engine's answer at ``tps`` transactions/s (see :func:`models_lib.sizing.size`)."""
+        req = self.request(
+            tps,
+            cps=cps,
+            ziips=ziips,
+            clients=clients,
+            think_time_s=think_time_s,
+            response_time_sla_ms=response_time_sla_ms,
+        )
+        if self.cost is None:
+            config = self.config
+            no_cpu = no_cpu_result(config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax)
+            return replace(no_cpu, specialty_engine=self.policy.name, prepared=self)
+        return answer_at(self, self.cost, req)
+
+    def request(
+        self,
+        tps: float,
+        *,
+        cps: int | None,
+        ziips: int | None,
+        clients: int | None,
+        think_time_s: float | None,
+        response_time_sla_ms: float | None,
+    ) -> RateRequest:
+        """Check the rate's inputs; an :class:`~models_lib.checks.InputError` names the argument."""
+        t = pos_float("tps", tps)
+        cps_given = opt_int("cps", cps, 1)
+        n_clients = opt_int("clients", clients, 1)
+        think = None if think_time_s is None else pos_float("think_time_s", think_time_s, allow_zero=True)
+        if (n_clients is None) != (think is None):
+            raise InputError(
+                "clients",
+                f"clients and think_time_s must be given together, got clients={clients!r}, think_time_s={think_time_s!r}",
+            )
+        if cps_given is not None:
+            rating(self.capacity, self.target_machine_type, cps_given)  # raises for an unrated count
+            if cps_given < self.policy.min_cps:
+                raise InputError(
+                    "cps",
+                    f"cps must be >= {self.policy.min_cps} on machine type {self.target_machine_type}, got {cps!r}",
+                )
+        sla = None if response_time_sla_ms is None else pos_float("response_time_sla_ms", response_time_sla_ms)
+        return RateRequest(
+            t, cps_given, opt_int("ziips", ziips, 0), n_clients, think, sla,
+            self.max_utilization, self.ziip_max_utilization, self.policy,
+        )  # fmt: skip
+
+
+def prepare(
+    config: ConfigurationData,
+    *,
+    target_machine: str,
+    target_machine_type: str,
+    capacity: CapacityTable,
+    max_utilization: float = DEFAULT_MAX_UTILIZATION,
+    ziip_max_utilization: float | None = None,
+    payload_bytes: int | None = None,
+    level: float = DEFAULT_LEVEL,
+    capacity_setting: str | None = None,
+    projection_band: float | None = None,
+    lpar_overhead: float | None = None,
+    server_share: float | None = None,
+    model: ConfigurationModel | None = None,
+    response_model: ResponseModel | None = None,
+    other_cost: ComponentCost | None = None,
+) -> PreparedWorkload:
+    """Prepare ``config`` for the target: everything derived before a rate is known.
+
+    Parameters are those of :func:`models_lib.sizing.size` that do not depend on the rate, with
+    the same meaning and units; ``model`` and ``response_model`` are pre-fitted models (must
+    belong to ``config``).
+
+    Raises
+    ------
+    InputError
+        Naming the argument, for an invalid input.
+    """
+    if not isinstance(config, ConfigurationData):
+        raise InputError("config", f"config must be a ConfigurationData, got {type(config).__name__}")
+    umax, zmax, payload, band = check_options(
+        max_utilization=max_utilization, ziip_max_utilization=ziip_max_utilization, payload_bytes=payload_bytes,
+        projection_band=projection_band, lpar_overhead=lpar_overhead, server_share=server_share,
+    )  # fmt: skip
+    policy, counts = target_rules(capacity, target_machine_type, capacity_setting)
+    if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
+        raise InputError(
+            "model", f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
+        )
+    fitted = model if model is not None else fit_configuration(config)
+    cost = native_cost(config, fitted, payload=payload, level=level, lpar_overhead=lpar_overhead)
+    rmodel = response_model if response_model is not None else response_model_for(config, fitted, cost)
+    eligibility = None if cost is None else eligibility_step(cost.line(), config, capacity, server_share, other_cost)
+    return PreparedWorkload(
+        config=config,
+        capacity=capacity,
+        target_machine=target_machine,
+        target_machine_type=target_machine_type,
+        capacity_setting=capacity_setting,
+        max_utilization=umax,
+        ziip_max_utilization=zmax,
+        projection_band=band,
+        fitted=fitted,
+        cost=cost,
+        eligibility=eligibility,
+        response=rmodel,
+        policy=policy,
+        counts=counts,
+    )

@@ -1,0 +1,187 @@
+"""Saturation, the binding resource and the ranges of the answer.
+
+The saturation rate is where the CPs (with the specialty engines' help) or the fitted software
+station saturate (:func:`models_lib.engine.saturation`); the ranges come from the same
+evaluation as the centre at the ends of the cost range and of the eligible share.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from models_lib.answer import SizingWarning, finite_or_none
+from models_lib.answer_parts import BindingAtTarget, Range, Ranges, SaturationBinding
+from models_lib.cost_basis import Basis
+from models_lib.engine import EnginePolicy, Saturation, saturation
+from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_total
+from models_lib.inputs import ConfigurationData
+from models_lib.response import ResponseModel
+
+__all__ = [
+    "CLOSED_TOLERANCE",
+    "binding_at_target",
+    "binding_label",
+    "knee",
+    "ranges",
+    "saturation_at",
+    "saturation_warnings",
+    "servers_text",
+    "software_warnings",
+]
+
+# A closed network's throughput N / (R + Z) is always a little below the paced N / Z; a
+# difference up to 2 % from the sized rate is not reported.
+CLOSED_TOLERANCE = 0.02
+
+
+def saturation_at(
+    basis: Basis, chosen: CountEvaluation, fraction: float, rmodel: ResponseModel | None
+) -> Callable[[float], Saturation]:
+    """Saturation of the chosen configuration with the native cost scaled by a factor."""
+    software = None if rmodel is None or rmodel.software is None else rmodel.software.saturation_tps()
+
+    def at(scale: float) -> Saturation:
+        return saturation(
+            cps=chosen.n,
+            engines=chosen.ziips,
+            fraction=fraction,
+            cp_factor=chosen.proj.factor,
+            special_factor=chosen.zproj.factor,
+            intercept=basis.intercept * scale,
+            slope=basis.slope * scale,
+            software_tps=software,
+        )
+
+    return at
+
+
+def ranges(
+    basis: Basis,
+    ends: tuple[Target, Target],
+    counts: Sequence[int],
+    chosen: CountEvaluation,
+    cps_given: int | None,
+    umax: float,
+    sat_of: Callable[[float], Saturation],
+    band: float,
+    rt: tuple[float | None, float | None],
+    sized: bool,
+) -> Ranges:
+    """[low, high] of CPs, specialty engines, saturation and response time from the cost range.
+
+    The ends come from the same evaluation as the centre, at the low and high end of the native
+    cost (prediction interval or published bounds) widened by ``band`` on each side, and at the
+    ends of the eligible share (``ends``: targets with the low and the high share).  Fewest CPs:
+    low cost, high share; most CPs: high cost, low share.  Specialty engines: low cost and low
+    share, high cost and high share.
+    """
+    total = basis.total
+    lo = (basis.low / total if total > 0 else 1.0) * (1.0 - band)
+    hi = (basis.high / total if total > 0 else 1.0) * (1.0 + band)
+
+    def at(scale: float, target: Target) -> CountEvaluation | None:
+        scaled = basis.total * scale
+        if cps_given is not None:
+            return evaluate_total(cps_given, scaled, target)
+        for n in counts:
+            ev = evaluate_total(n, scaled, target)
+            if ev.util <= umax + UTIL_EPS:
+                return ev
+        return None
+
+    c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
+    z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])
+    s_lo, s_hi = sat_of(hi).tps, sat_of(lo).tps
+    cps = (
+        Range(*(None if e is None or not sized else float(e.n) for e in (c_lo, c_hi)))
+        if cps_given is None
+        else Range(float(chosen.n), float(chosen.n))
+    )
+    return Ranges(
+        cps=cps,
+        ziips=Range(*(None if e is None else float(e.ziips) for e in (z_lo, z_hi))),
+        saturation_tps=Range(finite_or_none(s_lo), finite_or_none(s_hi)),
+        response_time_ms=Range(finite_or_none(rt[0]), finite_or_none(rt[1])),
+    )
+
+
+def binding_at_target(
+    chosen: CountEvaluation, policy: EnginePolicy, rmodel: ResponseModel | None, tps: float, closed_x: float | None
+) -> BindingAtTarget:
+    """The busiest resource at the target rate (utilisation as a fraction)."""
+    util = {"cps": (chosen.util, f"{chosen.n} CP{'' if chosen.n == 1 else 's'}")}
+    if chosen.ziips:
+        util["specialty"] = (
+            chosen.ziip / chosen.ziips,
+            f"{chosen.ziips} {policy.name}{'' if chosen.ziips == 1 else 's'}",
+        )
+    if rmodel is not None and rmodel.software is not None:
+        sw = rmodel.software
+        util["software"] = (tps * sw.service_s / sw.servers, f"software station ({servers_text(sw.servers)})")
+    if closed_x is not None and closed_x < tps * (1.0 - CLOSED_TOLERANCE):
+        util["clients"] = (tps / closed_x if closed_x > 0 else math.inf, "the client population")
+    key = max(util, key=lambda k: util[k][0])
+    return BindingAtTarget(resource=key, label=util[key][1], utilization=finite_or_none(util[key][0]))
+
+
+def binding_label(sat: Saturation, policy: EnginePolicy, rmodel: ResponseModel | None) -> SaturationBinding | None:
+    labels = {
+        "cps": "the CPs",
+        "specialty": f"the CPs and {policy.name}s together (the {policy.name}s configured fill, then eligible work "
+        "spills onto the CPs)",
+        "software": "the software station"
+        + ("" if rmodel is None or rmodel.software is None else f" ({servers_text(rmodel.software.servers)})"),
+    }
+    if sat.binding == "none":
+        return None
+    return SaturationBinding(resource=sat.binding, label=labels[sat.binding])
+
+
+def servers_text(m: int) -> str:
+    return f"{m} server{'' if m == 1 else 's'}"
+
+
+def software_warnings(sat: Saturation, rmodel: ResponseModel | None, config: ConfigurationData) -> list[SizingWarning]:
+    """Say that a software-bound saturation is the measured configuration's, not a scaled one.
+
+    The software station is fitted to the response times published for one configuration (for
+    FiTeq: the wait for a free HSM channel, REDP-5114 section 11.3).  No source at hand publishes
+    the count behind it (REDP-5114 gives neither the number of channels nor of HSMs), so it is
+    not scaled to other configurations; more CPs do not raise it.
+    """
+    if sat.binding != "software" or rmodel is None or rmodel.software is None:
+        return []
+    sw = rmodel.software
+    return [
+        SizingWarning(
+            "software-unscaled",
+            f"saturation {sat.tps:.4g} TPS is the fitted software station ({servers_text(sw.servers)} of "
+            f"{sw.service_s * 1000.0:.3g} ms), fitted to the response times published for "
+            f"{config.path}/{config.configuration} as measured; more CPs do not raise it, and the source "
+            "publishes no count (of channels, connections or regions) to scale it to another configuration",
+        )
+    ]
+
+
+def knee(rmodel: ResponseModel | None, n: int, cp_factor: float) -> float | None:
+    if rmodel is None or not rmodel.has_response_data:
+        return None
+    try:
+        return rmodel.knee_tps(cps=n, cost_factor=cp_factor)
+    except ValueError:
+        return None
+
+
+def saturation_warnings(t: float, chosen: CountEvaluation, sat: float, policy: EnginePolicy) -> list[SizingWarning]:
+    """``beyond-saturation`` when ``t`` transactions/s is at or beyond ``sat``."""
+    if t < sat:
+        return []
+    return [
+        SizingWarning(
+            "beyond-saturation",
+            f"{t:g} TPS is at or beyond the saturation rate {sat:.4g} TPS of {chosen.n} CPs"
+            + (f" + {chosen.ziips} {policy.name}s" if chosen.ziips else "")
+            + ": no steady state, response time unbounded",
+        )
+    ]
