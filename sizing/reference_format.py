@@ -531,7 +531,7 @@ def _check_engine_rules(ck: _Checker, raw_rules: Any, raw_refs: Any) -> list[dic
                 **flags,
                 "smt2_throughput_factor": float(smt_factor) if smt_factor is not None else None,
                 "references": references,
-                "reference_text": "; ".join(r["title"] for r in references)[:400],
+                "reference_text": _rule_reference_text(references),
                 "unconfirmed": list(unconfirmed),
                 "max_engines": max_engines,
                 "alternatives": dict(alternatives),
@@ -674,3 +674,24 @@ def _check_cross_references(machines: list[dict[str, Any]], sources: list[Source
         unruled = sorted(machine_types - rule_types)
         if unruled:
             raise ReferenceDataError("machines.yaml", f"machine type {unruled[0]}", "has no specialty-engine rule")
+
+
+#: The fields a rule's one-line citation is about: the engine that runs Java work, its ratio to
+#: CPs and the CP every LPAR needs (the sentence the answer's basis prints).  The other
+#: references (full speed, SMT, engine counts) stay in the rule's ``references``.
+_RULE_SENTENCE_FIELDS = frozenset({"java_engine", "ziips_per_cp", "zaaps_per_cp", "min_cps_per_lpar"})
+
+
+def _rule_reference_text(references: list[dict[str, Any]]) -> str:
+    """The documents behind a rule's sentence, each title once, cut at a title (at most 400
+    characters, the column's size), never mid-title."""
+    titles = [r["title"] for r in references if _RULE_SENTENCE_FIELDS & set(r["supports"])]
+    titles = list(dict.fromkeys(titles or [r["title"] for r in references]))
+    text = ""
+    for title in titles:
+        joined = title if not text else f"{text}; {title}"
+        if len(joined) > 400:
+            break
+        text = joined
+    return text or titles[0][:400]
+
