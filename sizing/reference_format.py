@@ -694,4 +694,3 @@ def _rule_reference_text(references: list[dict[str, Any]]) -> str:
             break
         text = joined
     return text or titles[0][:400]
-
