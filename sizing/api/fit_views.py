@@ -90,11 +90,17 @@ class UpgradeColumnSerializer(serializers.Serializer[Any]):
     saturation_tps = serializers.FloatField(allow_null=True)
     saturation_range = serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
     cps_range = serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
+    ziips_range = serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
     response_time_ms = serializers.FloatField(allow_null=True)
     projection_factor = serializers.FloatField(allow_null=True)
     generation_gap = serializers.IntegerField(help_text="generation steps from the measured machine")
-    projection_band = serializers.FloatField(help_text="relative error of the LSPR projection used in the ranges")
-    band_basis = serializers.CharField(help_text="where the band comes from (an assumption unless given)")
+    projection_band = serializers.FloatField(
+        help_text="relative error of the LSPR projection used in the ranges: the one given, else 0 (as the estimate)"
+    )
+    assumed_band = serializers.FloatField(
+        help_text="the band assumed for this generation gap (5 % per step, not published): shown, not applied"
+    )
+    band_basis = serializers.CharField(help_text="which band the ranges carry, and the assumption")
     warnings = serializers.ListField(child=serializers.CharField())
 
 

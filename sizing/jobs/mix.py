@@ -45,7 +45,6 @@ def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[
                 payload_bytes=entry.get("payload_bytes"),
                 max_utilization=params.get("max_utilization"),
                 tps=entry["tps"],
-                capacity=capacity,
             )
         )
         progress(i + 1, len(entries) + 1)

@@ -33,10 +33,17 @@ from django.conf import settings
 from django.core.cache import caches
 
 from models_lib.costmodel import ConfigurationModel, fit_configuration
-from models_lib.inputs import CapacityTable, ConfigurationData
+from models_lib.engine import component_cost
+from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
 from models_lib.response import ResponseModel, fit_response
 from sizing.models import Configuration, Machine, Path, ReferenceVersion
-from sizing.selectors.configuration_data import capacity_table, configuration_data
+from sizing.selectors.configuration_data import (
+    capacity_table,
+    configuration_data,
+    is_other_cost_candidate,
+    needs_other_cost,
+    pick_other_cost,
+)
 
 T = TypeVar("T")
 
@@ -167,6 +174,31 @@ class Reference:
             return FittedConfiguration(data=data, model=model, response=response)
 
         return self._cached(("fitted", configuration.pk), build)
+
+    def other_cost(self, configuration: Configuration) -> ComponentCost | None:
+        """The other component's published cost ``configuration`` needs (z/OS Connect's CICS
+        part; ``configuration_data.other_component_cost``), from the cached catalogue and fits:
+        found once per version, not per estimate."""
+
+        def build() -> ComponentCost | None:
+            data = self.fitted(configuration).data
+            if not needs_other_cost(data):
+                return None
+            candidates = [
+                c
+                for c in self.catalogue().configurations.values()
+                if is_other_cost_candidate(configuration=configuration, candidate=c, machine_type=data.machine_type)
+            ]
+            # The order of other_component_cost's query: path slug, then configuration slug descending.
+            candidates.sort(key=lambda c: c.slug, reverse=True)
+            candidates.sort(key=lambda c: c.path.slug)
+            costs = []
+            for row in candidates:
+                other = self.fitted(row)
+                costs.append((len(other.data.points), component_cost(other.data, other.model, "cics")))
+            return pick_other_cost(costs)
+
+        return self._cached(("other-cost", configuration.pk), build)
 
     def answer(self, parts: dict[str, Any], compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """The answer for ``parts`` (normalised inputs) under this version, computed once.
