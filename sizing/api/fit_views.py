@@ -34,6 +34,15 @@ class FitRowSerializer(serializers.Serializer[Any]):
     gcp_utilization = serializers.FloatField(allow_null=True)
     response_time_ms = serializers.FloatField(allow_null=True)
     saturation_tps = serializers.FloatField(allow_null=True)
+    cps_range = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), allow_null=True, help_text="the estimate's range of CPs"
+    )
+    ziips_range = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), allow_null=True, help_text="the estimate's range of zIIPs"
+    )
+    saturation_range = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), allow_null=True, help_text="the estimate's saturation range"
+    )
     reason = serializers.CharField(allow_blank=True)
     cheapest_in_generation = serializers.BooleanField()
     cheapest = serializers.BooleanField()
