@@ -154,14 +154,33 @@ def engine_policy(table: CapacityTable, machine_type: str) -> EnginePolicy:
     return EnginePolicy(name, per_cp, rules.min_cps_per_lpar, rules.specialty_full_speed, smt, rules)
 
 
+#: rated_counts per table (by identity; the table kept so that its id is not reused) and question.
+_COUNTS: dict[tuple[int, str, str | None, int], tuple[CapacityTable, tuple[int, ...]]] = {}
+_COUNTS_KEPT = 512
+
+
 def rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
     """CP counts rated for the target, at least ``min_cps`` (the setting's models where given).
+
+    Every answer asks this of the whole table; the counts are remembered per table object.
 
     Raises
     ------
     ValueError
         Naming ``capacity_setting`` when the machine type is rated but not with that setting.
     """
+    key = (id(table), machine_type, setting, min_cps)
+    kept = _COUNTS.get(key)
+    if kept is not None and kept[0] is table:
+        return list(kept[1])
+    counts = _rated_counts(table, machine_type, setting, min_cps)
+    if len(_COUNTS) >= _COUNTS_KEPT:
+        _COUNTS.clear()
+    _COUNTS[key] = (table, tuple(counts))
+    return counts
+
+
+def _rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
     if setting is None or setting == table.full_speed_setting.get(machine_type, setting):
         return sorted(n for mt, n in table.ratings if mt == machine_type and n >= min_cps)
     counts = sorted(n for mt, s, n in table.settings if mt == machine_type and s == setting and n >= min_cps)

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from rest_framework import serializers
 
 from sizing.jobs.base import Progress, json_result, table
 from sizing.services.estimate_inputs import EstimateInputSerializer
@@ -79,17 +80,22 @@ def fit_row(*, owner: User, data: dict[str, str]) -> tuple[dict[str, Any], str]:
     return out, "" if best else "no model of these generations carries this rate (see GET /api/v1/fit)"
 
 
-def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
-    """(flattened answer, "") for a good row, ({}, reason) for a bad one."""
+def size_row(
+    *, owner: User, values: dict[str, str], form: EstimateInputSerializer | None = None
+) -> tuple[dict[str, Any], str]:
+    """(flattened answer, "") for a good row, ({}, reason) for a bad one; ``form``: the estimate's
+    input serializer to validate with (one for a whole batch: building one copies its fields)."""
     data = {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
     if data.get("generations") and not data.get("machine") and not data.get("model"):
         return fit_row(owner=owner, data=data)
     data.pop("generations", None)
-    serializer = EstimateInputSerializer(data=data)
-    if not serializer.is_valid():
-        return {}, _errors_text(serializer.errors)
     try:
-        _, _, outputs = estimate_compute(user=owner, inputs=serializer.validated_data)
+        # run_validation is what is_valid() runs, without a new serializer per row.
+        inputs = (form or EstimateInputSerializer()).run_validation(data)
+    except serializers.ValidationError as exc:
+        return {}, _errors_text(exc.detail)
+    try:
+        _, _, outputs = estimate_compute(user=owner, inputs=inputs)
     except ValidationError as exc:
         return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     except ValueError as exc:
@@ -104,13 +110,14 @@ Answer = tuple[list[str], dict[str, Any], str]
 def size_rows(*, header: list[str], rows: list[list[str]], owner: User, progress: Progress) -> list[Answer]:
     """Size every row as ``GET /api/v1/estimate`` would; a bad row gets its reason, not an error."""
     answers: list[Answer] = []
+    form = EstimateInputSerializer()
     for i, row in enumerate(rows):
         answer: dict[str, Any]
         values = dict(zip(header, row + [""] * (len(header) - len(row)), strict=False))
         if len(row) > len(header):
             answer, error = {}, f"the row has {len(row)} cells but the header has {len(header)} columns"
         else:
-            answer, error = size_row(owner=owner, values=values)
+            answer, error = size_row(owner=owner, values=values, form=form)
         answers.append((row[: len(header)] + [""] * (len(header) - len(row)), answer, error))
         progress(i + 1, len(rows))
     return answers

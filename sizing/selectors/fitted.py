@@ -141,6 +141,11 @@ class Reference:
                 _store.values[key] = value
         return value
 
+    def memo(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
+        """``build()`` once per version under ``key`` (a tuple naming its kind first): for values
+        derived from reference data alone, such as a resolved target.  An exception is not kept."""
+        return self._cached(("memo", *key), build)
+
     def catalogue(self) -> Catalogue:
         """Every path, configuration (published and private) and machine, by lower-case slug."""
 

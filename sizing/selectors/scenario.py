@@ -126,12 +126,12 @@ def prepared_scenario(*, user: User, inputs: dict[str, Any], reference: Referenc
     )
     target = None
     if inputs.get("machine") or inputs.get("model"):
-        target = target_for(
-            machine=inputs.get("machine"),
-            model=inputs.get("model"),
-            capacity_setting=inputs.get("capacity_setting"),
-            cps=inputs.get("cps"),
-            reference=reference,
+        named = (inputs.get("machine"), inputs.get("model"), inputs.get("capacity_setting"), inputs.get("cps"))
+        machine, model, setting, cps = named
+        # Resolved once per version and naming (a bad one raises, and is not kept).
+        target = reference.memo(
+            ("target", *named),
+            lambda: target_for(machine=machine, model=model, capacity_setting=setting, cps=cps, reference=reference),
         )
     return Scenario(
         reference=reference,
