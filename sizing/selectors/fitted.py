@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 
 from models_lib.costmodel import ConfigurationModel, fit_configuration
 from models_lib.engine import component_cost
@@ -219,10 +220,14 @@ class Reference:
         if hit is not None:
             return hit
         shared = caches[settings.ZSIZER_ANSWER_CACHE]
-        answer: dict[str, Any] | None = shared.get(key)
+        # A cache in this process's memory would only hold a pickled second copy of what the
+        # store above keeps (a pickle per computed answer): it is shared only when it is shared.
+        across = not isinstance(shared, LocMemCache)
+        answer: dict[str, Any] | None = shared.get(key) if across else None
         if answer is None:
             answer = compute()
-            shared.set(key, answer, timeout=settings.ZSIZER_ANSWER_CACHE_SECONDS)
+            if across:
+                shared.set(key, answer, timeout=settings.ZSIZER_ANSWER_CACHE_SECONDS)
         with _lock:
             if _store.token == self.token:
                 _store.answers[key] = answer
