@@ -198,3 +198,40 @@ def test_cycle_check_finds_a_lazy_cycle(tmp_path: Path) -> None:
             if name in graph and name != module:
                 graph[module].add(name)
     assert _cycles(graph) == [["sizing.a", "sizing.b"]]
+
+
+# -- no queueing or sampling numerics under sizing/ ----------------------------------------------
+
+#: What only models_lib computes with: queues (Erlang C, MVA), the pool split, sampling, SciPy
+#: (a module, or a name imported from anywhere in models_lib).
+NUMERICS = ("models_lib.queueing", "scipy", "numpy.random")
+NUMERIC_NAMES = ("erlang_c", "erlang_c_array", "mva", "split_pools", "split_pools_array", "specialty_engines")
+
+
+def _numeric_imports(path: Path) -> list[str]:
+    bad = [n for n in _imports(path) if any(n == m or n.startswith(f"{m}.") for m in NUMERICS)]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.ImportFrom):
+            bad.extend(f"{node.module}.{a.name}" for a in node.names if a.name in NUMERIC_NAMES)
+        elif isinstance(node, ast.Attribute) and node.attr == "random" and getattr(node.value, "id", "") == "np":
+            bad.append("np.random")
+    return bad
+
+
+@pytest.mark.parametrize(
+    "path", sorted(p for p in (REPO / "sizing").rglob("*.py") if "migrations" not in p.parts), ids=lambda p: p.name
+)
+def test_sizing_holds_no_queueing_or_sampling_numerics(path: Path) -> None:
+    # The job kinds, services and selectors call models_lib (models_lib.curve, .closed,
+    # .montecarlo, .mix, .optimize, the workload model); they queue and sample nothing themselves.
+    allowed = {"np.random"} if path.name == "montecarlo.py" else set()  # a job draws its seed
+    bad = [n for n in _numeric_imports(path) if n not in allowed]
+    assert bad == [], f"{path.relative_to(REPO)} imports {bad}"
+
+
+def test_numerics_check_sees_a_queue(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import numpy as np\nfrom models_lib.response import erlang_c_array\nx = np.random.default_rng()\n"
+    )
+    assert _numeric_imports(module) == ["models_lib.response.erlang_c_array", "np.random"]

@@ -43,10 +43,11 @@ _ARG_IN_MESSAGE = re.compile(r"\b(" + "|".join(ENGINE_ARGS + ("tps", "capacity_s
 
 
 def engine_error(exc: ValueError) -> ValidationError:
-    """The engine's ``ValueError`` as a 400 on the field it names: its ``argument`` attribute
-    where the error carries one, else the first request field its message names."""
+    """The engine's ``ValueError`` as a 400 on the field it names: its ``argument`` (or
+    ``field``, as ``models_lib.targets.TargetError``) where the error carries one, else the
+    first request field its message names."""
     message = str(exc)
-    argument = getattr(exc, "argument", None)
+    argument = getattr(exc, "argument", None) or getattr(exc, "field", None)
     if not isinstance(argument, str):
         match = _ARG_IN_MESSAGE.search(message)
         argument = match.group(1) if match else None
