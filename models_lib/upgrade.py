@@ -95,10 +95,10 @@ def band_basis(projection_band: float | None) -> str:
     if projection_band is not None:
         return f"±{projection_band:.0%} given, in every column (as in the estimate with that band)"
     return (
-        "none applied: every column is the estimate of its target, whose ranges carry no error of the LSPR "
-        f"projection; an assumption, not published, of ±{ASSUMED_BAND_PER_GENERATION:.0%} per generation step "
-        f"between the measured machine and the target (at most ±{MAX_ASSUMED_BAND:.0%}) is shown as assumed_band: "
-        "give projection_band to widen the ranges"
+        "none applied: every column is the estimate of its target, and its ranges carry no error of the LSPR "
+        f"projection. The band shown per column is an assumption, not published: ±{ASSUMED_BAND_PER_GENERATION:.0%} "
+        f"per generation step between the measured machine and the target (at most ±{MAX_ASSUMED_BAND:.0%}); "
+        "give a projection band to widen the ranges"
     )
 
 
