@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from sizing.jobs.base import Progress, json_result, table
-from sizing.services.estimate_inputs import EstimateInputSerializer
+from sizing.services.estimate_inputs import EstimateInputSerializer, validated_estimate_inputs
 from sizing.services.estimates import estimate_compute
 from sizing.services.fit import fit_compute
 from sizing.services.fit_inputs import FitInputSerializer
@@ -80,18 +80,14 @@ def fit_row(*, owner: User, data: dict[str, str]) -> tuple[dict[str, Any], str]:
     return out, "" if best else "no model of these generations carries this rate (see GET /api/v1/fit)"
 
 
-def size_row(
-    *, owner: User, values: dict[str, str], form: EstimateInputSerializer | None = None
-) -> tuple[dict[str, Any], str]:
-    """(flattened answer, "") for a good row, ({}, reason) for a bad one; ``form``: the estimate's
-    input serializer to validate with (one for a whole batch: building one copies its fields)."""
+def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
+    """(flattened answer, "") for a good row, ({}, reason) for a bad one."""
     data = {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
     if data.get("generations") and not data.get("machine") and not data.get("model"):
         return fit_row(owner=owner, data=data)
     data.pop("generations", None)
     try:
-        # run_validation is what is_valid() runs, without a new serializer per row.
-        inputs = (form or EstimateInputSerializer()).run_validation(data)
+        inputs = validated_estimate_inputs(data)
     except serializers.ValidationError as exc:
         return {}, _errors_text(exc.detail)
     try:
@@ -110,14 +106,13 @@ Answer = tuple[list[str], dict[str, Any], str]
 def size_rows(*, header: list[str], rows: list[list[str]], owner: User, progress: Progress) -> list[Answer]:
     """Size every row as ``GET /api/v1/estimate`` would; a bad row gets its reason, not an error."""
     answers: list[Answer] = []
-    form = EstimateInputSerializer()
     for i, row in enumerate(rows):
         answer: dict[str, Any]
         values = dict(zip(header, row + [""] * (len(header) - len(row)), strict=False))
         if len(row) > len(header):
             answer, error = {}, f"the row has {len(row)} cells but the header has {len(header)} columns"
         else:
-            answer, error = size_row(owner=owner, values=values, form=form)
+            answer, error = size_row(owner=owner, values=values)
         answers.append((row[: len(header)] + [""] * (len(header) - len(row)), answer, error))
         progress(i + 1, len(rows))
     return answers
