@@ -137,9 +137,12 @@ def test_a_sized_answer_is_the_same_on_every_surface(user: Any, cfg: tuple[str, 
     target = {"path": cfg[0], "configuration": cfg[1], "machine": machine}
     est = _estimate(user, cfg, machine=machine, tps=tps)
     required = est["cps_required"]
-    # The optimiser with free specialty engines: the fewest CPs that carry the load.
+    # The optimiser with free specialty engines: the fewest CPs that carry the load.  Where the
+    # estimate says the rate is beyond saturation (a software station that more CPs do not
+    # relieve: FiTeq's HSM channel, REDP-5114 sec. 11.3), no mix is feasible.
     found = run_optimize(params={**target, "tps": tps, "costs": {"gcp": 1.0, "ziip": 0.0}}, owner=user, progress=_quiet)
-    if required is None:
+    saturated = "beyond-saturation" in {w["code"] for w in est["warnings"]}
+    if required is None or saturated:
         assert found["best"] is None
     else:
         assert found["best"]["cps"] == required
