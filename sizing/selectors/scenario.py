@@ -126,11 +126,17 @@ def prepared_scenario(*, user: User, inputs: dict[str, Any], reference: Referenc
     )
     target = None
     if inputs.get("machine") or inputs.get("model"):
-        named = (inputs.get("machine"), inputs.get("model"), inputs.get("capacity_setting"), inputs.get("cps"))
-        machine, model, setting, cps = named
-        # Resolved once per version and naming (a bad one raises, and is not kept).
+        machine, model, setting, cps = (
+            inputs.get("machine"),
+            inputs.get("model"),
+            inputs.get("capacity_setting"),
+            inputs.get("cps"),
+        )
+        # Resolved once per version and naming (a bad one raises, and is not kept); the key is
+        # the naming normalised as target_for reads it, so spellings do not grow the cache.
+        named = tuple(v.strip().lower() if isinstance(v, str) else v for v in (machine, model, setting))
         target = reference.memo(
-            ("target", *named),
+            ("target", *named, cps),
             lambda: target_for(machine=machine, model=model, capacity_setting=setting, cps=cps, reference=reference),
         )
     return Scenario(
