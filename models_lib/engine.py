@@ -164,6 +164,8 @@ _COUNTS: dict[tuple[int, str, str | None, int], tuple[CapacityTable, tuple[int, 
 def rated_counts(table: CapacityTable, machine_type: str, setting: str | None, min_cps: int) -> list[int]:
     """CP counts rated for the target, at least ``min_cps`` (the setting's models where given).
 
+    Every answer asks this of the whole table; the counts are remembered per table object.
+
     Raises
     ------
     ValueError

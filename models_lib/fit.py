@@ -57,6 +57,8 @@ class ModelFit:
         MSU of the CP work, and mean CP utilisation, at the rate.
     response_time_ms, saturation_tps : float or None
         The estimate's response time (ms) and saturation rate (transactions/s).
+    cps_range, ziips_range, saturation_range : list of (float or None), or None
+        The estimate's ranges ([low, high]; ``None`` where it gives none).
     reason : str
         Why no model fits (empty when one does).
     cheapest_in_generation, cheapest : bool
@@ -77,6 +79,9 @@ class ModelFit:
     gcp_utilization: float | None
     response_time_ms: float | None
     saturation_tps: float | None
+    cps_range: list[float | None] | None = None
+    ziips_range: list[float | None] | None = None
+    saturation_range: list[float | None] | None = None
     reason: str = ""
     cheapest_in_generation: bool = False
     cheapest: bool = False
@@ -115,14 +120,24 @@ def _finite(v: float | None) -> float | None:
     return None if v is None or not math.isfinite(v) else float(v)
 
 
-def _row(result: SizingResult, mt: str, generation: str, setting: str, kind: str, umax: float) -> ModelFit:
+def _range(result: SizingResult, name: str) -> list[float | None] | None:
+    """The estimate's range of ``name`` as its API gives it (``ranges`` of ``to_dict()``)."""
+    value = result.ranges.get(name)
+    return None if value is None else [_finite(v) for v in value]
+
+
+def _row(
+    sized: SizingResult, result: SizingResult, mt: str, generation: str, setting: str, kind: str, umax: float
+) -> ModelFit:
+    """A row: whether the setting fits from the sized answer, the figures from the estimate of
+    the model found (``result``)."""
     cap: Mapping[str, Any] = result.capacity_detail or {}
     cp: Mapping[str, Any] = cap.get("cp") or {}
-    codes = {w.code for w in result.warnings}
+    codes = {w.code for w in sized.warnings}
     missed = sorted(codes & set(_GOAL_MISSED))
-    fits = result.cps_required is not None and not missed
+    fits = sized.cps_required is not None and not missed
     reason = ""
-    if result.cps_required is None:
+    if sized.cps_required is None:
         reason = f"the largest {setting} model, {cap.get('model', '?')}, is not enough within {umax:.0%} utilisation"
     elif missed:
         reason = f"{cap.get('model', '?')} misses the response-time goal ({', '.join(missed)})"
@@ -141,6 +156,9 @@ def _row(result: SizingResult, mt: str, generation: str, setting: str, kind: str
         gcp_utilization=_finite(result.gcp_utilization),
         response_time_ms=_finite(result.response_time_ms.get("value")),
         saturation_tps=_finite(result.saturation_tps),
+        cps_range=_range(result, "cps"),
+        ziips_range=_range(result, "ziips"),
+        saturation_range=_range(result, "saturation_tps"),
         reason=reason,
     )
 
@@ -212,16 +230,19 @@ def fitting_models(
         settings = sorted({s for t, s, _ in capacity.settings if t == mt}, key=lambda s: (s != full, s))
         generation = next((r.generation for (t, s, _), r in capacity.settings.items() if t == mt and r.generation), mt)
         for setting in settings:
-            result = size(
-                config,
-                target_machine=mt,
-                target_machine_type=mt,
-                capacity=capacity,
-                tps=tps,
-                max_utilization=umax,
-                response_time_sla_ms=response_time_sla_ms,
-                capacity_setting=None if setting == full else setting,
+            asked: dict[str, Any] = {
+                "target_machine": mt,
+                "target_machine_type": mt,
+                "capacity": capacity,
+                "tps": tps,
+                "max_utilization": umax,
+                "response_time_sla_ms": response_time_sla_ms,
+                "capacity_setting": None if setting == full else setting,
                 **engine,
-            )
-            rows.append(_row(result, mt, generation, setting, setting_kind(setting, full), umax))
+            }
+            sized = size(config, **asked)
+            # The row's figures are the estimate of the model found (its CPs given), so that a
+            # row reads exactly as GET /api/v1/estimate with that model, ranges included.
+            model = sized if sized.cps is None else size(config, cps=sized.cps, **asked)
+            rows.append(_row(sized, model, mt, generation, setting, setting_kind(setting, full), umax))
     return FitResult(tps, umax, response_time_sla_ms, _mark_cheapest(rows), capacity.source)

@@ -1,12 +1,13 @@
 """The same workload on newer machines: the current machine (a model or a machine with CPs) and
-each target side by side, every column the engine's own estimate (:func:`size`), with the LSPR
-projection's uncertainty growing with the generation gap between the measured machine and the
-target.
+each target side by side, every column the engine's own estimate (:func:`size`) of that target
+with the same inputs: its ranges are the estimate's, computed once, in the engine.
 
-The band per generation is an **assumption**, not a published figure: LSPR ratings are for a
-workload category, the measured workloads' category is not published, and no source read gives
-the spread of a projection across generations.  It is stated in every answer that uses it and
-is replaced by a ``projection_band`` the user gives.
+The LSPR projection's uncertainty grows with the generation gap between the measured machine
+and the target.  A band per generation is an **assumption**, not a published figure: LSPR
+ratings are for a workload category, the measured workloads' category is not published, and no
+source read gives the spread of a projection across generations.  So it is shown beside each
+column (``assumed_band``) and applied only as a ``projection_band`` the user gives, exactly as
+the estimate applies one.
 
 References
 ----------
@@ -32,7 +33,10 @@ __all__ = [
     "MAX_ASSUMED_BAND",
     "UpgradeTarget",
     "assumed_band",
+    "band_basis",
     "generation_gap",
+    "generation_of",
+    "upgrade_column",
     "upgrade_comparison",
 ]
 
@@ -78,7 +82,8 @@ class UpgradeTarget:
     label: str = ""
 
 
-def _generation(table: CapacityTable, machine_type: str) -> str:
+def generation_of(table: CapacityTable, machine_type: str) -> str:
+    """The generation name of ``machine_type`` in the LSPR table (empty when it names none)."""
     return next((r.generation for (t, _), r in table.ratings.items() if t == machine_type and r.generation), "")
 
 
@@ -86,13 +91,45 @@ def _finite(v: Any) -> float | None:
     return float(v) if isinstance(v, (int, float)) and math.isfinite(v) else None
 
 
-def _column(answer: Mapping[str, Any], target: UpgradeTarget, gap: int, band: float, band_basis: str) -> dict[str, Any]:
+def band_basis(projection_band: float | None) -> str:
+    """How the columns' ranges treat the LSPR projection's error (the comparison's note)."""
+    if projection_band is not None:
+        return f"±{projection_band:.0%} given, in every column (as in the estimate with that band)"
+    return (
+        "none applied: every column is the estimate of its target, and its ranges carry no error of the LSPR "
+        f"projection. The band shown per column is an assumption, not published: ±{ASSUMED_BAND_PER_GENERATION:.0%} "
+        f"per generation step between the measured machine and the target (at most ±{MAX_ASSUMED_BAND:.0%}); "
+        "give a projection band to widen the ranges"
+    )
+
+
+def upgrade_column(
+    answer: Mapping[str, Any],
+    label: str,
+    machine_type: str,
+    gap: int,
+    projection_band: float | None,
+    measured_generation: str,
+    generation: str,
+) -> dict[str, Any]:
+    """One column of the comparison from the estimate ``answer`` of its target
+    (``SizingResult.to_dict()``): its figures and ranges as the estimate gives them, the
+    generation ``gap`` from the measured machine, the band applied (``projection_band``, 0 when
+    none was given) and the :func:`assumed_band` of the gap (not applied)."""
     cap = answer.get("capacity") or {}
     cp, special = cap.get("cp") or {}, cap.get("specialty") or {}
     ranges = answer.get("ranges") or {}
+    steps = f"{gap} step{'s' if gap != 1 else ''}"
+    if projection_band is None:
+        basis = (
+            f"none given; ±{assumed_band(gap):.0%} would be assumed (±{ASSUMED_BAND_PER_GENERATION:.0%} per generation "
+            f"step from the measured {measured_generation} to {generation}, {steps}): not published"
+        )
+    else:
+        basis = f"±{projection_band:.0%} given"
     return {
-        "label": target.label,
-        "machine_type": target.machine_type,
+        "label": label,
+        "machine_type": machine_type,
         "model": cap.get("model", ""),
         "capacity_setting": cap.get("capacity_setting", ""),
         "cps": cap.get("cps"),
@@ -108,11 +145,13 @@ def _column(answer: Mapping[str, Any], target: UpgradeTarget, gap: int, band: fl
         "saturation_tps": _finite(answer.get("saturation_tps")),
         "saturation_range": ranges.get("saturation_tps"),
         "cps_range": ranges.get("cps"),
+        "ziips_range": ranges.get("ziips"),
         "response_time_ms": (answer.get("response_time_ms") or {}).get("value"),
         "projection_factor": ((answer.get("basis") or {}).get("projection") or {}).get("factor"),
         "generation_gap": gap,
-        "projection_band": band,
-        "band_basis": band_basis,
+        "projection_band": 0.0 if projection_band is None else projection_band,
+        "assumed_band": assumed_band(gap),
+        "band_basis": basis,
         "warnings": [w["code"] for w in answer.get("warnings", [])],
     }
 
@@ -129,6 +168,9 @@ def upgrade_comparison(
 ) -> dict[str, Any]:
     """``current`` and each of ``targets`` side by side at ``tps``: CPs, zIIPs, MIPS, MSU, saturation.
 
+    Every column is the estimate (:func:`size`) of its target with the same inputs, so its
+    ranges are the estimate's; the band of the generation gap is reported, not applied.
+
     Parameters
     ----------
     config : ConfigurationData
@@ -142,8 +184,7 @@ def upgrade_comparison(
     tps : float
         Rate, transactions/s.
     projection_band : float, optional
-        Relative error of the LSPR projection in [0, 1) for every column; default
-        :func:`assumed_band` of each column's generation gap from the measured machine.
+        Relative error of the LSPR projection in [0, 1) for every column (as the estimate's).
     **engine
         Further :func:`size` options (``model``, ``response_model``, ``max_utilization``, ...).
 
@@ -153,19 +194,11 @@ def upgrade_comparison(
         ``columns`` (current first), ``measured`` (machine type and generation of the source)
         and ``band_basis`` (how the bands were set).
     """
-    measured_generation = _generation(capacity, config.machine_type)
+    measured_generation = generation_of(capacity, config.machine_type)
     columns = []
     for target in (current, *targets):
-        gen = _generation(capacity, target.machine_type)
+        gen = generation_of(capacity, target.machine_type)
         gap = generation_gap(measured_generation, gen) if measured_generation and gen else 0
-        if projection_band is None:
-            band = assumed_band(gap)
-            basis = (
-                f"assumed ±{ASSUMED_BAND_PER_GENERATION:.0%} per generation step from the measured "
-                f"{measured_generation} to {gen} ({gap} step{'s' if gap != 1 else ''}): not published"
-            )
-        else:
-            band, basis = projection_band, f"±{projection_band:.0%} given"
         result = size(
             config,
             target_machine=target.machine_type,
@@ -174,19 +207,18 @@ def upgrade_comparison(
             tps=tps,
             cps=target.cps,
             capacity_setting=target.capacity_setting,
-            projection_band=band,
+            projection_band=projection_band,
             **engine,
         )
-        columns.append(_column(result.to_dict(), target, gap, band, basis))
+        columns.append(
+            upgrade_column(
+                result.to_dict(), target.label, target.machine_type, gap, projection_band, measured_generation, gen
+            )
+        )
     return {
         "tps": tps,
         "measured": {"machine_type": config.machine_type, "generation": measured_generation},
         "columns": columns,
-        "band_basis": (
-            "projection band given" if projection_band is not None else
-            f"assumption, not published: ±{ASSUMED_BAND_PER_GENERATION:.0%} of LSPR projection error per "
-            f"generation step between the measured machine and the target (at most ±{MAX_ASSUMED_BAND:.0%}); "
-            "give projection_band to replace it"
-        ),
+        "band_basis": band_basis(projection_band),
         "source": capacity.source,
-    }  # fmt: skip
+    }

@@ -1,7 +1,7 @@
 """The app's URLs plus the baselines the bench compares against (bench settings only).
 
 ``POST bench/baseline-rows/`` is the trivial authenticated POST that stores a row: the same
-authentication, throttling scope, a small input serializer and one INSERT into the estimates
+authentication and throttle (class and scope), a small input serializer and one INSERT into the estimates
 table, with no sizing.  ``GET /api/v1/machines/`` (a short authenticated list of the app
 itself) is the GET baseline.
 """
@@ -12,10 +12,10 @@ from django.urls import path
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from config.urls import urlpatterns as app_urlpatterns
+from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Estimate
 
 
@@ -27,7 +27,8 @@ class _RowInput(serializers.Serializer):
 
 
 class BaselineRowView(APIView):
-    throttle_classes = [ScopedRateThrottle]
+    # The estimate endpoints' own throttle class (its history in the shared cache), not only scope.
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "estimates"
 
     def post(self, request: Request) -> Response:

@@ -124,3 +124,127 @@ def test_layer_check_sees_lazy_and_from_package_imports(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from sizing.tasks import run_job\n    from sizing import api\n")
     assert _sizing_imports(module) == ["sizing.tasks", "sizing", "sizing.api"]
+
+
+# -- no import cycle between services, selectors, jobs and reports --------------------------------
+
+CYCLE_LAYERS = ("services", "selectors", "jobs", "reports")
+
+
+def _module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(REPO).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def _import_graph(paths: list[Path]) -> dict[str, set[str]]:
+    """Module -> the modules of ``paths`` it imports (at the top or lazily, ``from sizing.x import y``
+    counted as the longest known module of the name)."""
+    names = {_module_name(p): p for p in paths}
+    graph: dict[str, set[str]] = {m: set() for m in names}
+    for module, path in names.items():
+        for name in _sizing_imports(path):
+            while name and name not in names:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                graph[module].add(name)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan 1972), iteratively."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_services_selectors_jobs_and_reports_import_no_cycle() -> None:
+    paths = sorted(p for layer in CYCLE_LAYERS for p in (REPO / "sizing" / layer).rglob("*.py"))
+    assert _cycles(_import_graph(paths)) == []
+
+
+def test_cycle_check_finds_a_lazy_cycle(tmp_path: Path) -> None:
+    # The check itself: a.py imports b at the top, b.py imports a inside a function.
+    (tmp_path / "sizing").mkdir()
+    a, b, c = (tmp_path / "sizing" / f"{n}.py" for n in "abc")
+    a.write_text("from sizing.b import f\n")
+    b.write_text("def f():\n    from sizing import a\n")
+    c.write_text("import sizing.a\n")
+    names = {p: f"sizing.{p.stem}" for p in (a, b, c)}
+    graph = {names[p]: set() for p in names}
+    for p, module in names.items():
+        for name in _sizing_imports(p):
+            if name in graph and name != module:
+                graph[module].add(name)
+    assert _cycles(graph) == [["sizing.a", "sizing.b"]]
+
+
+# -- no queueing or sampling numerics under sizing/ ----------------------------------------------
+
+#: What only models_lib computes with: queues (Erlang C, MVA), the pool split, sampling, SciPy
+#: (a module, or a name imported from anywhere in models_lib).
+NUMERICS = ("models_lib.queueing", "scipy", "numpy.random")
+NUMERIC_NAMES = ("erlang_c", "erlang_c_array", "mva", "split_pools", "split_pools_array", "specialty_engines")
+
+
+def _numeric_imports(path: Path) -> list[str]:
+    bad = [n for n in _imports(path) if any(n == m or n.startswith(f"{m}.") for m in NUMERICS)]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.ImportFrom):
+            bad.extend(f"{node.module}.{a.name}" for a in node.names if a.name in NUMERIC_NAMES)
+        elif isinstance(node, ast.Attribute) and node.attr == "random" and getattr(node.value, "id", "") == "np":
+            bad.append("np.random")
+    return bad
+
+
+@pytest.mark.parametrize(
+    "path", sorted(p for p in (REPO / "sizing").rglob("*.py") if "migrations" not in p.parts), ids=lambda p: p.name
+)
+def test_sizing_holds_no_queueing_or_sampling_numerics(path: Path) -> None:
+    # The job kinds, services and selectors call models_lib (models_lib.curve, .closed,
+    # .montecarlo, .mix, .optimize, the workload model); they queue and sample nothing themselves.
+    allowed = {"np.random"} if path.name == "montecarlo.py" else set()  # a job draws its seed
+    bad = [n for n in _numeric_imports(path) if n not in allowed]
+    assert bad == [], f"{path.relative_to(REPO)} imports {bad}"
+
+
+def test_numerics_check_sees_a_queue(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import numpy as np\nfrom models_lib.response import erlang_c_array\nx = np.random.default_rng()\n"
+    )
+    assert _numeric_imports(module) == ["models_lib.response.erlang_c_array", "np.random"]

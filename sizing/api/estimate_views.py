@@ -21,6 +21,7 @@ from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Estimate
 from sizing.selectors.estimates import estimate_list
 from sizing.services.estimate_csv import HEADER, estimate_csv_row, stored_estimate_record
+from sizing.services.estimate_inputs import validated_estimate_inputs
 from sizing.services.estimates import estimate_compute, estimate_create, estimate_delete, normalised_inputs
 from sizing.services.list_inputs import MAX_LISTED_IDS, comma_items
 from sizing.users import signed_in_user
@@ -92,9 +93,7 @@ class EstimateViewSet(
         summary="Size a scenario and store the estimate",
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        data = EstimateInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        estimate = estimate_create(user=signed_in_user(request), inputs=data.validated_data)
+        estimate = estimate_create(user=signed_in_user(request), inputs=validated_estimate_inputs(request.data))
         body = EstimateOutputSerializer(estimate, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
 
@@ -149,11 +148,10 @@ class EstimateQueryView(APIView):
     )
     def get(self, request: Request) -> Response:
         params = {k: v for k, v in request.query_params.items() if k != "format"}
-        data = EstimateInputSerializer(data=params)
-        data.is_valid(raise_exception=True)
-        config_row, machine_row, outputs = estimate_compute(user=signed_in_user(request), inputs=data.validated_data)
+        inputs = validated_estimate_inputs(params)
+        config_row, machine_row, outputs = estimate_compute(user=signed_in_user(request), inputs=inputs)
         body = {
-            "inputs": normalised_inputs(data.validated_data, config_row, machine_row),
+            "inputs": normalised_inputs(inputs, config_row, machine_row),
             "model_version": models_lib.__version__,
             **outputs,
         }

@@ -34,6 +34,15 @@ class FitRowSerializer(serializers.Serializer[Any]):
     gcp_utilization = serializers.FloatField(allow_null=True)
     response_time_ms = serializers.FloatField(allow_null=True)
     saturation_tps = serializers.FloatField(allow_null=True)
+    cps_range = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), allow_null=True, help_text="the estimate's range of CPs"
+    )
+    ziips_range = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), allow_null=True, help_text="the estimate's range of zIIPs"
+    )
+    saturation_range = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), allow_null=True, help_text="the estimate's saturation range"
+    )
     reason = serializers.CharField(allow_blank=True)
     cheapest_in_generation = serializers.BooleanField()
     cheapest = serializers.BooleanField()
@@ -90,11 +99,17 @@ class UpgradeColumnSerializer(serializers.Serializer[Any]):
     saturation_tps = serializers.FloatField(allow_null=True)
     saturation_range = serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
     cps_range = serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
+    ziips_range = serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
     response_time_ms = serializers.FloatField(allow_null=True)
     projection_factor = serializers.FloatField(allow_null=True)
     generation_gap = serializers.IntegerField(help_text="generation steps from the measured machine")
-    projection_band = serializers.FloatField(help_text="relative error of the LSPR projection used in the ranges")
-    band_basis = serializers.CharField(help_text="where the band comes from (an assumption unless given)")
+    projection_band = serializers.FloatField(
+        help_text="relative error of the LSPR projection used in the ranges: the one given, else 0 (as the estimate)"
+    )
+    assumed_band = serializers.FloatField(
+        help_text="the band assumed for this generation gap (5 % per step, not published): shown, not applied"
+    )
+    band_basis = serializers.CharField(help_text="which band the ranges carry, and the assumption")
     warnings = serializers.ListField(child=serializers.CharField())
 
 

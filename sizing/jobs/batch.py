@@ -16,11 +16,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from rest_framework import serializers
 
 import models_lib
 from sizing.jobs.base import Progress, json_result, table
 from sizing.services.estimate_csv import FIT_HEADER, HEADER, estimate_csv_row, spreadsheet_number
-from sizing.services.estimate_inputs import EstimateInputSerializer
+from sizing.services.estimate_inputs import EstimateInputSerializer, validated_estimate_inputs
 from sizing.services.estimates import estimate_compute, normalised_inputs
 from sizing.services.fit import fit_compute
 from sizing.services.fit_inputs import FitInputSerializer
@@ -86,17 +87,18 @@ def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], st
     if data.get("generations") and not data.get("machine") and not data.get("model"):
         return fit_row(owner=owner, data=data)
     data.pop("generations", None)
-    serializer = EstimateInputSerializer(data=data)
-    if not serializer.is_valid():
-        return {}, _errors_text(serializer.errors)
     try:
-        config_row, machine_row, outputs = estimate_compute(user=owner, inputs=serializer.validated_data)
+        inputs = validated_estimate_inputs(data)
+    except serializers.ValidationError as exc:
+        return {}, _errors_text(exc.detail)
+    try:
+        config_row, machine_row, outputs = estimate_compute(user=owner, inputs=inputs)
     except ValidationError as exc:
         return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     except ValueError as exc:
         return {}, str(exc)
-    inputs = normalised_inputs(serializer.validated_data, config_row, machine_row)
-    return estimate_csv_row({"inputs": inputs, "model_version": models_lib.__version__, **outputs}), ""
+    normalised = normalised_inputs(inputs, config_row, machine_row)
+    return estimate_csv_row({"inputs": normalised, "model_version": models_lib.__version__, **outputs}), ""
 
 
 #: One row's outcome: the cells as given (padded to the header), the answer's cells, the error.

@@ -1,48 +1,21 @@
 """``closed``: N clients with a think time (a terminal-driven system), solved by exact MVA.
 
-The network is the estimate's own, taken at a rate ``tps`` (given, as the estimate's; or the
-rate the largest population drives, :func:`network_rate`):
-:meth:`models_lib.workload.WorkloadModel.closed_network`, which calls
-:func:`models_lib.sizing.closed_network` with the engine's split of the demand at ``tps``.  Per
-transaction on the target LPAR (``cps`` CPs, ``ziips`` zIIPs):
-
-* ``cp``: ``cps`` servers with the GCP CPU per transaction, eligible work that overflows the
-  zIIPs' ceiling included; the cost model's fixed busy CPs are spread over the transactions at
-  ``tps`` (demand ``b + a / tps``), as in the estimate.
-* ``ziip``: with ``ziips`` > 0, ``ziips`` servers with the eligible work the zIIPs carry at
-  ``tps``.  By default ``ziips`` is what the estimate sizes for the most the clients can drive
-  (N / Z), within the generation's specialty-engine ratio (never above it, given or not).
-* ``software``: the response model's software station (m servers of s seconds), if it has one.
-* ``fixed``: a delay of the response model's load-independent part D, where the source
-  publishes response times.  Without it the response time is unknown and the residence at the
-  queues is reported as its lower bound.
-
-One exact solve at the largest population gives throughput and response time for every
-n = 1..N (``models_lib.queueing.mva``: normalising-constant convolution, exact also for the
-multi-server stations [1]_).  Two more solves at the low and high end of the CPU cost range
-(the 95 % prediction interval, or the published bounds) give the throughput range.
-
-References
-----------
-.. [1] M. Reiser and S. S. Lavenberg, "Mean-value analysis of closed multichain queuing
-   networks", J. ACM 27(2), 1980; J. P. Buzen, Comm. ACM 16(9), 1973.
+The numerics are :mod:`models_lib.closed` (the estimate's own closed network, taken at a rate
+``tps``: given, as the estimate's, or the rate the largest population drives); this module reads
+the params, calls it and shapes the result table.  See docs/jobs.md.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 from django.contrib.auth.models import User
 
-from models_lib.queueing import MVAResult, mva
+from models_lib.closed import clients_ziips, closed_network_at, cost_scales, network_rate
 from sizing.jobs.base import Progress, json_result, table, warnings_of
-from sizing.jobs.workload import WorkloadModel, load_workload_for
+from sizing.jobs.workload import load_workload_for
 
-#: Fixed-point steps and tolerance of the rate the network is taken at (:func:`network_rate`).
-_RATE_STEPS = 60
-_RATE_RTOL = 1e-10
 #: Points of the plotted curve (the requested populations are always included).
 CURVE_POINTS = 200
 COLUMNS = (
@@ -57,81 +30,28 @@ COLUMNS = (
 )
 
 
-class Network:
-    """The engine's closed network of one LPAR at the rate ``tps`` for one cost scale (1 = the
-    central cost): :meth:`models_lib.workload.WorkloadModel.closed_network`, the stations the
-    estimate solves (:func:`models_lib.sizing.closed_network`).  Nothing is built here."""
-
-    def __init__(self, wm: WorkloadModel, *, cps: int, ziips: int, tps: float, scale: float = 1.0) -> None:
-        if not (tps > 0.0 and math.isfinite(tps)):
-            raise ValueError(f"the rate the network is taken at must be finite and > 0, got {tps!r}")
-        self.cps, self.tps = cps, tps
-        self.stations, split = wm.closed_network(tps, cps, ziips, scale=scale)
-        self.ziips = split.engines
-        self.fixed_s = next((s.demand for s in self.stations if s.kind == "delay"), None)
-
-    def solve(self, clients: int, think_time_s: float) -> MVAResult:
-        return mva(self.stations, clients, think_time=think_time_s)
-
-    def _demand(self, name: str) -> float:
-        return next((s.demand for s in self.stations if s.name == name), 0.0)
-
-    def gcp_utilization(self, throughput: np.ndarray) -> np.ndarray:
-        """Utilisation law, U = X D / c (the fixed load is spread over the transactions at ``tps``,
-        so this is the LPAR's real GCP busy where X = ``tps``)."""
-        return throughput * self._demand("cp") / self.cps
-
-    def ziip_utilization(self, throughput: np.ndarray) -> np.ndarray | None:
-        if not self.ziips:
-            return None
-        return throughput * self._demand("ziip") / self.ziips
-
-
-def network_rate(wm: WorkloadModel, *, cps: int, ziips: int, clients: int, think_time_s: float) -> float:
-    """The rate the clients drive when the network is taken at that same rate: the largest
-    fixed point of T = X_N(T), from T = N / Z down (X_N rises with T, so the iteration falls
-    monotonically onto it).  Without fixed load the network does not depend on T beyond the
-    specialty-engine split, and one or two steps suffice."""
-    t = clients / think_time_s if think_time_s > 0 else float(wm.reference["tps"])
-    for _ in range(_RATE_STEPS):
-        x = float(Network(wm, cps=cps, ziips=ziips, tps=t).solve(clients, think_time_s).throughput)
-        if abs(x - t) <= _RATE_RTOL * t:
-            return x
-        t = x
-    return t
-
-
 def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     clients = sorted(set(params["clients"]))
     think = float(params["think_time_s"])
     cps = params["cps"]
     wm = load_workload_for(owner=owner, params=params)
-    ziips = params.get("ziips")
-    if ziips is None:
-        # As the estimate: the specialty engines the eligible work needs at the most the clients
-        # can drive (N / Z), within the generation's ratio.
-        top = clients[-1] / think if think > 0 else float(wm.reference["tps"])
-        ziips = wm.ziips_for(top, cps)
-    allowed = wm.max_engines(cps)
-    if allowed is not None:
-        ziips = min(ziips, allowed)
+    ziips = clients_ziips(wm, cps=cps, ziips=params.get("ziips"), clients=clients[-1], think_time_s=think)
     population = clients[-1]
     rate = params.get("tps")
     if rate is None:
         rate = network_rate(wm, cps=cps, ziips=ziips, clients=population, think_time_s=think)
     rate = float(rate)
-    central = Network(wm, cps=cps, ziips=ziips, tps=rate)
+    central = closed_network_at(wm, cps=cps, ziips=ziips, tps=rate)
     result = central.solve(population, think)
     progress(1, 3)
-    t_ref = float(wm.reference["tps"])
-    central_cost = wm.native_busy(t_ref) / t_ref
-    low_s, high_s = wm.cost_range_s
-    scales = (low_s / central_cost, high_s / central_cost) if central_cost > 0 else (1.0, 1.0)
+    scales = cost_scales(wm)
     bands: list[np.ndarray] = []
     for i, scale in enumerate(scales):
         bands.append(
             np.asarray(
-                Network(wm, cps=cps, ziips=ziips, tps=rate, scale=scale).solve(population, think).throughput_curve
+                closed_network_at(wm, cps=cps, ziips=ziips, tps=rate, scale=scale)
+                .solve(population, think)
+                .throughput_curve
             )
         )
         progress(2 + i, 3)

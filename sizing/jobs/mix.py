@@ -1,50 +1,22 @@
 """``mix``: several workloads (path, configuration, TPS) on one LPAR.
 
-Demand: each workload's busy engines are the engine's (its cost model or bounds, payload
-scaled, LSPR-projected to the LPAR's CP count); the zIIP-eligible work of all workloads shares
-the zIIPs (``ziips`` given: up to the zIIP ceiling, the overflow runs on the CPs pro rata;
-not given: enough zIIPs for all of it), and the rest shares the CPs.  Without ``cps`` the LPAR
-gets the smallest rated CP count that keeps the combined GCP utilisation within
-``max_utilization``.
-
-Response time of workload i: its load-independent part and software wait (its own fitted
-station) from its response model, plus its residence at the shared CP pool (and zIIP pool),
-which serves every workload's transactions first come, first served.  A FCFS multi-server queue
-with different mean service times per class is not product-form; its mean wait is approximated
-by the Allen-Cunneen formula for an M/G/c queue [1]_,
-
-    W = C(c, A) * s / (c - A) * (1 + cs^2) / 2,
-
-where A is the offered load of all workloads (busy engines, fixed load included, as in the
-engine), s = sum(l_i s_i) / sum(l_i) the mean service time of a transaction, and cs^2 the squared
-coefficient of variation of the service time, whose distribution is the mixture of the classes'
-exponential service times (cs^2 = 2 sum(l_i s_i^2) / (sum(l_i) s^2) - 1).  Every class waits the
-same W (FCFS) and then its own service s_i.  The formula is exact for one server (Pollaczek-
-Khinchine) and, for a single workload (cs^2 = 1), is the engine's M/M/c residence, so a mix of
-one workload answers exactly what its estimate does.
-
-References
-----------
-.. [1] A. O. Allen, *Probability, Statistics, and Queueing Theory with Computer Science
-   Applications*, 2nd ed., Academic Press, 1990, sec. 6.4 (the Allen-Cunneen approximation);
-   D. A. Menasce, V. A. F. Almeida, L. W. Dowdy, *Performance by Design*, Prentice Hall, 2004,
-   ch. 13 (multiclass open models).
+The numerics (the shared pools, the Allen-Cunneen wait of the shared CP pool, the CP count, the
+headroom) are :func:`models_lib.mix.evaluate_mix`; this module reads the params, loads each
+workload's model, calls it and shapes the result table.  See docs/jobs.md.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from django.contrib.auth.models import User
 
 from models_lib.capacity import demand_mips, demand_msu
-from models_lib.engine import specialty_engines
 from models_lib.inputs import CapacityTable
-from models_lib.queueing import erlang_c
+from models_lib.mix import MixAnswer as LparAnswer
+from models_lib.mix import MixWarning, Shared, evaluate_mix
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload
 from sizing.selectors.fitted import current_reference
@@ -64,134 +36,32 @@ COLUMNS = (
 
 
 @dataclass(frozen=True)
-class Shared:
-    """The LPAR at one CP count: per-workload busy engines and the pools' loads."""
-
-    cps: int
-    ziips: int
-    total: tuple[float, ...]
-    on_ziip: tuple[float, ...]
-    gcp: tuple[float, ...]
-
-    @property
-    def gcp_busy(self) -> float:
-        return sum(self.gcp)
-
-    @property
-    def ziip_busy(self) -> float:
-        return sum(self.on_ziip)
-
-    @property
-    def gcp_utilization(self) -> float:
-        return self.gcp_busy / self.cps
-
-    @property
-    def stable(self) -> bool:
-        return self.gcp_busy < self.cps and (self.ziips == 0 or self.ziip_busy < self.ziips)
-
-
-def share_lpar(
-    models: Sequence[WorkloadModel], rates: Sequence[float], *, cps: int, ziips: int | None, ceiling: float
-) -> Shared:
-    """The workloads on one LPAR: the engine's split with the eligible work of all of them
-    pooled on the specialty engines (the generation's ratio and full-speed engines, as
-    :func:`models_lib.engine.specialty_engines`); a shortfall spills to CPs in proportion."""
-    native = [wm.native_busy(t) for wm, t in zip(models, rates, strict=True)]
-    eligible = [n * wm.eligible * wm.special_factor(cps) for wm, n in zip(models, native, strict=True)]
-    all_eligible = sum(eligible)
-    z, _ = specialty_engines(models[0].policy, cps, all_eligible, ceiling, ziips)
-    keep = 1.0 if all_eligible <= z * ceiling else z * ceiling / all_eligible
-    on_ziip = [e * keep for e in eligible]
-    gcp = [
-        (n * (1.0 - wm.eligible) + n * wm.eligible * (1.0 - keep)) * wm.factor(cps)
-        for wm, n in zip(models, native, strict=True)
-    ]
-    total = [g + zi for g, zi in zip(gcp, on_ziip, strict=True)]
-    return Shared(cps=cps, ziips=z, total=tuple(total), on_ziip=tuple(on_ziip), gcp=tuple(gcp))
-
-
-def fcfs_wait_s(servers: int, load: float, rates: Sequence[float], services: Sequence[float]) -> float:
-    """Allen-Cunneen mean wait (s) of a FCFS c-server pool shared by Poisson classes with
-    exponential service times ``services`` (s) at ``rates`` (1/s); ``load`` includes fixed load."""
-    lam = sum(rates)
-    if lam <= 0.0 or load <= 0.0:
-        return 0.0
-    if load >= servers:
-        return math.inf
-    mean = sum(r * s for r, s in zip(rates, services, strict=True)) / lam
-    if mean <= 0.0:
-        return 0.0
-    second = 2.0 * sum(r * s * s for r, s in zip(rates, services, strict=True)) / lam
-    cs2 = second / (mean * mean) - 1.0
-    return erlang_c(servers, load) * mean / (servers - load) * (1.0 + cs2) / 2.0
-
-
-def responses(
-    models: Sequence[WorkloadModel], rates: Sequence[float], lpar: Shared
-) -> tuple[list[tuple[float | None, float]], float]:
-    """(response time ms or None without data, lower bound ms) of each workload, and the wait
-    at the shared CP pool, ms."""
-    if not lpar.stable:
-        return [(math.inf if wm.has_response_data else None, math.inf) for wm in models], math.inf
-    # The share of each workload's work on CPs, of all its work at the CPs' speed (as the engine).
-    on_cps = [wm.native_busy(t) * wm.factor(lpar.cps) for wm, t in zip(models, rates, strict=True)]
-    cp_service = [
-        wm.slope * wm.factor(lpar.cps) * max(g / tot if tot > 0.0 else 1.0, 1e-12)
-        for wm, g, tot in zip(models, lpar.gcp, on_cps, strict=True)
-    ]
-    cp_wait = fcfs_wait_s(lpar.cps, lpar.gcp_busy, rates, cp_service)
-    ziip_service = [zi / t for zi, t in zip(lpar.on_ziip, rates, strict=True)]
-    ziip_wait = fcfs_wait_s(lpar.ziips, lpar.ziip_busy, rates, ziip_service) if lpar.ziips else 0.0
-    out = []
-    for wm, t, s_cp, s_z in zip(models, rates, cp_service, ziip_service, strict=True):
-        model = wm.response
-        software = 0.0 if model is None or model.software is None else float(model.software.wait_ms(np.array([t]))[0])
-        lower = (s_cp + cp_wait + (s_z + ziip_wait if s_z > 0.0 else 0.0)) * 1000.0 + software
-        value = None if model is None or model.fixed_ms is None else model.fixed_ms + lower
-        out.append((value, lower))
-    return out, cp_wait * 1000.0
-
-
-def _scale_limit(
-    models: Sequence[WorkloadModel], rates: Sequence[float], cps: int, ziips: int | None, ok: Any
-) -> float:
-    """Largest common multiplier of all rates for which ``ok(lpar)`` still holds (bisection)."""
-    lo, hi = 0.0, 1.0
-    while ok(share_lpar(models, [r * hi for r in rates], cps=cps, ziips=ziips, ceiling=models[0].ziip_ceiling)):
-        lo, hi = hi, hi * 2.0
-        if hi > 1e9:
-            return math.inf
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if ok(share_lpar(models, [r * mid for r in rates], cps=cps, ziips=ziips, ceiling=models[0].ziip_ceiling)):
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-@dataclass(frozen=True)
-class MixWarning:
-    """Why the LPAR does not hold as asked: ``capacity-exceeded`` or ``utilization-above-ceiling``."""
-
-    code: str
-    message: str
-
-
-@dataclass(frozen=True)
 class MixAnswer:
-    """The mix job's LPAR for workloads at ``rates`` on one target: its CPs (given, or the
-    smallest rated count within the ceiling), zIIPs and each workload's share, with derived
-    quantities as methods."""
+    """The mix job's LPAR (:func:`models_lib.mix.evaluate_mix`) with what it was asked: the
+    loaded workloads, their rates and the capacity table, so that a plan reads the same answer
+    the job prints, with MIPS and MSU as methods."""
 
     models: tuple[WorkloadModel, ...]
     rates: tuple[float, ...]
-    lpar: Shared
-    cps_sized: bool
     ziips: int | None  # as given (None: sized)
-    ceiling: float
     capacity: CapacityTable
-    warnings: tuple[MixWarning, ...]
+    answer: LparAnswer
+
+    @property
+    def lpar(self) -> Shared:
+        return self.answer.lpar
+
+    @property
+    def cps_sized(self) -> bool:
+        return self.answer.cps_sized
+
+    @property
+    def warnings(self) -> tuple[MixWarning, ...]:
+        return self.answer.warnings
+
+    @property
+    def ceiling(self) -> float:
+        return self.models[0].ziip_ceiling
 
     @property
     def machine_type(self) -> str:
@@ -210,16 +80,13 @@ class MixAnswer:
         """MSU consumed: GCP demand in MSU (zIIP work carries no software charge)."""
         return demand_msu(self.lpar.gcp_busy, self.capacity, self.machine_type, self.lpar.cps)
 
-    def saturation_scale(self) -> float:
-        """Largest common multiplier of the rates the engines still carry (stable pools)."""
-        z = self.ziips if self.ziips is not None else self.lpar.ziips
-        return _scale_limit(self.models, self.rates, self.lpar.cps, z, lambda s: s.stable)
-
     def headroom(self) -> float:
         """Largest common multiplier of the rates the CPs carry within the ceiling."""
-        return _scale_limit(
-            self.models, self.rates, self.lpar.cps, self.ziips, lambda s: s.gcp_utilization <= self.ceiling + 1e-9
-        )
+        return self.answer.headroom
+
+    def saturation_scale(self) -> float:
+        """Largest common multiplier of the rates the engines still carry."""
+        return self.answer.saturation_scale
 
 
 def mix_lpar(
@@ -230,45 +97,9 @@ def mix_lpar(
     ziips: int | None,
     capacity: CapacityTable,
 ) -> MixAnswer:
-    """The LPAR of the mix job for loaded workload models at ``rates`` (transactions/s):
-    ``cps`` given, or the smallest rated CP count whose combined GCP utilisation is within the
-    ceiling (``max_utilization``); ``ziips`` given, or sized to the pooled eligible work."""
-    ceiling = models[0].ziip_ceiling
-    counts = models[0].counts
-    warnings: list[MixWarning] = []
-    if cps is not None:
-        lpar = share_lpar(models, rates, cps=cps, ziips=ziips, ceiling=ceiling)
-        if lpar.gcp_utilization > ceiling + 1e-9:
-            warnings.append(
-                MixWarning(
-                    "utilization-above-ceiling",
-                    f"{cps} CPs run {lpar.gcp_utilization:.1%} busy, above the {ceiling:.0%} ceiling",
-                )
-            )
-    else:
-        fits = (share_lpar(models, rates, cps=c, ziips=ziips, ceiling=ceiling) for c in counts)
-        found = next((s for s in fits if s.gcp_utilization <= ceiling + 1e-9), None)
-        if found is not None:
-            lpar = found
-        else:
-            lpar = share_lpar(models, rates, cps=counts[-1], ziips=ziips, ceiling=ceiling)
-            warnings.append(
-                MixWarning(
-                    "capacity-exceeded",
-                    f"no CP count up to {counts[-1]} carries the combined GCP demand within {ceiling:.0%}: "
-                    f"{lpar.gcp_busy:.3g} busy CPs",
-                )
-            )
-    return MixAnswer(
-        models=tuple(models),
-        rates=tuple(float(r) for r in rates),
-        lpar=lpar,
-        cps_sized=cps is None,
-        ziips=ziips,
-        ceiling=ceiling,
-        capacity=capacity,
-        warnings=tuple(warnings),
-    )
+    """The mix job's LPAR for loaded workload models at ``rates`` (transactions/s)."""
+    answer = evaluate_mix(models, rates, cps=cps, ziips=ziips)
+    return MixAnswer(tuple(models), tuple(float(r) for r in rates), ziips, capacity, answer)
 
 
 def mix_workload(
@@ -310,28 +141,20 @@ def mix_evaluate(
 ) -> MixAnswer:
     """Several workloads (``path``, ``configuration``, ``tps``, optional ``payload_bytes``) on
     one LPAR of ``machine`` (and ``capacity_setting``): each loaded as the engine does, then
-    :func:`mix_lpar`.  ``engine``: the estimate's engine options (``projection_band``, ...)."""
+    :func:`models_lib.mix.evaluate_mix`.  ``engine``: the estimate's engine options."""
     capacity = capacity if capacity is not None else current_reference().lspr_table()
+    params = {"machine": machine, "max_utilization": max_utilization, "capacity_setting": capacity_setting}
     models: list[WorkloadModel] = []
     for i, entry in enumerate(workloads):
-        models.append(
-            mix_workload(
-                owner=owner,
-                params={"machine": machine, "max_utilization": max_utilization, "capacity_setting": capacity_setting},
-                entry=entry,
-                capacity=capacity,
-                **engine,
-            )
-        )
+        models.append(mix_workload(owner=owner, params=params, entry=entry, capacity=capacity, **engine))
         if progress is not None:
             progress(i + 1, len(workloads) + 1)
-    rates = [float(e["tps"]) for e in workloads]
-    return mix_lpar(models, rates, cps=cps, ziips=ziips, capacity=capacity)
+    return mix_lpar(models, [float(e["tps"]) for e in workloads], cps=cps, ziips=ziips, capacity=capacity)
 
 
 def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     entries = params["workloads"]
-    answer = mix_evaluate(
+    mixed = mix_evaluate(
         owner=owner,
         workloads=entries,
         machine=params["machine"],
@@ -340,62 +163,59 @@ def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[
         max_utilization=params.get("max_utilization"),
         progress=progress,
     )
-    models, rates, lpar, ceiling = answer.models, answer.rates, answer.lpar, answer.ceiling
+    models, capacity = list(mixed.models), mixed.capacity
+    rates = [float(e["tps"]) for e in entries]
     ziips = params.get("ziips")
-    given = params.get("cps")
-    warnings = [{"code": w.code, "message": w.message} for w in answer.warnings]
-    rts, cp_wait_ms = responses(models, rates, lpar)
+    answer = mixed.answer
+    lpar = answer.lpar
     cps, z = lpar.cps, lpar.ziips
+    machine_type = models[0].machine_type
     rows = []
-    for wm, entry, t, g, zi, tot, (rt, lower) in zip(
-        models, entries, rates, lpar.gcp, lpar.on_ziip, lpar.total, rts, strict=True
-    ):
+    for wm, entry, w in zip(models, entries, answer.workloads, strict=True):
         sla = entry.get("response_time_sla_ms")
-        judged = rt if rt is not None else lower
+        judged = w.response_time_ms if w.response_time_ms is not None else w.lower_bound_ms
         rows.append(
             {
                 "path": wm.path,
                 "configuration": wm.configuration,
-                "tps": t,
-                "gcp_busy": g,
-                "ziip_busy": zi,
-                "cpu_per_tran_ms": tot / t * 1000.0,
-                "response_time_ms": rt,
-                "response_time_lower_bound_ms": lower,
+                "tps": w.tps,
+                "gcp_busy": w.gcp_busy,
+                "ziip_busy": w.ziip_busy,
+                "cpu_per_tran_ms": w.cpu_per_tran_ms,
+                "response_time_ms": w.response_time_ms,
+                "response_time_lower_bound_ms": w.lower_bound_ms,
                 "response_time_sla_ms": sla,
                 "meets_sla": None if sla is None else bool(judged <= sla),
                 "response_time_data": wm.has_response_data,
                 "warnings": warnings_of(wm.reference),
             }
         )
-    saturation = answer.saturation_scale()
-    headroom = answer.headroom()
     progress(1, 1)
     return json_result(
         {
             "kind": "mix",
             "machine": models[0].machine,
             "cps": cps,
-            "cps_sized": given is None,
+            "cps_sized": answer.cps_sized,
             "ziips": z,
             "ziips_sized": ziips is None,
-            "max_utilization": ceiling,
+            "max_utilization": models[0].ziip_ceiling,
             "combined": {
                 "tps": sum(rates),
                 "gcp_busy": lpar.gcp_busy,
                 "gcp_utilization": lpar.gcp_utilization,
                 "ziip_busy": lpar.ziip_busy,
                 "ziip_utilization": lpar.ziip_busy / z if z else None,
-                "mips": answer.mips(),
-                "msu": answer.msu(),
-                "cp_wait_ms": cp_wait_ms,
-                "headroom": headroom,
-                "saturation_scale": saturation,
+                "mips": demand_mips(lpar.gcp_busy, capacity, machine_type, cps),
+                "msu": demand_msu(lpar.gcp_busy, capacity, machine_type, cps),
+                "cp_wait_ms": answer.cp_wait_ms,
+                "headroom": answer.headroom,
+                "saturation_scale": answer.saturation_scale,
             },
             "approximation": "shared FCFS CP (and zIIP) pool: Allen-Cunneen M/G/c wait with the mixture of the "
             "workloads' exponential service times; per-workload fixed part and software station",
             "workloads": rows,
-            "warnings": warnings,
+            "warnings": [{"code": w.code, "message": w.message} for w in answer.warnings],
             "table": table(COLUMNS, ([row[c] for c in COLUMNS] for row in rows)),
         }
     )

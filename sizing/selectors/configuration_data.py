@@ -7,6 +7,8 @@ so each answer can name its basis.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from models_lib.assemble import MetricRecord, PointRecord, StatementRecord, assemble_configuration
 from models_lib.calibration import calibration_data, interval_from_dict
 from models_lib.costmodel import fit_configuration
@@ -88,16 +90,41 @@ def configuration_data(*, configuration: Configuration) -> ConfigurationData:
     )
 
 
+def needs_other_cost(data: ConfigurationData) -> bool:
+    """Whether ``data``'s eligible share was published for a part of its demand that excludes
+    CICS (the z/OS Connect server), so that the CICS part's cost must come from another path."""
+    elig = data.eligibility
+    return not (elig is None or elig.applies_to == "all" or "cics" in elig.applies_to.split("+"))
+
+
+def is_other_cost_candidate(*, configuration: Configuration, candidate: Configuration, machine_type: str) -> bool:
+    """Published data of another path measured on ``machine_type``: never a private calibration
+    (another user's data is never anyone else's basis)."""
+    return (
+        candidate.visibility == Visibility.PUBLISHED
+        and candidate.path_id != configuration.path_id
+        and candidate.path.native_machine.machine_type == machine_type
+    )
+
+
+def pick_other_cost(candidates: Iterable[tuple[int, ComponentCost | None]]) -> ComponentCost | None:
+    """The CICS cost of the candidate with the most points (the first of equals), or ``None``;
+    ``candidates`` are (points, cost) in the order path slug, then configuration slug descending."""
+    found = [(n, cost) for n, cost in candidates if cost is not None]
+    return max(found, key=lambda f: f[0])[1] if found else None
+
+
 def other_component_cost(*, configuration: Configuration, data: ConfigurationData) -> ComponentCost | None:
     """A published CICS cost per transaction on the same machine type, for a configuration whose
     eligible share was published for a part of its demand that excludes CICS (the z/OS Connect
     server): the CICS slope of another path's configuration measured there (most points first,
-    then the latest configuration slug), or ``None``."""
-    elig = data.eligibility
-    if elig is None or elig.applies_to == "all" or "cics" in elig.applies_to.split("+"):
+    then the latest configuration slug), or ``None``.
+
+    Reads and fits every candidate: the estimate uses the cached ``Reference.other_cost``.
+    """
+    if not needs_other_cost(data):
         return None
-    candidates = (
-        # Published data only: another user's private calibration is never anyone else's basis.
+    rows = (
         Configuration.objects.filter(
             path__native_machine__machine_type=data.machine_type, visibility=Visibility.PUBLISHED
         )
@@ -105,10 +132,8 @@ def other_component_cost(*, configuration: Configuration, data: ConfigurationDat
         .select_related("path__native_machine")
         .order_by("path__slug", "-slug")
     )
-    found: list[tuple[int, ComponentCost]] = []
-    for row in candidates:
+    costs = []
+    for row in rows:
         other = configuration_data(configuration=row)
-        cost = component_cost(other, fit_configuration(other), "cics")
-        if cost is not None:
-            found.append((len(other.points), cost))
-    return max(found, key=lambda f: f[0])[1] if found else None
+        costs.append((len(other.points), component_cost(other, fit_configuration(other), "cics")))
+    return pick_other_cost(costs)

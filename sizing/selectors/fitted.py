@@ -32,12 +32,20 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 
 from models_lib.costmodel import ConfigurationModel, fit_configuration
-from models_lib.inputs import CapacityTable, ConfigurationData
+from models_lib.engine import component_cost
+from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
 from models_lib.response import ResponseModel, fit_response
 from sizing.models import Configuration, Machine, Path, ReferenceVersion
-from sizing.selectors.configuration_data import capacity_table, configuration_data
+from sizing.selectors.configuration_data import (
+    capacity_table,
+    configuration_data,
+    is_other_cost_candidate,
+    needs_other_cost,
+    pick_other_cost,
+)
 
 T = TypeVar("T")
 
@@ -135,6 +143,11 @@ class Reference:
                 _store.values[key] = value
         return value
 
+    def memo(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
+        """``build()`` once per version under ``key`` (a tuple naming its kind first): for values
+        derived from reference data alone, such as a resolved target.  An exception is not kept."""
+        return self._cached(("memo", *key), build)
+
     def catalogue(self) -> Catalogue:
         """Every path, configuration (published and private) and machine, by lower-case slug."""
 
@@ -169,6 +182,31 @@ class Reference:
 
         return self._cached(("fitted", configuration.pk), build)
 
+    def other_cost(self, configuration: Configuration) -> ComponentCost | None:
+        """The other component's published cost ``configuration`` needs (z/OS Connect's CICS
+        part; ``configuration_data.other_component_cost``), from the cached catalogue and fits:
+        found once per version, not per estimate."""
+
+        def build() -> ComponentCost | None:
+            data = self.fitted(configuration).data
+            if not needs_other_cost(data):
+                return None
+            candidates = [
+                c
+                for c in self.catalogue().configurations.values()
+                if is_other_cost_candidate(configuration=configuration, candidate=c, machine_type=data.machine_type)
+            ]
+            # The order of other_component_cost's query: path slug, then configuration slug descending.
+            candidates.sort(key=lambda c: c.slug, reverse=True)
+            candidates.sort(key=lambda c: c.path.slug)
+            costs = []
+            for row in candidates:
+                other = self.fitted(row)
+                costs.append((len(other.data.points), component_cost(other.data, other.model, "cics")))
+            return pick_other_cost(costs)
+
+        return self._cached(("other-cost", configuration.pk), build)
+
     def answer(self, parts: dict[str, Any], compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """The answer for ``parts`` (normalised inputs) under this version, computed once.
 
@@ -183,10 +221,14 @@ class Reference:
         if hit is not None:
             return hit
         shared = caches[settings.ZSIZER_ANSWER_CACHE]
-        answer: dict[str, Any] | None = shared.get(key)
+        # A cache in this process's memory would only hold a pickled second copy of what the
+        # store above keeps (a pickle per computed answer): it is shared only when it is shared.
+        across = not isinstance(shared, LocMemCache)
+        answer: dict[str, Any] | None = shared.get(key) if across else None
         if answer is None:
             answer = compute()
-            shared.set(key, answer, timeout=settings.ZSIZER_ANSWER_CACHE_SECONDS)
+            if across:
+                shared.set(key, answer, timeout=settings.ZSIZER_ANSWER_CACHE_SECONDS)
         with _lock:
             if _store.token == self.token:
                 _store.answers[key] = answer

@@ -6,6 +6,7 @@ rows), so that the same question is refused, or answered, the same way everywher
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from rest_framework import serializers
@@ -161,3 +162,20 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         if attrs.get("clients") is not None and attrs.get("think_time_s") is None:
             raise serializers.ValidationError({"think_time_s": "Give the think time with the number of clients."})
         return attrs
+
+
+_forms = threading.local()
+
+
+def validated_estimate_inputs(data: Any) -> dict[str, Any]:
+    """``data`` checked by :class:`EstimateInputSerializer`: the validated inputs, or the
+    ``serializers.ValidationError`` that ``is_valid(raise_exception=True)`` raises (the same
+    details).
+
+    One serializer per thread validates every request (``run_validation``, what ``is_valid()``
+    runs): building one deep-copies its declared fields, a tenth of a cached estimate's time.
+    """
+    form = getattr(_forms, "estimate", None)
+    if form is None:
+        form = _forms.estimate = EstimateInputSerializer()
+    return dict(form.run_validation(data))

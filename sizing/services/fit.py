@@ -1,5 +1,7 @@
 """Which model fits, and the same workload on newer generations: the engine's answers for many
-targets at once (``models_lib.fit``, ``models_lib.upgrade``), read through the reference cache."""
+targets at once, through the one scenario (``sizing.selectors.scenario``) and its evaluation
+(``sizing.services.scenario``): a fit is cached per version like an estimate, and an upgrade
+column *is* the estimate of its target (the same function, the same cached answer)."""
 
 from __future__ import annotations
 
@@ -9,16 +11,15 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from models_lib.fit import fitting_models
-from models_lib.upgrade import UpgradeTarget, upgrade_comparison
-from sizing.selectors.configuration_data import other_component_cost
+from models_lib.upgrade import band_basis, generation_gap, generation_of, upgrade_column
 from sizing.selectors.fitted import Reference, current_reference
-from sizing.selectors.targets import generation_order, machine_row, target_for
-from sizing.services.estimates import engine_error, resolve_configuration, resolve_scenario, with_calibration
+from sizing.selectors.scenario import prepared_scenario
+from sizing.selectors.targets import Target, generation_order, machine_row, target_for
 from sizing.services.list_inputs import MAX_UPGRADE_TARGETS, comma_items
+from sizing.services.scenario import estimate_answer, scenario_answer
 
 #: Engine options the fit and comparison take from the request, as the estimate names them.
 FIT_ENGINE_ARGS = ("payload_bytes", "projection_band", "lpar_overhead", "server_share", "ziips")
-#: Most columns of one comparison besides the current machine.
 
 
 def generations_of(*, names: str | None, reference: Reference) -> list[str]:
@@ -58,43 +59,30 @@ def fit_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     (and meets the response-time goal), cheapest in MSU marked; each row is the estimate of
     that machine and setting (``GET /api/v1/estimate`` with ``capacity_setting``)."""
     reference = current_reference()
-    config_row = resolve_configuration(
-        user=user, path=inputs["path"], configuration=inputs["configuration"], reference=reference
+    scenario = prepared_scenario(
+        user=user, inputs={k: v for k, v in inputs.items() if k not in ("machine", "model")}, reference=reference
     )
+    config_row = scenario.configuration
     types = generations_of(names=inputs.get("generations"), reference=reference)
     kwargs = {k: inputs[k] for k in FIT_ENGINE_ARGS if inputs.get(k) is not None}
     tps = float(inputs["tps"])
     umax, sla = inputs.get("max_utilization"), inputs.get("response_time_sla_ms")
 
     def compute() -> dict[str, Any]:
-        fitted = reference.fitted(config_row)
-        try:
-            result = fitting_models(
-                fitted.data,
-                capacity=reference.lspr_table(),
-                machine_types=types,
-                tps=tps,
-                max_utilization=umax,
-                response_time_sla_ms=sla,
-                model=fitted.model,
-                response_model=fitted.response,
-                other_cost=other_component_cost(configuration=config_row, data=fitted.data),
-                **kwargs,
-            )
-        except ValueError as exc:
-            raise engine_error(exc) from None
+        result = fitting_models(
+            scenario.fitted.data,
+            capacity=scenario.capacity,
+            machine_types=types,
+            tps=tps,
+            max_utilization=umax,
+            response_time_sla_ms=sla,
+            **scenario.engine(),
+            **kwargs,
+        )
         return result.to_dict()
 
-    key = {
-        "kind": "fit",
-        "configuration": config_row.pk,
-        "types": types,
-        "tps": tps,
-        "umax": umax,
-        "sla": sla,
-        **kwargs,
-    }
-    answer = reference.answer(key, compute)
+    key = {"kind": "fit", "types": types, "tps": tps, "umax": umax, "sla": sla, **kwargs}
+    answer = scenario_answer(scenario=scenario, key=key, compute=compute)
     machines = {m.machine_type: m for m in reference.catalogue().machines.values()}
     rows = [  # copies: the cached answer stays as computed
         {**row, "machine": machines[row["machine_type"]].slug, "machine_name": machines[row["machine_type"]].name}
@@ -103,14 +91,13 @@ def fit_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     return {"path": config_row.path.slug, "configuration": config_row.slug, **answer, "rows": rows}
 
 
-def _upgrade_target(token: str, reference: Reference) -> UpgradeTarget:
+def _upgrade_target(token: str, reference: Reference) -> Target:
     """A comparison column from a machine (slug or type) or a model capacity identifier."""
     is_model = "-" in token or (len(token.strip()) == 7 and token.strip()[:4].isdigit())
     try:
-        target = target_for(machine=None if is_model else token, model=token if is_model else None, reference=reference)
+        return target_for(machine=None if is_model else token, model=token if is_model else None, reference=reference)
     except ValidationError as exc:
         raise ValidationError({"targets": [m for ms in exc.message_dict.values() for m in ms]}) from None
-    return UpgradeTarget(target.machine.machine_type, target.engine_setting, target.model.cps, target.machine.name)
 
 
 def newest_machines(reference: Reference, count: int = 2) -> list[str]:
@@ -126,42 +113,36 @@ def newest_machines(reference: Reference, count: int = 2) -> list[str]:
 def upgrade_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     """The workload on its current machine (``machine``/``model`` with ``cps``) and on each of
     ``targets`` (default: the two newest generations' flagship machines), side by side; every
-    column is the estimate of that target, with the projection band of its generation gap."""
+    column is the estimate of that target with the same inputs (:func:`estimate_answer`), with
+    the generation gap from the measured machine and the projection band it would suggest."""
     reference = current_reference()
-    inputs = with_calibration(user=user, inputs=inputs)  # a calibration: the customer's own workload
-    config_row, current = resolve_scenario(user=user, inputs=inputs, reference=reference)
+    scenario = prepared_scenario(user=user, inputs=inputs, reference=reference)
+    current = scenario.target
+    if current is None:  # the input form requires a machine or a model
+        raise ValidationError({"machine": ["Give the machine or model the workload runs on today."]})
     tokens = comma_items(inputs.get("targets") or "")
     targets = [_upgrade_target(t, reference) for t in (tokens or newest_machines(reference))]
     if len(targets) > MAX_UPGRADE_TARGETS:
         raise ValidationError({"targets": [f"At most {MAX_UPGRADE_TARGETS} targets, got {len(targets)}."]})
-    now = UpgradeTarget(
-        current.machine.machine_type, current.engine_setting, inputs.get("cps") or current.model.cps, "today"
-    )
-    kwargs = {
-        k: inputs[k] for k in (*FIT_ENGINE_ARGS, "max_utilization", "response_time_sla_ms") if inputs.get(k) is not None
+    capacity = scenario.capacity
+    measured_type = scenario.fitted.data.machine_type
+    measured = generation_of(capacity, measured_type)
+    band = inputs.get("projection_band")
+    names = ("cps", "max_utilization", "response_time_sla_ms", *FIT_ENGINE_ARGS)
+    today = {k: scenario.inputs[k] for k in names if scenario.inputs.get(k) is not None}
+    elsewhere = {k: v for k, v in today.items() if k != "cps"}  # the newer machines' CPs are sized
+    columns = []
+    for label, target, asked in (("today", current, today), *((t.machine.name, t, elsewhere) for t in targets)):
+        answer = estimate_answer(scenario=scenario, target=target, inputs={**asked, "tps": inputs["tps"]})
+        gen = generation_of(capacity, target.machine.machine_type)
+        gap = generation_gap(measured, gen) if measured and gen else 0
+        columns.append(upgrade_column(answer, label, target.machine.machine_type, gap, band, measured, gen))
+    return {
+        "path": scenario.configuration.path.slug,
+        "configuration": scenario.configuration.slug,
+        "tps": float(inputs["tps"]),
+        "measured": {"machine_type": measured_type, "generation": measured},
+        "columns": columns,
+        "band_basis": band_basis(band),
+        "source": capacity.source,
     }
-    band = kwargs.pop("projection_band", None)
-    tps = float(inputs["tps"])
-
-    def compute() -> dict[str, Any]:
-        fitted = reference.fitted(config_row)
-        try:
-            return upgrade_comparison(
-                fitted.data,
-                capacity=reference.lspr_table(),
-                current=now,
-                targets=targets,
-                tps=tps,
-                projection_band=band,
-                model=fitted.model,
-                response_model=fitted.response,
-                other_cost=other_component_cost(configuration=config_row, data=fitted.data),
-                **kwargs,
-            )
-        except ValueError as exc:
-            raise engine_error(exc) from None
-
-    key = {"kind": "upgrade", "configuration": config_row.pk, "now": repr(now), "targets": repr(targets), "tps": tps,
-           "band": band, **kwargs}  # fmt: skip
-    answer = reference.answer(key, compute)
-    return {"path": config_row.path.slug, "configuration": config_row.slug, **answer}

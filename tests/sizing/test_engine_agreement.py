@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from models_lib.closed import closed_network_at
+from models_lib.optimize import feasible_mixes
 from models_lib.sizing import size
 from models_lib.workload import WorkloadModel, workload_model
-from sizing.jobs.closed import Network
-from sizing.jobs.optimize import feasible_mixes
 from tests.models_lib import published as P
 from tests.models_lib.engine_data import Z10, Z13, Z17, table
 
@@ -97,6 +97,6 @@ def test_closed_network_job_is_the_estimates_closed_network(machine: str, client
     # engines the estimate configures: the job's network and the engine's give one throughput.
     est = _estimate("zosconnect-cics", "channel", machine, tps=800.0, cps=6, clients=clients, think_time_s=0.5)
     assert est.ziips is not None and est.ziips > 0 and est.busy_cps["ziip_on_gcp"] == 0.0
-    net = Network(_wm("zosconnect-cics", "channel", machine), cps=6, ziips=est.ziips, tps=800.0)
+    net = closed_network_at(_wm("zosconnect-cics", "channel", machine), cps=6, ziips=est.ziips, tps=800.0)
     x = float(net.solve(clients, 0.5).throughput)
     assert x == pytest.approx(est.closed_throughput_tps, rel=1e-9)

@@ -15,12 +15,13 @@ import pytest
 from numpy.testing import assert_allclose
 from scipy import special, stats
 
+from models_lib.montecarlo import sample_costs
 from models_lib.sizing import size
 from sizing.jobs.batch import run_batch
 from sizing.jobs.closed import run_closed
 from sizing.jobs.curve import run_curve
 from sizing.jobs.mix import run_mix
-from sizing.jobs.montecarlo import run_montecarlo, sample_costs
+from sizing.jobs.montecarlo import run_montecarlo
 from sizing.jobs.optimize import run_optimize
 from sizing.jobs.workload import load_workload, load_workload_for
 from sizing.models import Configuration, Machine

@@ -259,14 +259,16 @@ def test_upgrade_compares_today_with_the_newest_generations(api: Any) -> None:
     assert today["model"] == "2964-706" and today["label"] == "today"
     assert [c["machine_type"] for c in targets] == ["9175", "3931"]  # z17 ME1, z16 A01 (default)
     assert body["measured"] == {"machine_type": "2964", "generation": "z13"}
-    # Assumed band: 5 % per generation step from the measured z13 (z16: 3 steps, z17: 4).
-    assert [c["projection_band"] for c in body["columns"]] == [0.0, 0.2, 0.15]
-    # Each column is the estimate of its target with that band.
+    # Assumed band, shown and not applied: 5 % per generation step from the measured z13
+    # (z16: 3 steps, z17: 4).
+    assert [c["assumed_band"] for c in body["columns"]] == [0.0, 0.2, 0.15]
+    assert [c["projection_band"] for c in body["columns"]] == [0.0, 0.0, 0.0]
+    # Each column is the estimate of its target with the same inputs (issue 21).
     for col, machine in zip(targets, ("z17", "z16"), strict=True):
-        est = _get(api, **ZOSCONNECT, machine=machine, tps=800, projection_band=col["projection_band"]).json()
+        est = _get(api, **ZOSCONNECT, machine=machine, tps=800).json()
         assert col["cps"] == est["capacity"]["cps"] and col["ziips"] == est["ziips_required"]
         assert col["msu_used"] == est["capacity"]["cp"]["msu_used"]
-        assert col["saturation_range"] == est["ranges"]["saturation_tps"]
+        assert col["saturation_range"] == est["ranges"]["saturation_tps"] and col["cps_range"] == est["ranges"]["cps"]
     # Models as targets, a given band, and a bad target.
     given = api.get(
         "/api/v1/upgrade",

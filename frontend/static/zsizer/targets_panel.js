@@ -106,6 +106,7 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
       if (r[1] === null) return `≥ ${f(r[0])} (lower bound)`;
       return f(r[0]) === f(r[1]) ? "" : `${f(r[0])}–${f(r[1])}`;
     };
+    const bandGiven = !body.band_basis.startsWith("none");
     const rows = [
       ["Model", (c) => c.model],
       ["CPs", (c) => (c.cps_required !== null && c.cps_required !== c.cps ? `${fmt.int(c.cps)} (needs ${fmt.int(c.cps_required)})` : fmt.int(c.cps))],
@@ -118,7 +119,7 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
       ["CP utilisation", (c) => fmt.pct(c.gcp_utilization)],
       ["Saturates at, TPS", (c) => (c.saturation_tps === null ? "—" : fmt.int(c.saturation_tps))],
       ["Saturation range", (c) => rng(c.saturation_range, (v) => fmt.int(v))],
-      ["Projection band", (c) => `±${fmt.pct(c.projection_band)} (${c.generation_gap} generation${c.generation_gap === 1 ? "" : "s"} from the measured ${body.measured.generation})`],
+      ["Projection band", (c) => (bandGiven ? `±${fmt.pct(c.projection_band)} (given)` : `none given; ±${fmt.pct(c.assumed_band)} would be assumed (${c.generation_gap} generation${c.generation_gap === 1 ? "" : "s"} from the measured ${body.measured.generation})`)],
     ];
     const head = el("tr", {}, [el("th", { scope: "col", textContent: "" }), ...cols.map((c) => el("th", { scope: "col", className: "num", textContent: c.label === "today" ? `Today (${c.model})` : c.label }))]);
     const t = el("table", { className: "table table-compact upgrade-table" }, [

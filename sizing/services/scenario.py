@@ -1,0 +1,148 @@
+"""Evaluating a prepared scenario (``sizing.selectors.scenario``): the one place that calls the
+engine for a request, maps the engine's error to the form field it names, and caches the answer
+per reference-data version.
+
+* :func:`scenario_answer`: any engine computation of a scenario (an estimate, a fit, an upgrade
+  comparison), cached under the scenario's configuration and the normalised inputs.
+* :func:`estimate_answer`: the estimate of one target, as ``GET /api/v1/estimate`` answers it;
+  an upgrade column and a batch row are this answer.
+* :func:`scenario_workload`: the scenario's :class:`~models_lib.workload.WorkloadModel`, which
+  the job kinds evaluate at many rates and CP counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from models_lib.sizing import size
+from models_lib.workload import WorkloadModel, workload_model
+from sizing.models import Calibration, Configuration, Visibility
+from sizing.selectors.scenario import Scenario
+from sizing.selectors.targets import Target
+from sizing.services.warning_levels import with_levels
+
+#: Engine keyword arguments that come straight from the request.
+ENGINE_ARGS = (
+    "cps",
+    "ziips",
+    "max_utilization",
+    "payload_bytes",
+    "clients",
+    "think_time_s",
+    "response_time_sla_ms",
+    "projection_band",
+    "lpar_overhead",
+    "server_share",
+)
+
+#: The engine's arguments that are fields of the request, by the same name.
+_FIELDS = frozenset((*ENGINE_ARGS, "tps", "capacity_setting"))
+
+
+def engine_error(exc: ValueError, *, default_field: str = "non_field_errors") -> ValidationError:
+    """The engine's error as a 400 on the field it names: its ``argument`` (``InputError``) or
+    ``field`` (``models_lib.targets.TargetError``) where that is a request field, else
+    ``default_field``.  Never read from the message's text."""
+    argument = getattr(exc, "argument", None) or getattr(exc, "field", None)
+    return ValidationError({argument if argument in _FIELDS else default_field: [str(exc)]})
+
+
+def scenario_answer(
+    *, scenario: Scenario, key: dict[str, Any], compute: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """``compute()`` (an engine call on ``scenario``), once per reference-data version and
+    ``key`` (the normalised inputs besides the configuration); a ``ValueError`` of the engine
+    becomes a 400 naming its field.  Callers must not mutate the answer."""
+
+    def guarded() -> dict[str, Any]:
+        try:
+            return compute()
+        except ValueError as exc:
+            raise engine_error(exc) from None
+
+    return scenario.reference.answer({**scenario.key(), **key}, guarded)
+
+
+def data_origin(config_row: Configuration) -> dict[str, Any]:
+    """Whose data the answer rests on: published documents, or the owner's own measurements."""
+    if config_row.visibility != Visibility.PRIVATE:
+        return {"data_origin": "published"}
+    calibration = Calibration.objects.filter(configuration=config_row).select_related("machine").first()
+    if calibration is None:
+        return {"data_origin": "customer"}
+    return {
+        "data_origin": "customer",
+        "calibration": {
+            "id": calibration.pk,
+            "name": calibration.name,
+            "current_model": calibration.model,
+            "current_machine": calibration.machine.slug,
+            "cps": calibration.cps,
+            "ziips": calibration.ziips,
+            "intervals": len(calibration.intervals),
+            "speed_factor": calibration.speed_factor,
+        },
+    }
+
+
+def estimate_kwargs(*, target: Target, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The engine's options of an estimate: the request's, a model's CPs, a sub-capacity setting."""
+    kwargs = {name: inputs[name] for name in ENGINE_ARGS if inputs.get(name) is not None}
+    if target.model.cps is not None:
+        kwargs["cps"] = target.model.cps  # a model fixes its CPs
+    if target.engine_setting is not None:
+        kwargs["capacity_setting"] = target.engine_setting
+    return kwargs
+
+
+def estimate_answer(*, scenario: Scenario, target: Target, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The estimate of ``scenario`` on ``target`` at ``inputs["tps"]`` with the request's engine
+    options (``ENGINE_ARGS``), as the estimate API answers it, computed once per version."""
+    kwargs = estimate_kwargs(target=target, inputs=inputs)
+    tps = float(inputs["tps"])
+    machine = target.machine
+
+    def compute() -> dict[str, Any]:
+        result = size(
+            scenario.fitted.data,
+            target_machine=machine.slug,
+            target_machine_type=machine.machine_type,
+            capacity=scenario.capacity,
+            tps=tps,
+            **scenario.engine(),
+            **kwargs,
+        )
+        outputs = result.to_dict()  # JSON-safe: non-finite numbers are None
+        outputs["warnings"] = with_levels(outputs["warnings"])
+        outputs["basis"] = {**outputs["basis"], **data_origin(scenario.configuration)}
+        return outputs
+
+    # The same key as before this module existed: one answer per (version, configuration,
+    # machine, inputs).
+    return scenario_answer(scenario=scenario, key={"machine": machine.pk, "tps": tps, **kwargs}, compute=compute)
+
+
+def scenario_workload(
+    *, scenario: Scenario, tps: float | None = None, options: dict[str, Any] | None = None
+) -> WorkloadModel:
+    """The scenario's workload model on its target (``ValueError`` if it cannot be sized), for
+    the job kinds; ``options``: ``payload_bytes``, ``max_utilization`` and further ``size()``
+    options (``projection_band``, ``lpar_overhead``, ``server_share``)."""
+    target = scenario.target
+    if target is None:
+        raise ValueError("machine: a workload model needs a target machine")
+    opts = dict(options or {})
+    return workload_model(
+        scenario.fitted.data,
+        fitted=scenario.fitted.model,
+        machine=target.machine.slug,
+        machine_type=target.machine.machine_type,
+        capacity=scenario.capacity,
+        tps=tps,
+        capacity_setting=target.engine_setting,
+        other_cost=scenario.other_cost,
+        **opts,
+    )

@@ -1,0 +1,80 @@
+"""The one scenario every request goes through (``sizing.selectors.scenario``,
+``sizing.services.scenario``): the other component's cost is found once per reference-data
+version, a warm estimate reads no reference rows, an upgrade column is the estimate of its model
+and an engine error names its field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from models_lib.targets import TargetError
+from sizing.models import Configuration
+from sizing.selectors.configuration_data import configuration_data, other_component_cost
+from sizing.selectors.fitted import current_reference
+from sizing.selectors.scenario import prepared_scenario
+from sizing.services.estimates import estimate_compute
+from sizing.services.scenario import engine_error
+
+pytestmark = pytest.mark.django_db
+
+ZOSCONNECT = {"path": "zosconnect-cics", "configuration": "channel"}
+FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region"}
+
+
+def test_the_cached_other_cost_is_the_one_the_database_query_finds() -> None:
+    reference = current_reference()
+    rows = list(Configuration.objects.select_related("path__native_machine"))
+    needing = 0
+    for row in rows:
+        direct = other_component_cost(configuration=row, data=configuration_data(configuration=row))
+        assert reference.other_cost(row) == direct, row.slug
+        needing += direct is not None
+    assert needing >= 1  # z/OS Connect's configurations need CICS's cost (its share excludes CICS)
+
+
+def test_a_warm_zos_connect_estimate_reads_no_reference_rows(user: Any) -> None:
+    estimate_compute(user=user, inputs={**ZOSCONNECT, "machine": "z16", "tps": 901.0})  # warms the version's cache
+    with CaptureQueriesContext(connection) as queries:
+        _, _, outputs = estimate_compute(user=user, inputs={**ZOSCONNECT, "machine": "z16", "tps": 903.0})
+    read = " ".join(q["sql"] for q in queries.captured_queries)
+    for table in ("sizing_benchmarkpoint", "sizing_configuration", "sizing_statement", "sizing_capacityrating"):
+        assert table not in read
+    assert outputs["cps_required"] is not None
+
+
+def test_an_upgrade_column_is_the_estimate_of_its_model(api: Any) -> None:
+    # Issue 21: FiTeq at 8,000 TPS on 9175-705 had CPs 4..5 and no saturation range in the
+    # estimate, 3..7 and 7,557..8,830 in the upgrade column.
+    body = api.get("/api/v1/upgrade", {**FITEQ, "model": "2964-708", "tps": 8000, "targets": "9175-705"}).json()
+    _, column = body["columns"]
+    est = api.get("/api/v1/estimate", {**FITEQ, "model": "9175-705", "tps": 8000}).json()
+    assert column["cps"] == est["capacity"]["cps"] == 5
+    assert column["cps_range"] == est["ranges"]["cps"]
+    assert column["saturation_range"] == est["ranges"].get("saturation_tps")
+    assert column["saturation_tps"] == est["saturation_tps"] and column["ziips"] == est["ziips_required"]
+
+
+def test_a_scenario_prepares_a_calibration_and_names_a_bad_field(user: Any) -> None:
+    with pytest.raises(ValidationError) as bad:
+        prepared_scenario(user=user, inputs={**ZOSCONNECT, "configuration": "nope", "machine": "z16"})
+    assert "configuration" in bad.value.message_dict
+    with pytest.raises(ValidationError) as missing:
+        prepared_scenario(user=user, inputs={**ZOSCONNECT, "calibration": 10**9})
+    assert "calibration" in missing.value.message_dict
+
+
+def test_an_engine_error_goes_to_the_field_it_names() -> None:
+    class Named(ValueError):
+        argument = "payload_bytes"
+
+    assert engine_error(Named("too large")).message_dict == {"payload_bytes": ["too large"]}
+    assert engine_error(TargetError("cps", "cps 99 is not rated")).message_dict == {"cps": ["cps 99 is not rated"]}
+    assert engine_error(ValueError("max_utilization must be in (0, 1]")).message_dict == {
+        "max_utilization": ["max_utilization must be in (0, 1]"]
+    }
+    assert "non_field_errors" in engine_error(ValueError("something else")).message_dict
