@@ -71,7 +71,7 @@ def _sign_in_and_size(base: str, username: str, password: str) -> dict[str, obje
     landed = opener.open(
         urllib.request.Request(f"{base}/login/", data=form.encode(), headers={"Referer": f"{base}/login/"})
     )
-    assert landed.url == f"{base}/", landed.url  # signed in: redirected home, not back to the login form
+    assert landed.url == f"{base}/size/", landed.url  # signed in: straight to the sizing page, not the login form
     token = next(c.value for c in jar if c.name == "csrftoken")
     inputs = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": 8000}
     request = urllib.request.Request(

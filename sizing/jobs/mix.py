@@ -107,7 +107,6 @@ def mix_workload(
     owner: User,
     params: Mapping[str, Any],
     entry: Mapping[str, Any],
-    capacity: CapacityTable | None = None,
     **engine: Any,
 ) -> WorkloadModel:
     """The model of one of the mix's ``workloads`` on its machine (``ValueError`` if it cannot be
@@ -120,7 +119,6 @@ def mix_workload(
         payload_bytes=entry.get("payload_bytes"),
         max_utilization=params.get("max_utilization"),
         tps=entry["tps"],
-        capacity=capacity,
         capacity_setting=params.get("capacity_setting"),
         **engine,
     )
@@ -146,7 +144,7 @@ def mix_evaluate(
     params = {"machine": machine, "max_utilization": max_utilization, "capacity_setting": capacity_setting}
     models: list[WorkloadModel] = []
     for i, entry in enumerate(workloads):
-        models.append(mix_workload(owner=owner, params=params, entry=entry, capacity=capacity, **engine))
+        models.append(mix_workload(owner=owner, params=params, entry=entry, **engine))
         if progress is not None:
             progress(i + 1, len(workloads) + 1)
     return mix_lpar(models, [float(e["tps"]) for e in workloads], cps=cps, ziips=ziips, capacity=capacity)

@@ -130,4 +130,4 @@ def test_a_redis_error_that_reaches_a_job_queues_it_again_for_a_retry(user: Any,
     assert job.started_at == first_start and job.last_started_at > first_start
     table = job.result["table"]
     rows = [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
-    assert [row["error"] for row in rows] == ["", ""]  # both rows sized, none refused
+    assert [row["error"] for row in rows] == [None, None]  # both rows sized, none refused

@@ -139,7 +139,7 @@ def test_a_batch_row_with_an_unbounded_number_carries_its_error_and_the_others_a
     rows = [dict(zip(columns, r, strict=True)) for r in result["table"]["rows"]]
     assert (result["succeeded"], result["failed"]) == (1, 3)
     # The estimate's own limits (sizing/services/estimate_inputs.py: MAX_TPS, MAX_THINK_TIME_S).
-    assert rows[1]["error"] == "tps: Ensure this value is less than or equal to 10000000."
+    assert rows[1]["error"] == "tps: Must be at most 10,000,000 transactions per second."
     assert rows[2]["error"] == "think_time_s: Ensure this value is less than or equal to 3600.0."
     assert rows[3]["error"] == "tps: Must be a finite number (NaN and infinity are not allowed)."
 

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from models_lib.checks import InputError
 from models_lib.targets import TargetError
 from sizing.models import Configuration
 from sizing.selectors.configuration_data import configuration_data, other_component_cost
@@ -74,7 +75,11 @@ def test_an_engine_error_goes_to_the_field_it_names() -> None:
 
     assert engine_error(Named("too large")).message_dict == {"payload_bytes": ["too large"]}
     assert engine_error(TargetError("cps", "cps 99 is not rated")).message_dict == {"cps": ["cps 99 is not rated"]}
-    assert engine_error(ValueError("max_utilization must be in (0, 1]")).message_dict == {
+    assert engine_error(InputError("max_utilization", "max_utilization must be in (0, 1]")).message_dict == {
         "max_utilization": ["max_utilization must be in (0, 1]"]
+    }
+    # The message's words are never read: a plain ValueError that names a field stays whole-request.
+    assert engine_error(ValueError("max_utilization must be in (0, 1]")).message_dict == {
+        "non_field_errors": ["max_utilization must be in (0, 1]"]
     }
     assert "non_field_errors" in engine_error(ValueError("something else")).message_dict
