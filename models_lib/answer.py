@@ -63,6 +63,7 @@ WARNING_CODES: Mapping[str, str] = {
     "published-limit": "the target rate passes a software limit that a source states",
     "cics-only": "CPU of the CICS regions only (no LPAR figure published; no lpar_overhead given)",
     "software-unscaled": "the saturation is the fitted software station of the measured configuration, not scaled",
+    "response-fit-weak": "the response-time fit has too few degrees of freedom or misses published points left out",
 }
 
 

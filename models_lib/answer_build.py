@@ -37,7 +37,7 @@ __all__ = ["basis_dict", "capacity_block", "final_assumptions", "limit_warnings"
 
 
 def final_assumptions(
-    policy: EnginePolicy, chosen: CountEvaluation, band: float, rmodel: ResponseModel | None
+    policy: EnginePolicy, chosen: CountEvaluation, band: float, rmodel: ResponseModel | None, level: float
 ) -> tuple[str, ...]:
     """The basis sentences about the rules, the projection band, the split and the response model."""
     out = [policy.describe()]
@@ -63,6 +63,8 @@ def final_assumptions(
             )
             + (f"; fit to published response times: RMSE {rmodel.fit.rmse_ms:.3g} ms" if rmodel.fit else "")
         )
+        if rmodel.fit is not None and rmodel.fit.interval is not None:
+            out.append(rmodel.fit.interval.describe(level))
     return tuple(out)
 
 

@@ -63,7 +63,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     sat_of = saturation_at(basis, chosen, elig.value, rmodel)
     sat = sat_of(1.0)
     cp_factor = cp_cost_factor(basis, chosen.proj, chosen.gcp)
-    rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps)
+    rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps, cost.level)
     band = 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else pw.projection_band
     ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
     rng = ranges(
@@ -79,7 +79,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *rt.warnings,
         *limit_warnings(pw.config, req.t),
     )
-    assumptions = (*choice.assumptions, *final_assumptions(req.policy, chosen, band, rmodel))
+    assumptions = (*choice.assumptions, *final_assumptions(req.policy, chosen, band, rmodel, cost.level))
     return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions), elig
 
 

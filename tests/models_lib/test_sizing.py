@@ -491,6 +491,8 @@ WARNING_CASES: dict[str, tuple[str, str, str | None, dict[str, Any]]] = {
     "cics-only": ("cicsts-catalog", "v5.3", None, {"tps": 1000.0}),
     # REDP-5114 multi-region on its measured 10 CPs: the fitted HSM-channel station binds first.
     "software-unscaled": ("fiteq-authenticator", "multi-region", None, {"tps": 5000.0, "cps": 10}),
+    # REDP-5114 Table 11-1: 4 response times, D + a software station fitted: 2 degrees of freedom.
+    "response-fit-weak": ("fiteq-authenticator", "multi-region", None, {"tps": 499.34, "cps": 10}),
 }
 
 
