@@ -7,7 +7,7 @@ own module and returns its result with its own warnings and assumptions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from models_lib.answer import SizingResult, SizingWarning, finite_or_none
@@ -79,13 +79,40 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *rt.warnings,
         *limit_warnings(pw.config, req.t),
     )
-    assumptions = (*choice.assumptions, *final_assumptions(req.policy, chosen, band, rmodel, cost.level))
+    assumptions = (
+        *choice.assumptions,
+        *final_assumptions(req.policy, chosen, band, rmodel, cost.level),
+        *((pw.smt2_statement,) if pw.smt2_statement else ()),
+    )
     return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions), elig
+
+
+def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> str | None:
+    """Where the ratio in force is unconfirmed: the basis sentence with what the other recorded
+    rule gives at the same rate and inputs (CPs, specialty engines, CP utilisation, MSU)."""
+    found, alt = req.policy.unconfirmed_ratio()
+    if not found:
+        return None
+    policy = req.policy.with_ratio(alt)
+    alt_pw = replace(pw, policy=policy)
+    object.__setattr__(alt_pw, "_projections", pw._projections)  # projections do not depend on the rule
+    other = answer_at(alt_pw, cost, replace(req, policy=policy))
+    name = policy.name
+    rule = "no ratio" if alt is None else f"at most {alt:g} {name}s per CP"
+    util = "" if other.gcp_utilization is None else f" at {other.gcp_utilization:.1%} CP busy"
+    msu = "" if other.msu is None else f", {other.msu:,.1f} MSU"
+    return (
+        f"the {name}:CP ratio in force is unconfirmed; under the other rule a planner may expect ({rule}) "
+        f"this rate takes {other.cps} CP{'s' if other.cps != 1 else ''} + {other.ziips} {name}s{util}{msu}"
+    )
 
 
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
     """The answer at ``req.t`` from the prepared workload."""
     d, elig = _decide(pw, cost, req)
+    other_rule = alternative_rule(pw, cost, req)
+    if other_rule is not None:
+        d = replace(d, assumptions=(*d.assumptions, other_rule))
     basis = d.basis
     chosen, required, rt = d.choice.chosen, d.choice.required, d.rt
     cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting)
