@@ -7,12 +7,13 @@ own module and returns its result with its own warnings and assumptions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from models_lib.answer import SizingResult, SizingWarning, finite_or_none
 from models_lib.answer_build import basis_dict, capacity_block, final_assumptions, limit_warnings, per_tran_ms
-from models_lib.answer_parts import BusyEngines, Ranges, ResponseTime
+from models_lib.answer_parts import BusyEngines, IcfPool, Ranges, ResponseTime
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import Saturation
@@ -87,6 +88,26 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions), elig
 
 
+def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict[str, float], IcfPool | None]:
+    """Busy engines per published component on the target, and the coupling facility apart.
+
+    The LPAR's components are projected with the CP factor.  A coupling facility that ran on its
+    own ICF engines (FiTeq: "Internal Coupling Facility with two dedicated CPs", REDP-5114 sec.
+    5.1) is not the LPAR's: it is served as ``icf``, in busy ICF engines as measured on the
+    source machine (no LSPR rating describes a CF's engines), and never counted in the CPs sized.
+    """
+    out = {k: v * factor for k, v in components.items() if k != "cf"}
+    if "cf" not in components:
+        return out, None
+    busy = float(components["cf"])
+    out["icf"] = busy
+    note = (
+        "coupling-facility busy on its own ICF engines, outside the LPAR, as measured on the source "
+        "machine; not in the CPs sized"
+    )
+    return out, IcfPool(busy=busy, note=note)
+
+
 def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> str | None:
     """Where the ratio in force is unconfirmed: the basis sentence with what the other recorded
     rule gives at the same rate and inputs (CPs, specialty engines, CP utilisation, MSU)."""
@@ -116,6 +137,9 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
     basis = d.basis
     chosen, required, rt = d.choice.chosen, d.choice.required, d.rt
     cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting)
+    breakdown, icf = lpar_breakdown(basis.components, chosen.proj.factor)
+    if icf is not None:
+        cap_block = replace(cap_block, icf=icf)
     cap = req.policy.max_engines(chosen.n)
     return SizingResult(
         path=pw.config.path,
@@ -129,7 +153,7 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         ziips_required=chosen.needed if cap is None else min(chosen.needed, cap),
         cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t),
         busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
-        breakdown={k: v * chosen.proj.factor for k, v in basis.components.items()},
+        breakdown=breakdown,
         gcp_utilization=chosen.util,
         ziip_utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
         mips=cap_block.cp.mips_used,

@@ -104,3 +104,24 @@ def test_smt2_factor_outside_1_to_2_is_rejected_naming_it(table: CapacityTable, 
     with pytest.raises(InputError) as err:
         _size(table, "z16", tps=1000.0, smt2_factor=factor)
     assert err.value.argument == "smt2_factor"
+
+
+def test_fiteq_coupling_facility_is_icf_busy_apart_from_the_lpar_cps() -> None:
+    # REDP-5114 sec. 5.1: "Internal Coupling Facility with two dedicated CPs"; Table 11-1 row 4
+    # (8680.75 TPS): CF CPU 3.80 % of those 2 engines = 0.076 busy ICF engines, LPAR CPU 75.99 %
+    # of 10 CPs.  The CF's busy is served apart (breakdown "icf", capacity.icf) and the CPs
+    # sized carry the LPAR only.
+    cfg = P.configuration("fiteq-authenticator", "multi-region")
+    r = size(cfg, target_machine="zec12", target_machine_type="2827", capacity=P.capacity_table(), tps=8680.75, cps=10)
+    assert "cf" not in r.breakdown
+    assert_allclose(r.breakdown["icf"], 3.80 * 2 / 100.0, rtol=0.10)  # the CF line's fit at a published rate
+    assert r.capacity_detail is not None and r.capacity_detail.icf is not None
+    assert r.capacity_detail.icf.busy == r.breakdown["icf"]
+    assert "not in the CPs sized" in r.capacity_detail.icf.note
+    assert_allclose(r.busy_cps.gcp, r.breakdown["lpar"], rtol=1e-12)  # type: ignore[arg-type]
+    assert r.to_dict()["capacity"]["icf"]["busy"] == r.breakdown["icf"]
+
+
+def test_paths_without_a_coupling_facility_have_no_icf_line(table: CapacityTable) -> None:
+    r = _size(table, "z16", tps=1000.0)
+    assert "icf" not in r.breakdown and r.capacity_detail is not None and r.capacity_detail.icf is None

@@ -66,7 +66,7 @@ def test_fiteq_multi_region_native_busy_lpar_within_5_percent_of_table_11_1(tabl
         assert "projection" not in r.warning_codes()
         assert_allclose(r.busy_cps["total"], expected, rtol=0.05)  # type: ignore[arg-type]
         assert r.busy_cps["gcp"] == r.busy_cps["total"] and r.busy_cps["ziip"] == 0.0
-        assert set(r.breakdown) == {"cics", "smsvsam", "lpar", "cf"}
+        assert set(r.breakdown) == {"cics", "smsvsam", "lpar", "icf"}
         assert_allclose(r.breakdown["lpar"], r.busy_cps["total"], rtol=1e-12)  # type: ignore[arg-type]
 
 
