@@ -286,6 +286,7 @@ class InputsEchoSerializer(serializers.Serializer[Any]):
     projection_band = serializers.FloatField(required=False)
     lpar_overhead = serializers.FloatField(required=False)
     server_share = serializers.FloatField(required=False)
+    smt2_factor = serializers.FloatField(required=False, help_text="SMT-2 zIIP capacity factor given")
 
 
 class EstimateAnswerSerializer(EstimateResultSerializer):
