@@ -17,7 +17,7 @@ from sizing.services.estimates import engine_error, resolve_configuration, resol
 from sizing.services.list_inputs import MAX_UPGRADE_TARGETS, comma_items
 
 #: Engine options the fit and comparison take from the request, as the estimate names them.
-FIT_ENGINE_ARGS = ("payload_bytes", "projection_band", "lpar_overhead", "server_share", "ziips")
+FIT_ENGINE_ARGS = ("payload_bytes", "projection_band", "lpar_overhead", "server_share", "ziips", "smt2_factor")
 #: Most columns of one comparison besides the current machine.
 
 
