@@ -115,11 +115,17 @@ def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -
     if not found:
         return None
     policy = req.policy.with_ratio(alt)
+    name = policy.name
+    rule = "no ratio" if alt is None else f"at most {alt:g} {name}s per CP"
+    elig = pw.eligibility
+    if elig is None or max(elig.value, elig.high) <= 0.0:  # nothing runs on specialty engines: no ratio binds
+        return (
+            f"the {name}:CP ratio in force is unconfirmed; the other rule a planner may expect ({rule}) "
+            f"gives the same answer: no eligible work is published for this configuration"
+        )
     alt_pw = replace(pw, policy=policy)
     object.__setattr__(alt_pw, "_projections", pw._projections)  # projections do not depend on the rule
     other = answer_at(alt_pw, cost, replace(req, policy=policy))
-    name = policy.name
-    rule = "no ratio" if alt is None else f"at most {alt:g} {name}s per CP"
     util = "" if other.gcp_utilization is None else f" at {other.gcp_utilization:.1%} CP busy"
     msu = "" if other.msu is None else f", {other.msu:,.1f} MSU"
     return (

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
 from models_lib.checks import InputError
+from models_lib.costmodel import normal_quantile, student_t_quantile
 
 __all__ = ["ROUNDING_VARIANCE_MS2", "WEAK_T_RATIO", "ResponseInterval", "response_interval"]
 
@@ -62,7 +62,7 @@ def _half_width(sse: float, n: int, params: int, level: float) -> float:
     if nu < 1:
         return math.inf
     sigma = math.sqrt(max(sse / nu, ROUNDING_VARIANCE_MS2))
-    return float(stats.t.ppf(0.5 * (1.0 + level), nu)) * sigma * math.sqrt(1.0 + 1.0 / n)
+    return student_t_quantile(0.5 * (1.0 + level), nu) * sigma * math.sqrt(1.0 + 1.0 / n)
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ class ResponseInterval:
         lv = _check_level(level)
         if self.dof < 1:
             return True
-        ratio = float(stats.t.ppf(0.5 * (1.0 + lv), self.dof) / stats.norm.ppf(0.5 * (1.0 + lv)))
+        ratio = student_t_quantile(0.5 * (1.0 + lv), self.dof) / normal_quantile(0.5 * (1.0 + lv))
         return ratio > WEAK_T_RATIO or self.loo_coverage(lv) < lv
 
     def describe(self, level: float) -> str:

@@ -125,3 +125,12 @@ def test_fiteq_coupling_facility_is_icf_busy_apart_from_the_lpar_cps() -> None:
 def test_paths_without_a_coupling_facility_have_no_icf_line(table: CapacityTable) -> None:
     r = _size(table, "z16", tps=1000.0)
     assert "icf" not in r.breakdown and r.capacity_detail is not None and r.capacity_detail.icf is None
+
+
+def test_without_eligible_work_the_other_rule_gives_the_same_answer(table: CapacityTable) -> None:
+    # FiTeq publishes no zIIP eligibility (0 % assumed): no ratio can bind on z17, whose 2:1 is
+    # unconfirmed with "no ratio" recorded as the alternative (engine_rules.yaml).
+    cfg = P.configuration("fiteq-authenticator", "multi-region")
+    r = size(cfg, target_machine="z17", target_machine_type="9175", capacity=table, tps=3000.0)
+    alt = _sentence(r, "ratio in force is unconfirmed")
+    assert "(no ratio) gives the same answer: no eligible work" in alt
