@@ -12,7 +12,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from models_lib.answer import SizingResult, SizingWarning, finite_or_none
-from models_lib.answer_build import basis_dict, capacity_block, final_assumptions, limit_warnings, per_tran_ms
+from models_lib.answer_build import (
+    basis_dict,
+    capacity_block,
+    final_assumptions,
+    limit_warnings,
+    mp_effect_note,
+    per_tran_ms,
+)
 from models_lib.answer_parts import BusyEngines, IcfPool, Ranges, ResponseTime
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
@@ -85,6 +92,9 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *final_assumptions(req.policy, chosen, band, rmodel, cost.level),
         *((pw.smt2_statement,) if pw.smt2_statement else ()),
     )
+    mp = mp_effect_note(pw.capacity, chosen, req.policy)
+    if mp is not None:
+        assumptions = (*assumptions, mp)
     return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions), elig
 
 

@@ -134,3 +134,22 @@ def test_without_eligible_work_the_other_rule_gives_the_same_answer(table: Capac
     r = size(cfg, target_machine="z17", target_machine_type="9175", capacity=table, tps=3000.0)
     alt = _sentence(r, "ratio in force is unconfirmed")
     assert "(no ratio) gives the same answer: no eligible work" in alt
+
+
+def test_basis_states_the_mp_effect_of_the_whole_configuration(table: CapacityTable) -> None:
+    # z/OS Connect 32K at 3,000 TPS on z16 answers 4 CPs + 8 zIIPs.  LSPR rows (the zPCR export,
+    # benchmarks/lspr_zpcr_configuration_summary.csv): 3931-704 and 3931-712; per engine
+    # MIPS(4)/4 against MIPS(12)/12.
+    r = _size(table, "z16", tps=3000.0)
+    assert (r.cps, r.ziips) == (4, 8)
+    rows = {int(row["cps"]): float(row["mips"]) for row in P.lspr_rows("3931", (4, 12))}
+    per4, per12 = rows[4] / 4, rows[12] / 12
+    note = _sentence(r, "MP effect of the whole configuration is not applied")
+    assert f"3931-704: {per4:,.1f} MIPS per engine" in note and f"{per12:,.1f} MIPS per engine (3931-712)" in note
+    assert f"{1 - per12 / per4:.1%} less" in note
+
+
+def test_no_mp_effect_sentence_without_specialty_engines(table: CapacityTable) -> None:
+    cfg = P.configuration("fiteq-authenticator", "multi-region")
+    r = size(cfg, target_machine="z16", target_machine_type="3931", capacity=table, tps=3000.0)
+    assert r.ziips == 0 and not [a for a in r.basis.assumptions if "MP effect" in a]
