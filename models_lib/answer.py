@@ -63,6 +63,7 @@ WARNING_CODES: Mapping[str, str] = {
     "published-limit": "the target rate passes a software limit that a source states",
     "cics-only": "CPU of the CICS regions only (no LPAR figure published; no lpar_overhead given)",
     "software-unscaled": "the saturation is the fitted software station of the measured configuration, not scaled",
+    "response-fit-weak": "the response-time fit has too few degrees of freedom or misses published points left out",
 }
 
 
@@ -102,8 +103,8 @@ class SizingResult:
         ``total``, ``gcp``, ``ziip``, ``ziip_on_gcp`` busy engines.
     breakdown : Mapping[str, float]
         Busy engines per published component (``lpar``, ``cics``, ``tor``, ``aor``, ``for``,
-        ``smsvsam``, ``cf``); ``cf`` counts coupling-facility engines, projected with the same
-        factor (an assumption).
+        ``smsvsam``) projected to the target, and ``icf``: coupling-facility busy on its own ICF
+        engines, outside the LPAR, as measured (never in the CPs sized; ``capacity.icf``).
     gcp_utilization, ziip_utilization : float or None
         Mean utilisation (fraction).
     mips, msu : float or None

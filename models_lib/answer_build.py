@@ -33,11 +33,19 @@ from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility
 
-__all__ = ["basis_dict", "capacity_block", "final_assumptions", "limit_warnings", "no_cpu_result", "per_tran_ms"]
+__all__ = [
+    "basis_dict",
+    "capacity_block",
+    "final_assumptions",
+    "limit_warnings",
+    "mp_effect_note",
+    "no_cpu_result",
+    "per_tran_ms",
+]
 
 
 def final_assumptions(
-    policy: EnginePolicy, chosen: CountEvaluation, band: float, rmodel: ResponseModel | None
+    policy: EnginePolicy, chosen: CountEvaluation, band: float, rmodel: ResponseModel | None, level: float
 ) -> tuple[str, ...]:
     """The basis sentences about the rules, the projection band, the split and the response model."""
     out = [policy.describe()]
@@ -63,7 +71,30 @@ def final_assumptions(
             )
             + (f"; fit to published response times: RMSE {rmodel.fit.rmse_ms:.3g} ms" if rmodel.fit else "")
         )
+        if rmodel.fit is not None and rmodel.fit.interval is not None:
+            out.append(rmodel.fit.interval.describe(level))
     return tuple(out)
+
+
+def mp_effect_note(table: CapacityTable, chosen: CountEvaluation, policy: EnginePolicy) -> str | None:
+    """What rating the configuration's CPs and specialty engines at their total count would give.
+
+    The engine rates CPs and specialty engines at the CP count (the LSPR rating of the model
+    capacity identifier); the MP effect belongs to the whole configuration.  Where specialty
+    engines are configured and the full-speed table rates the total count, the sentence states
+    the per-engine capacity at that count against the one used: how optimistic the answer is
+    (not applied; docs/models.md, "Planner rules", says why).
+    """
+    n, z, mt = chosen.n, chosen.ziips, chosen.proj.to_machine_type
+    if z <= 0 or (mt, n + z) not in table.ratings or (mt, n) not in table.ratings:
+        return None
+    used, whole = rating(table, mt, n), rating(table, mt, n + z)
+    per_used, per_whole = used.mips / n, whole.mips / (n + z)
+    return (
+        f"CPs and {policy.name}s are rated at the CP count (full speed {used.model}: {per_used:,.1f} MIPS per engine); "
+        f"the configuration's {n + z} engines rate {per_whole:,.1f} MIPS per engine ({whole.model}), "
+        f"{1.0 - per_whole / per_used:.1%} less: the MP effect of the whole configuration is not applied"
+    )
 
 
 def per_tran_ms(chosen: CountEvaluation, basis: Basis, t: float) -> CpuPerTran:

@@ -23,6 +23,7 @@ __all__ = [
     "CpPool",
     "CpuPerTran",
     "FitSummary",
+    "IcfPool",
     "NativeDemand",
     "ProjectionBasis",
     "Range",
@@ -191,8 +192,18 @@ class CapacityBasis(Record):
 
 
 @dataclass(frozen=True, eq=False)
+class IcfPool(Record):
+    """Coupling-facility busy on its own ICF engines, outside the LPAR and not in the CPs sized:
+    ``busy`` engines at the rate, as measured on the source machine's ICFs; ``note`` says so."""
+
+    busy: float
+    note: str
+
+
+@dataclass(frozen=True, eq=False)
 class Capacity(Record):
-    """The target model's MIPS and MSU per pool at the CPs evaluated (served as ``capacity``)."""
+    """The target model's MIPS and MSU per pool at the CPs evaluated (served as ``capacity``);
+    ``icf`` the coupling facility's busy where the source publishes it (``None`` elsewhere)."""
 
     model: str
     machine_type: str
@@ -202,6 +213,7 @@ class Capacity(Record):
     cp: CpPool
     specialty: SpecialtyPool
     basis: CapacityBasis
+    icf: IcfPool | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -7,12 +7,20 @@ own module and returns its result with its own warnings and assumptions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from models_lib.answer import SizingResult, SizingWarning, finite_or_none
-from models_lib.answer_build import basis_dict, capacity_block, final_assumptions, limit_warnings, per_tran_ms
-from models_lib.answer_parts import BusyEngines, Ranges, ResponseTime
+from models_lib.answer_build import (
+    basis_dict,
+    capacity_block,
+    final_assumptions,
+    limit_warnings,
+    mp_effect_note,
+    per_tran_ms,
+)
+from models_lib.answer_parts import BusyEngines, IcfPool, Ranges, ResponseTime
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import Saturation
@@ -63,7 +71,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     sat_of = saturation_at(basis, chosen, elig.value, rmodel)
     sat = sat_of(1.0)
     cp_factor = cp_cost_factor(basis, chosen.proj, chosen.gcp)
-    rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps)
+    rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps, cost.level)
     band = 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else pw.projection_band
     ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
     rng = ranges(
@@ -79,16 +87,75 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *rt.warnings,
         *limit_warnings(pw.config, req.t),
     )
-    assumptions = (*choice.assumptions, *final_assumptions(req.policy, chosen, band, rmodel))
+    assumptions = (
+        *choice.assumptions,
+        *final_assumptions(req.policy, chosen, band, rmodel, cost.level),
+        *((pw.smt2_statement,) if pw.smt2_statement else ()),
+    )
+    mp = mp_effect_note(pw.capacity, chosen, req.policy)
+    if mp is not None:
+        assumptions = (*assumptions, mp)
     return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions), elig
+
+
+def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict[str, float], IcfPool | None]:
+    """Busy engines per published component on the target, and the coupling facility apart.
+
+    The LPAR's components are projected with the CP factor.  A coupling facility that ran on its
+    own ICF engines (FiTeq: "Internal Coupling Facility with two dedicated CPs", REDP-5114 sec.
+    5.1) is not the LPAR's: it is served as ``icf``, in busy ICF engines as measured on the
+    source machine (no LSPR rating describes a CF's engines), and never counted in the CPs sized.
+    """
+    out = {k: v * factor for k, v in components.items() if k != "cf"}
+    if "cf" not in components:
+        return out, None
+    busy = float(components["cf"])
+    out["icf"] = busy
+    note = (
+        "coupling-facility busy on its own ICF engines, outside the LPAR, as measured on the source "
+        "machine; not in the CPs sized"
+    )
+    return out, IcfPool(busy=busy, note=note)
+
+
+def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> str | None:
+    """Where the ratio in force is unconfirmed: the basis sentence with what the other recorded
+    rule gives at the same rate and inputs (CPs, specialty engines, CP utilisation, MSU)."""
+    found, alt = req.policy.unconfirmed_ratio()
+    if not found:
+        return None
+    policy = req.policy.with_ratio(alt)
+    name = policy.name
+    rule = "no ratio" if alt is None else f"at most {alt:g} {name}s per CP"
+    elig = pw.eligibility
+    if elig is None or max(elig.value, elig.high) <= 0.0:  # nothing runs on specialty engines: no ratio binds
+        return (
+            f"the {name}:CP ratio in force is unconfirmed; the other rule a planner may expect ({rule}) "
+            f"gives the same answer: no eligible work is published for this configuration"
+        )
+    alt_pw = replace(pw, policy=policy)
+    object.__setattr__(alt_pw, "_projections", pw._projections)  # projections do not depend on the rule
+    other = answer_at(alt_pw, cost, replace(req, policy=policy))
+    util = "" if other.gcp_utilization is None else f" at {other.gcp_utilization:.1%} CP busy"
+    msu = "" if other.msu is None else f", {other.msu:,.1f} MSU"
+    return (
+        f"the {name}:CP ratio in force is unconfirmed; under the other rule a planner may expect ({rule}) "
+        f"this rate takes {other.cps} CP{'s' if other.cps != 1 else ''} + {other.ziips} {name}s{util}{msu}"
+    )
 
 
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
     """The answer at ``req.t`` from the prepared workload."""
     d, elig = _decide(pw, cost, req)
+    other_rule = alternative_rule(pw, cost, req)
+    if other_rule is not None:
+        d = replace(d, assumptions=(*d.assumptions, other_rule))
     basis = d.basis
     chosen, required, rt = d.choice.chosen, d.choice.required, d.rt
     cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting)
+    breakdown, icf = lpar_breakdown(basis.components, chosen.proj.factor)
+    if icf is not None:
+        cap_block = replace(cap_block, icf=icf)
     cap = req.policy.max_engines(chosen.n)
     return SizingResult(
         path=pw.config.path,
@@ -102,7 +169,7 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         ziips_required=chosen.needed if cap is None else min(chosen.needed, cap),
         cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t),
         busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
-        breakdown={k: v * chosen.proj.factor for k, v in basis.components.items()},
+        breakdown=breakdown,
         gcp_utilization=chosen.util,
         ziip_utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
         mips=cap_block.cp.mips_used,

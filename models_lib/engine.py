@@ -25,7 +25,7 @@ References
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -89,11 +89,30 @@ class EnginePolicy:
             return None
         return int(math.floor(self.per_cp * cps + _RATIO_TOLERANCE))
 
+    @property
+    def ratio_field(self) -> str:
+        """The rule field that limits this policy's engines: ``zaaps_per_cp`` or ``ziips_per_cp``."""
+        return "zaaps_per_cp" if self.name == "zAAP" else "ziips_per_cp"
+
+    def unconfirmed_ratio(self) -> tuple[bool, float | None]:
+        """(True, the other rule's engines per CP or ``None`` for no ratio) when the ratio in force
+        is marked unconfirmed and an alternative is recorded; else (False, None)."""
+        if self.rules is None or self.ratio_field not in self.rules.unconfirmed:
+            return False, None
+        return self.rules.alternative(self.ratio_field)
+
+    def with_ratio(self, per_cp: float | None) -> EnginePolicy:
+        """The same policy under another ratio, with nothing left unconfirmed (the alternative rule)."""
+        rules = None if self.rules is None else replace(self.rules, unconfirmed=(), alternatives=())
+        return replace(self, per_cp=per_cp, rules=rules)
+
     def describe(self) -> str:
-        """One sentence for the answer's basis."""
+        """One sentence for the answer's basis: the rule in force with its citation."""
         if self.rules is None:
             return "no specialty-engine rules stored for this machine type: no engine ratio is enforced"
         ratio = "no limit stated" if self.per_cp is None else f"at most {self.per_cp:g} per CP"
+        if self.ratio_field in self.rules.unconfirmed:
+            ratio += " (unconfirmed: no IBM technical guide or announcement found states it for this generation)"
         return (
             f"{self.rules.generation}: eligible (Java) work runs on {self.name}s, {ratio}, at least "
             f"{self.min_cps} CP per LPAR ({self.rules.reference})"

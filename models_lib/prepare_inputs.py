@@ -10,10 +10,11 @@ from models_lib.checks import InputError, opt_int, pos_float
 from models_lib.costmodel import ConfigurationModel
 from models_lib.engine import EnginePolicy, engine_policy, rated_counts
 from models_lib.inputs import CapacityTable, ConfigurationData
+from models_lib.limits import smt2_ziip_capacity
 from models_lib.native_cost import NativeCost
 from models_lib.response import ResponseModel, fit_response
 
-__all__ = ["check_options", "response_model_for", "target_rules"]
+__all__ = ["check_options", "response_model_for", "smt2_option", "target_rules"]
 
 
 def check_options(
@@ -72,3 +73,25 @@ def response_model_for(
         )
     except ValueError:
         return None
+
+
+def smt2_option(policy: EnginePolicy, smt2_factor: float | None) -> tuple[float, str]:
+    """(zIIP capacity factor applied, the basis sentence) for a user-given SMT-2 factor.
+
+    Applied only where the target generation runs SMT-2 on zIIPs (``SpecialtyEngineRules.smt2_ziip``,
+    z13 and later) and the eligible work runs on zIIPs; elsewhere a given factor is not applied and
+    the sentence says so.  Each zIIP core then carries ``smt2_factor`` zIIPs of eligible work
+    (:func:`models_lib.limits.smt2_ziip_capacity`).
+    """
+    available = policy.name == "zIIP" and policy.rules is not None and policy.rules.smt2_ziip
+    if smt2_factor is None:
+        return 1.0, smt2_ziip_capacity(ziips=0, smt2_factor=None, smt2_available=available).statement
+    f = pos_float("smt2_factor", smt2_factor)
+    if not 1.0 <= f <= 2.0:
+        raise InputError(
+            "smt2_factor", f"smt2_factor must be in [1, 2] (two threads per core at most), got {smt2_factor!r}"
+        )
+    if not available:
+        where = "zAAPs run the eligible work" if policy.name == "zAAP" else "this generation has no SMT-2 on zIIPs"
+        return 1.0, f"SMT-2 on zIIPs: not applied (factor {f:g} given, but {where})"
+    return f, smt2_ziip_capacity(ziips=0, smt2_factor=f, smt2_available=True).statement

@@ -49,7 +49,7 @@ from models_lib.engine import (
 from models_lib.evaluation import Target, cost_factor, ziip_residence_ms
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
 from models_lib.native_cost import NativeCost, native_cost
-from models_lib.prepare_inputs import check_options, response_model_for, target_rules
+from models_lib.prepare_inputs import check_options, response_model_for, smt2_option, target_rules
 from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility, eligibility_step
 
@@ -114,6 +114,11 @@ class PreparedWorkload:
         The target generation's specialty-engine rules.
     counts : tuple of int
         CP counts rated for the target (and its setting).
+    smt2_factor : float
+        zIIP capacity factor of SMT-2 applied (1.0: not applied); the specialty-engine projection
+        is divided by it, so each zIIP core carries ``smt2_factor`` zIIPs of eligible work.
+    smt2_statement : str
+        "SMT-2 on zIIPs: ..." for the answer's basis, either way.
     """
 
     config: ConfigurationData
@@ -130,6 +135,8 @@ class PreparedWorkload:
     response: ResponseModel | None
     policy: EnginePolicy
     counts: tuple[int, ...]
+    smt2_factor: float = 1.0
+    smt2_statement: str = ""
     # Projections per CP count, filled on first use (the set-up, not a result).
     _projections: dict[int, tuple[Projection, Projection]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -149,6 +156,8 @@ class PreparedWorkload:
                 cps,
                 self.capacity_setting,
             )
+            if self.smt2_factor != 1.0:  # each zIIP core carries smt2_factor zIIPs of eligible work
+                pair = (pair[0], replace(pair[1], factor=pair[1].factor / self.smt2_factor))
             self._projections[cps] = pair
         return pair
 
@@ -338,6 +347,7 @@ def prepare(
     model: ConfigurationModel | None = None,
     response_model: ResponseModel | None = None,
     other_cost: ComponentCost | None = None,
+    smt2_factor: float | None = None,
 ) -> PreparedWorkload:
     """Prepare ``config`` for the target: everything derived before a rate is known.
 
@@ -357,6 +367,7 @@ def prepare(
         projection_band=projection_band, lpar_overhead=lpar_overhead, server_share=server_share,
     )  # fmt: skip
     policy, counts = target_rules(capacity, target_machine_type, capacity_setting)
+    smt2, smt2_statement = smt2_option(policy, smt2_factor)
     if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
         raise InputError(
             "model", f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
@@ -380,4 +391,6 @@ def prepare(
         response=rmodel,
         policy=policy,
         counts=counts,
+        smt2_factor=smt2,
+        smt2_statement=smt2_statement,
     )

@@ -61,6 +61,7 @@ from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel
 from models_lib.inputs import ConfigurationData
 from models_lib.queueing import erlang_c
+from models_lib.response_interval import ResponseInterval, response_interval
 
 __all__ = [
     "DEFAULT_MAX_SERVERS",
@@ -151,7 +152,9 @@ class ResponseFit:
 
     ``etr`` in transactions/s, ``published_ms``/``fitted_ms``/``rmse_ms`` in ms,
     ``max_rel_error`` = max |fitted - published| / published; ``point_ids`` the provenance;
-    ``servers_tried`` the m range searched (empty when no station was fitted).
+    ``servers_tried`` the m range searched (empty when no station was fitted); ``interval``
+    the prediction interval's ingredients and leave-one-out predictions
+    (:mod:`models_lib.response_interval`).
     """
 
     point_ids: tuple[int, ...]
@@ -161,6 +164,7 @@ class ResponseFit:
     rmse_ms: float
     max_rel_error: float
     servers_tried: tuple[int, ...] = ()
+    interval: ResponseInterval | None = None
 
 
 @dataclass(frozen=True)
@@ -547,5 +551,6 @@ def fit_response(
         rmse_ms=float(np.sqrt(np.mean(resid**2))),
         max_rel_error=float(np.max(np.abs(resid) / published)),
         servers_tried=tried,
+        interval=response_interval(published, fitted - d, params=1 if station is None else 2),
     )
     return replace(base, fixed_ms=float(d), software=station, fit=fit)

@@ -47,10 +47,24 @@ class ResponseTimes:
     warnings: tuple[SizingWarning, ...] = ()
 
 
+def spread_ms(rmodel: ResponseModel, level: float) -> float:
+    """Half-width of the response-time prediction interval at ``level``, ms (0 without a fit):
+    :meth:`models_lib.response_interval.ResponseInterval.half_width_ms`."""
+    if rmodel.fit is None or rmodel.fit.interval is None:
+        return 0.0
+    return rmodel.fit.interval.half_width_ms(level)
+
+
 def _open(
-    rmodel: ResponseModel, chosen: CountEvaluation, t: float, cp_factor: float, ratios: tuple[float, float]
+    rmodel: ResponseModel,
+    chosen: CountEvaluation,
+    t: float,
+    cp_factor: float,
+    ratios: tuple[float, float],
+    spread: float,
 ) -> tuple[float | None, float | None, float | None]:
-    """(value, low, high) of the open network at ``t`` below saturation."""
+    """(value, low, high) of the open network at ``t`` below saturation; ``spread`` is the
+    prediction interval's half-width, ms."""
     rt_value = rt_low = rt_high = None
     n = chosen.n
     lo_ratio, hi_ratio = ratios
@@ -61,7 +75,6 @@ def _open(
         bd = rmodel.breakdown(t, cps=n, cost_factor=cp_factor)
         assert bd.total_ms is not None
         rt_value = bd.total_ms + ziip_residence_ms(chosen.ziip * 1.0, chosen.ziips, t)
-        spread = rmodel.fit.rmse_ms if rmodel.fit is not None else 0.0
         rt_low = max(rt_low or 0.0, rt_value - spread)
         hi_f = cp_factor * hi_ratio
         if rmodel.saturation_tps(cps=n, cost_factor=hi_f) > t:
@@ -80,13 +93,15 @@ def response_step(
     req: RateRequest,
     cp_factor: float,
     sat: float,
+    level: float,
 ) -> ResponseTimes:
     """Response time at the chosen count, ms, with its range and warnings.
 
     Value: the fitted model at the central cost (None without published response times).  Low:
-    the larger of value - RMSE of the fit and the queueing lower bound at the low end of the
-    CPU range (CP residence of the CP work + specialty-engine residence of the eligible work).
-    High: the model at the high end of the CPU range + RMSE.
+    the larger of value - h and the queueing lower bound at the low end of the CPU range (CP
+    residence of the CP work + specialty-engine residence of the eligible work).  High: the
+    model at the high end of the CPU range + h.  ``h`` is the half-width of the fit's
+    prediction interval at ``level`` (:mod:`models_lib.response_interval`).
     """
     rt_value = rt_low = rt_high = closed_x = None
     t, n = req.t, chosen.n
@@ -97,14 +112,36 @@ def response_step(
         rt_value, rt_low, closed_x = _closed(rmodel, n, cp_factor, t, req.clients, req.think, chosen, lo_ratio)
         warnings.extend(_closed_warnings(req, n, closed_x))
         if rt_value is not None and rmodel.fit is not None:
-            rt_high = rt_value + rmodel.fit.rmse_ms
-            rt_low = max(rt_low or 0.0, rt_value - rmodel.fit.rmse_ms)
+            rt_high = rt_value + spread_ms(rmodel, level)
+            rt_low = max(rt_low or 0.0, rt_value - spread_ms(rmodel, level))
     elif rmodel is not None and t < sat:
-        rt_value, rt_low, rt_high = _open(rmodel, chosen, t, cp_factor, (lo_ratio, hi_ratio))
+        rt_value, rt_low, rt_high = _open(rmodel, chosen, t, cp_factor, (lo_ratio, hi_ratio), spread_ms(rmodel, level))
     if rmodel is not None and rmodel.floor_ms is not None:
         rt_low = max(rt_low or 0.0, rmodel.floor_ms)
     warnings.extend(_response_warnings(req, n, rmodel, rt_value, rt_low))
+    warnings.extend(fit_warnings(rmodel, level))
     return ResponseTimes(rt_value, rt_low, rt_high, closed_x, tuple(warnings))
+
+
+def fit_warnings(rmodel: ResponseModel | None, level: float) -> list[SizingWarning]:
+    """``response-fit-weak`` where the response-time fit is weak
+    (:meth:`~models_lib.response_interval.ResponseInterval.weak`)."""
+    if rmodel is None or rmodel.fit is None or rmodel.fit.interval is None:
+        return []
+    iv = rmodel.fit.interval
+    if not iv.weak(level):
+        return []
+    hw = iv.half_width_ms(level)
+    return [
+        SizingWarning(
+            "response-fit-weak",
+            f"the response time rests on {iv.n} published response times with {iv.params} fitted "
+            f"parameter{'s' if iv.params > 1 else ''} ({iv.dof} degrees of freedom): its {level:.0%} range is "
+            + (f"±{hw:.3g} ms wide" if math.isfinite(hw) else "unbounded")
+            + f" and covers {sum(iv.loo_covered(level))} of the {iv.n} published response times when each is "
+            "left out of the fit; read the response time as an order of magnitude",
+        )
+    ]
 
 
 def _closed_warnings(req: RateRequest, n: int, closed_x: float) -> list[SizingWarning]:

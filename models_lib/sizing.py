@@ -89,6 +89,7 @@ def size(
     lpar_overhead: float | None = None,
     server_share: float | None = None,
     other_cost: ComponentCost | None = None,
+    smt2_factor: float | None = None,
 ) -> SizingResult:
     """Size a configuration for a transaction rate on a target machine.
 
@@ -154,6 +155,11 @@ def size(
     other_cost : ComponentCost, optional
         A published cost of the rest of the demand (CICS) on the same machine type, from which
         the part's share is derived when ``server_share`` is not given.
+    smt2_factor : float, optional
+        Throughput of one zIIP core with SMT-2 (two threads) relative to one without, in [1, 2]
+        (e.g. 1.2 to 1.4; IBM publishes no single factor).  Applied only on generations that run
+        SMT-2 on zIIPs (z13 and later); the basis says "SMT-2 on zIIPs: ..." in every answer.
+        Default: not applied.
 
     Returns
     -------
@@ -185,6 +191,7 @@ def size(
         model=model,
         response_model=response_model,
         other_cost=other_cost,
+        smt2_factor=smt2_factor,
     )
     return prepared.answer(
         tps,

@@ -582,6 +582,7 @@ INPUT_LABELS: tuple[tuple[str, str, str], ...] = (
     ("LSPR projection band", "projection_band", ""),
     ("LPAR overhead", "lpar_overhead", ""),
     ("Server share", "server_share", ""),
+    ("SMT-2 zIIP factor", "smt2_factor", ""),
 )
 
 

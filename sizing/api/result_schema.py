@@ -150,6 +150,11 @@ class CapacityBasisSerializer(serializers.Serializer[Any]):
     source = serializers.CharField()  # type: ignore[assignment]  # an API field named like a Field attribute
 
 
+class CapacityIcfSerializer(serializers.Serializer[Any]):
+    busy = serializers.FloatField(help_text="coupling-facility busy ICF engines at the rate, as measured on the source")
+    note = serializers.CharField(help_text="outside the LPAR: not in the CPs sized")
+
+
 class CapacitySerializer(serializers.Serializer[Any]):
     model = serializers.CharField(allow_blank=True, help_text="model capacity identifier, e.g. 3931-710")
     machine_type = serializers.CharField()
@@ -159,6 +164,9 @@ class CapacitySerializer(serializers.Serializer[Any]):
     cp = CapacityCpSerializer()
     specialty = CapacitySpecialtySerializer()
     basis = CapacityBasisSerializer()
+    icf = CapacityIcfSerializer(
+        allow_null=True, help_text="coupling facility on its own ICF engines, where the source publishes it"
+    )
 
 
 class BasisNativeSerializer(serializers.Serializer[Any]):
@@ -221,7 +229,10 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
     max_utilization = serializers.FloatField(help_text="utilisation ceiling applied, in (0, 1]")
     cpu_per_tran_ms = CpuPerTranSerializer()
     busy_cps = BusyCpsSerializer()
-    breakdown = serializers.DictField(child=serializers.FloatField(), help_text="busy CPs per address space")
+    breakdown = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="busy CPs per address space; icf: coupling-facility busy ICF engines, outside the LPAR",
+    )
     cps_required = serializers.IntegerField(allow_null=True)
     ziips_required = serializers.IntegerField(allow_null=True)
     gcp_utilization = serializers.FloatField(allow_null=True)
@@ -275,6 +286,7 @@ class InputsEchoSerializer(serializers.Serializer[Any]):
     projection_band = serializers.FloatField(required=False)
     lpar_overhead = serializers.FloatField(required=False)
     server_share = serializers.FloatField(required=False)
+    smt2_factor = serializers.FloatField(required=False, help_text="SMT-2 zIIP capacity factor given")
 
 
 class EstimateAnswerSerializer(EstimateResultSerializer):

@@ -82,7 +82,7 @@ def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     eng = engine_name(o)
     f = presentation.figures(o)
     cap = o.get("capacity") or {}
-    cp, spec = cap.get("cp") or {}, cap.get("specialty") or {}
+    cp, spec, icf = cap.get("cp") or {}, cap.get("specialty") or {}, cap.get("icf") or {}
     busy = o.get("busy_cps") or {}
     binding = o.get("binding_resource") or {}
     model = cap.get("model")
@@ -108,6 +108,18 @@ def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             num(o.get("ziip_mips")),
             "",
             f"of {num(spec.get('mips_installed'))} installed; not priced in MSU",
+        ),
+        *(
+            [
+                (
+                    "ICF busy (coupling facility)",
+                    num(icf.get("busy"), 3),
+                    "",
+                    "own ICF engines, outside the LPAR; not in the CPs sized",
+                )
+            ]
+            if icf
+            else []
         ),
         ("CP utilisation", pct(o.get("gcp_utilization")), "", f"ceiling {pct(o.get('max_utilization'))}"),
         (f"{eng} utilisation", pct(o.get("ziip_utilization")), "", ""),

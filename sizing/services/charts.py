@@ -55,6 +55,7 @@ _COMPONENT_LABELS = {
     "for": "FOR",
     "smsvsam": "SMSVSAM",
     "cf": "Coupling facility",
+    "icf": "Coupling facility (own ICF engines, outside the LPAR)",
 }
 
 

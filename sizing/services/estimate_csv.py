@@ -97,6 +97,7 @@ _INPUT_UNITS = {
     "projection_band": ("fraction 0-1", "relative error band of the LSPR projection given"),
     "lpar_overhead": ("fraction", "rest of the LPAR as a share of the CICS regions' CPU, given"),
     "server_share": ("fraction 0-1", "share of the demand the published eligible share applies to, given"),
+    "smt2_factor": ("factor 1-2", "SMT-2 zIIP capacity factor given (applied on z13 and later)"),
 }
 _NAMED_INPUTS = ("path", "configuration", "machine", "tps", "name")
 

@@ -114,6 +114,16 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         "CICS): that part's share of the LPAR cost in [0, 1] (default: derived from a published CICS cost on the "
         "same machine where there is one; the basis says how)",
     )
+    smt2_factor = FiniteFloatField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=2,
+        help_text="SMT-2 on zIIPs: throughput of one zIIP core with two threads relative to one without, in "
+        "[1, 2], e.g. 1.25 (IBM publishes no single factor; gains vary by workload). Applied only where the "
+        "target runs SMT-2 on zIIPs (z13 and later); every answer says whether it was applied (default: not "
+        "applied)",
+    )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
     def to_internal_value(self, data: Any) -> Any:

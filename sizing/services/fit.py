@@ -19,7 +19,7 @@ from sizing.services.list_inputs import MAX_UPGRADE_TARGETS, comma_items
 from sizing.services.scenario import estimate_answer, scenario_answer
 
 #: Engine options the fit and comparison take from the request, as the estimate names them.
-FIT_ENGINE_ARGS = ("payload_bytes", "projection_band", "lpar_overhead", "server_share", "ziips")
+FIT_ENGINE_ARGS = ("payload_bytes", "projection_band", "lpar_overhead", "server_share", "ziips", "smt2_factor")
 
 
 def generations_of(*, names: str | None, reference: Reference) -> list[str]:

@@ -22,6 +22,7 @@ SHARED = (
     "projection_band",
     "lpar_overhead",
     "server_share",
+    "smt2_factor",
 )
 
 

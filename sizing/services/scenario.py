@@ -36,6 +36,7 @@ ENGINE_ARGS = (
     "projection_band",
     "lpar_overhead",
     "server_share",
+    "smt2_factor",
 )
 
 #: The engine's arguments that are fields of the request, by the same name.

@@ -55,6 +55,10 @@ WARNING_LEVELS: Mapping[str, tuple[Level, str]] = {
         "caveat",
         "The saturation is a software limit as measured in the benchmark: more CPs do not raise it.",
     ),
+    "response-fit-weak": (
+        "caveat",
+        "The response time rests on a handful of published points: its range is wide.",
+    ),
     # How the number was reached.
     "projection": ("note", "Projected from the measured machine with LSPR ratings."),
     "payload-scaled": ("note", "CPU per transaction scaled to the payload with a published relation."),

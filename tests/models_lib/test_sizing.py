@@ -66,7 +66,7 @@ def test_fiteq_multi_region_native_busy_lpar_within_5_percent_of_table_11_1(tabl
         assert "projection" not in r.warning_codes()
         assert_allclose(r.busy_cps["total"], expected, rtol=0.05)  # type: ignore[arg-type]
         assert r.busy_cps["gcp"] == r.busy_cps["total"] and r.busy_cps["ziip"] == 0.0
-        assert set(r.breakdown) == {"cics", "smsvsam", "lpar", "cf"}
+        assert set(r.breakdown) == {"cics", "smsvsam", "lpar", "icf"}
         assert_allclose(r.breakdown["lpar"], r.busy_cps["total"], rtol=1e-12)  # type: ignore[arg-type]
 
 
@@ -491,6 +491,8 @@ WARNING_CASES: dict[str, tuple[str, str, str | None, dict[str, Any]]] = {
     "cics-only": ("cicsts-catalog", "v5.3", None, {"tps": 1000.0}),
     # REDP-5114 multi-region on its measured 10 CPs: the fitted HSM-channel station binds first.
     "software-unscaled": ("fiteq-authenticator", "multi-region", None, {"tps": 5000.0, "cps": 10}),
+    # REDP-5114 Table 11-1: 4 response times, D + a software station fitted: 2 degrees of freedom.
+    "response-fit-weak": ("fiteq-authenticator", "multi-region", None, {"tps": 499.34, "cps": 10}),
 }
 
 

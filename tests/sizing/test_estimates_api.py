@@ -208,6 +208,8 @@ BAD_INPUTS = [
     ({"projection_band": -0.1}, "projection_band", ""),
     ({"server_share": 1.5}, "server_share", ""),
     ({"lpar_overhead": -1}, "lpar_overhead", ""),
+    ({"smt2_factor": 0.9}, "smt2_factor", ""),
+    ({"smt2_factor": 2.5}, "smt2_factor", ""),
 ]
 
 
@@ -345,3 +347,18 @@ def test_stored_estimate_body_equals_the_declared_fields_plus_the_answer(api: An
         assert {k: body[k] for k in declared} == {**declared, "url": body["url"]}
         assert body["url"].endswith(f"/api/v1/estimates/{estimate.id}/")
         assert {k: body[k] for k in estimate.outputs} == estimate.outputs
+
+
+def test_smt2_factor_is_applied_on_z16_and_stated_in_every_answer(api: Any) -> None:
+    # z/OS Connect on a z16 (SMT-2 on zIIPs, engine_rules.yaml) at the same 3 CPs + 6 zIIPs:
+    # busy zIIP cores with a factor of 1.25 = busy zIIPs without it / 1.25 (smt2_ziip_capacity).
+    base = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z16", "tps": 1000, "cps": 3, "ziips": 6}
+    plain = api.get("/api/v1/estimate", base).json()
+    smt = api.get("/api/v1/estimate", {**base, "smt2_factor": 1.25}).json()
+    assert smt["inputs"]["smt2_factor"] == 1.25
+    assert smt["busy_cps"]["ziip"] == pytest.approx(plain["busy_cps"]["ziip"] / 1.25, rel=1e-9)
+    assert (
+        "SMT-2 on zIIPs: applied with the user-given factor 1.25 (each zIIP core = 1.25 zIIPs)"
+        in smt["basis"]["assumptions"]
+    )
+    assert any(a.startswith("SMT-2 on zIIPs: not applied") for a in plain["basis"]["assumptions"])

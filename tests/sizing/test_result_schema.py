@@ -28,6 +28,7 @@ PAIRS: list[tuple[type[serializers.Serializer[Any]], type, set[str]]] = [
     (schema.CapacityCpSerializer, parts.CpPool, set()),
     (schema.CapacitySpecialtySerializer, parts.SpecialtyPool, set()),
     (schema.CapacityBasisSerializer, parts.CapacityBasis, set()),
+    (schema.CapacityIcfSerializer, parts.IcfPool, set()),
     (schema.CapacitySerializer, parts.Capacity, set()),
     (schema.BasisNativeSerializer, parts.NativeDemand, set()),
     (schema.ShareSerializer, parts.ServerShare, set()),

@@ -305,3 +305,16 @@ def test_a_batch_row_asks_which_model_fits(api: Any, user: Any) -> None:
     # The job's params accept the header.
     ok = api.post("/api/v1/jobs/", {"kind": "batch", "params": {"csv": text}}, format="json")
     assert ok.status_code == 202, ok.json()
+
+
+def test_fit_with_an_smt2_factor_agrees_with_the_estimate_of_each_model(api: Any) -> None:
+    # One question, one answer: "which model fits" passes smt2_factor to the engine as the
+    # estimate does (z/OS Connect 32K at 2,000 TPS on z16 full speed, factor 1.25).
+    q = {"path": "zosconnect-cics", "configuration": "channel", "tps": 2000, "payload_bytes": 32768}
+    body = api.get("/api/v1/fit", {**q, "generations": "z16", "smt2_factor": 1.25}).json()
+    row = next(r for r in body["rows"] if r["machine_type"] == "3931" and r["capacity_setting"] == "700")
+    est = _get(api, **q, model=row["model"], smt2_factor=1.25).json()
+    assert est["cps_required"] == row["cps"] and est["msu"] == row["msu_used"]
+    plain = api.get("/api/v1/fit", {**q, "generations": "z16"}).json()
+    plain_row = next(r for r in plain["rows"] if r["machine_type"] == "3931" and r["capacity_setting"] == "700")
+    assert (plain_row["cps"], plain_row["msu_used"]) != (row["cps"], row["msu_used"])

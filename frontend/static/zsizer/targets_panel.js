@@ -3,7 +3,7 @@
 // clear() removes them when the inputs change.
 import { ApiError, fmt, getJSON } from "./api.js";
 
-const FIT_FIELDS = ["path", "configuration", "tps", "max_utilization", "response_time_sla_ms", "payload_bytes", "ziips"];
+const FIT_FIELDS = ["path", "configuration", "tps", "max_utilization", "response_time_sla_ms", "payload_bytes", "ziips", "smt2_factor"];
 const UPGRADE_FIELDS = [...FIT_FIELDS, "machine", "model", "capacity_setting", "cps"];
 
 function el(tag, props = {}, children = []) {

@@ -25,7 +25,7 @@ const staleBanner = document.getElementById("stale-banner");
 
 const OPTIONAL = [
   "cps", "ziips", "max_utilization", "payload_bytes", "clients", "think_time_s", "response_time_sla_ms", "projection_band",
-  "lpar_overhead", "server_share",
+  "lpar_overhead", "server_share", "smt2_factor",
 ];
 const FIELDS = ["path", "configuration", "model", "machine", "capacity_setting", "tps", ...OPTIONAL];
 
@@ -332,6 +332,18 @@ function renderCapacity(cap) {
   const sp = cap.specialty;
   if (sp && sp.mips_installed) {
     rows.push(gaugeRow("gauge-specialty", `${cap.specialty_engines} ${sp.engine}${cap.specialty_engines === 1 ? "" : "s"}`, sp.mips_used, sp.mips_installed, "MIPS", "not priced"));
+  }
+  if (cap.icf) {
+    // The coupling facility on its own ICF engines: outside the LPAR, never in the CPs sized.
+    const row = Object.assign(document.createElement("div"), { className: "gauge-row", id: "gauge-icf" });
+    row.append(
+      Object.assign(document.createElement("span"), { textContent: "ICF (coupling facility)" }),
+      Object.assign(document.createElement("span"), {
+        className: "gauge-text",
+        textContent: `${fmt.num(cap.icf.busy, 3)} busy engines · outside the LPAR, not in the CPs sized`,
+      }),
+    );
+    rows.push(row);
   }
   document.getElementById("capacity-rows").replaceChildren(...rows);
 }
