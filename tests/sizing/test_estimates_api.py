@@ -231,15 +231,15 @@ def test_bad_input_is_a_400_naming_the_field_and_stores_nothing(
 
 def test_engine_error_is_put_on_the_field_its_argument_names_not_on_a_word_of_its_message() -> None:
     from models_lib.checks import InputError
-    from sizing.services.estimates import _engine_error
+    from sizing.services.scenario import engine_error
 
-    named = _engine_error(InputError("server_share", "the share of the part must be in [0, 1], got 2"))
+    named = engine_error(InputError("server_share", "the share of the part must be in [0, 1], got 2"))
     assert named.message_dict == {"server_share": ["the share of the part must be in [0, 1], got 2"]}
     # A message that mentions a field without being about it stays on the request as a whole.
-    loose = _engine_error(ValueError("no tps can be sized: the configuration has no CPU data"))
+    loose = engine_error(ValueError("no tps can be sized: the configuration has no CPU data"))
     assert loose.message_dict == {"non_field_errors": ["no tps can be sized: the configuration has no CPU data"]}
     # An argument that is no field of the request (the configuration itself) too.
-    whole = _engine_error(InputError("config", "config x/y has no CPU data"))
+    whole = engine_error(InputError("config", "config x/y has no CPU data"))
     assert list(whole.message_dict) == ["non_field_errors"]
 
 
