@@ -45,12 +45,14 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
+from models_lib.inputs import CostFloor
 from models_lib.ziip import ZiipSplit, split_demand
 
 __all__ = [
     "BoundedCost",
     "SustainedRun",
     "bounded_cost",
+    "cost_floors",
     "floor_from_unabsorbed_eligible",
     "floors_for_configuration",
 ]
@@ -281,6 +283,45 @@ def bounded_cost(
         cp_ceiling=cpc,
         runs=tuple(runs),
     )
+
+
+def cost_floors(
+    configuration: str, statements: Sequence[tuple[str | None, Mapping[str, Any], int, str]]
+) -> tuple[CostFloor, ...]:
+    """The published floors that apply to ``configuration``, as records (no ceiling applied yet).
+
+    Parameters
+    ----------
+    configuration : str
+        The configuration slug.
+    statements : sequence of (configuration or None, data, id, reference)
+        ``bound`` statements of the path: ``cpu_per_tran_floor`` ones (``basis:
+        eligible-not-absorbed``) and ``cpu_per_tran_order`` ones (``greater`` configurations cost
+        more than ``than``, so ``than``'s floors are theirs too).
+
+    Returns
+    -------
+    tuple of CostFloor
+        The configuration's own floors, then those carried over (with the order's statement id).
+    """
+    own: dict[str, list[CostFloor]] = {}
+    orders: list[tuple[Mapping[str, Any], int]] = []
+    for config, data, sid, reference in statements:
+        if data.get("quantity") == "cpu_per_tran_floor" and data.get("basis") == "eligible-not-absorbed" and config:
+            engines = int(data.get("zaaps") or 0) + int(data.get("ziips") or 0)
+            own.setdefault(config, []).append(
+                CostFloor(float(data["tps"]), engines, float(data["eligible_fraction"]), (sid,), reference)
+            )
+        elif data.get("quantity") == "cpu_per_tran_order" and data.get("relation") == "greater":
+            orders.append((data, sid))
+    floors = list(own.get(configuration, ()))
+    for order, sid in orders:
+        if configuration in (order.get("greater") or ()):
+            floors.extend(
+                CostFloor(f.tps, f.specialty, f.eligible_fraction, (*f.statement_ids, sid), f.reference)
+                for f in own.get(str(order.get("than")), ())
+            )
+    return tuple(floors)
 
 
 def floors_for_configuration(

@@ -69,7 +69,7 @@ class NativeCost:
             moving = extrapolation_warnings(self.config, self.model.primary_fit(), tps)
             notes = (moving + self.warnings, self.assumptions, self.statements)
             raw = points_demand(self.model, self.from_cps, tps, self.level, notes)
-        return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar.factor)
+        return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar)
 
     def line(self) -> Basis:
         """The demand line (intercept, slope, payload factor) without the rate-dependent parts:
@@ -82,7 +82,7 @@ class NativeCost:
             fit = self.model.primary_fit()
             raw = Basis(component=self.component, total=0.0, low=0.0, high=0.0, intercept=fit.intercept,
                         slope=fit.slope, from_cps=self.from_cps)  # fmt: skip
-        return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar.factor)
+        return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar)
 
     @overload
     def busy(self, tps: float) -> float: ...
@@ -168,5 +168,5 @@ def native_cost(
         lpar=lpar,
         warnings=warnings + step.warnings + lpar.warnings + ratio_warnings,
         assumptions=assumptions + step.assumptions + lpar.assumptions,
-        statements=statements + step.statements + ratio_ids,
+        statements=statements + step.statements + lpar.statements + ratio_ids,
     )

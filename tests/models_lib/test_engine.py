@@ -231,10 +231,13 @@ def test_zosconnect_share_applies_to_the_server_not_to_cics() -> None:
 
 
 def test_cics_ts_answers_the_lpar_with_a_stated_overhead() -> None:
-    # Issue 10 item 4: REDP-5320 publishes the CICS address spaces' CPU only; without a stated
-    # overhead the answer says it covers the regions only (a warning, not a hidden note).
-    regions = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0)
-    assert "cics-only" in regions.warning_codes()
+    # Issue 22 item 1: REDP-5320 states the rest of the LPAR beside the CICS CPU (statement
+    # lpar-overhead-top-rate: 1746 / 1499.4 - 1 = 0.16447); a given lpar_overhead overrides it.
+    regions = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0, lpar_overhead=0.0)
+    published = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0)
+    assert "cics-only" not in published.warning_codes()
+    k = 1746.0 / 1499.4  # 97 % x 18 CPs over Figure 10's APPL% CP
+    assert published.basis["native"]["busy_cps"] == pytest.approx(k * regions.basis["native"]["busy_cps"], rel=1e-12)
     lpar = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0, lpar_overhead=0.25)
     assert "cics-only" not in lpar.warning_codes()
     assert lpar.basis["native"]["busy_cps"] == pytest.approx(1.25 * regions.basis["native"]["busy_cps"], rel=1e-12)

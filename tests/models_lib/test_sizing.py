@@ -100,14 +100,19 @@ def test_cps_required_is_the_smallest_count_within_the_ceiling(table: CapacityTa
     assert_allclose(r.msu, r.busy_cps["gcp"] * rating.msu / r.cps, rtol=1e-12)  # type: ignore[operator]
 
 
-def test_cicsts_sizes_on_the_cics_component_and_says_so(table: CapacityTable) -> None:
-    # REDP-5320 publishes CICS address-space CPU only: the estimate covers CICS, not the LPAR.
+def test_cicsts_sizes_the_lpar_from_the_cics_component_and_the_stated_overhead(table: CapacityTable) -> None:
+    # REDP-5320 publishes the CICS address spaces' CPU at every point and, at its top rate, the
+    # LPAR busy beside it: the estimate is the LPAR, CICS x (1 + the stated overhead).
     r = _size("cicsts-catalog", "v5.3", table, tps=174624.30, cps=18)
     # Table 1 row 5: Total CICS CPU% 1499.40 -> 14.994 busy CPs at 174624.30 TPS (1 % tolerance:
     # the line fits Table 1 to 0.4 %)
-    assert_allclose(r.busy_cps["total"], 14.994, rtol=0.01)  # type: ignore[arg-type]
+    assert_allclose(r.breakdown["cics"], 14.994, rtol=0.01)
+    # "the LPAR was already running at 97%" of 18 CPs = 17.46 busy CPs (statement
+    # lpar-overhead-top-rate: the central overhead is that figure over the CICS CPU; 1 %: the fit)
+    assert_allclose(r.busy_cps["total"], 0.97 * 18, rtol=0.01)  # type: ignore[arg-type]
     assert r.basis["model"]["component"] == "cics"
-    assert "cics-only" in r.warning_codes()  # a warning now, not a note in the basis
+    assert "cics-only" not in r.warning_codes()
+    assert any("LPAR = cics CPU x 1.164" in a for a in r.basis["assumptions"])
     assert "no-response-time-data" in r.warning_codes()
     assert r.response_time_ms["value"] is None and r.response_time_ms["low"] is not None
 
@@ -488,7 +493,8 @@ WARNING_CASES: dict[str, tuple[str, str, str | None, dict[str, Any]]] = {
     "sla-unreachable": ("fiteq-authenticator", "single-region-log", None, {"tps": 3000.0, "response_time_sla_ms": 5.0}),
     # REDP-5320, Figure 13: with performance class monitoring the QR TCB limits v5.3 at ~135 K TPS.
     "published-limit": ("cicsts-catalog", "v5.3", None, {"tps": 140000.0}),
-    "cics-only": ("cicsts-catalog", "v5.3", None, {"tps": 1000.0}),
+    # A source of CICS CPU only with no LPAR figure: REDP-5320 without its LPAR statement.
+    "cics-only": ("<cics-without-lpar>", "v5.3", "z13", {"tps": 1000.0}),
     # REDP-5114 multi-region on its measured 10 CPs: the fitted HSM-channel station binds first.
     "software-unscaled": ("fiteq-authenticator", "multi-region", None, {"tps": 5000.0, "cps": 10}),
 }
@@ -501,7 +507,12 @@ def test_every_warning_code_has_a_case() -> None:
 @pytest.mark.parametrize("code", sorted(WARNING_CASES))
 def test_each_warning_code_is_produced_by_a_realistic_input(table: CapacityTable, code: str) -> None:
     path, configuration, machine, kwargs = WARNING_CASES[code]
-    cfg = _two_point_calibration() if path == "<two-point>" else P.configuration(path, configuration)
+    if path == "<two-point>":
+        cfg = _two_point_calibration()
+    elif path == "<cics-without-lpar>":
+        cfg = dataclasses.replace(P.configuration("cicsts-catalog", configuration), lpar_overhead=None)
+    else:
+        cfg = P.configuration(path, configuration)
     machine = machine or cfg.machine
     r = size(cfg, target_machine=machine, target_machine_type=TYPES[machine], capacity=rules_table(), **kwargs)
     assert code in r.warning_codes(), r.warning_codes()
