@@ -48,6 +48,7 @@ class _Decision:
     ranges: Ranges
     warnings: tuple[SizingWarning, ...]
     assumptions: tuple[str, ...]
+    band: float
 
 
 def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_Decision, Eligibility]:
@@ -80,7 +81,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *limit_warnings(pw.config, req.t),
     )
     assumptions = (*choice.assumptions, *final_assumptions(req.policy, chosen, band, rmodel))
-    return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions), elig
+    return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions, band), elig
 
 
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
@@ -116,7 +117,9 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         specialty_engine_max=cap,
         binding_resource=binding_at_target(chosen, req.policy, pw.response, req.t, rt.closed_throughput),
         saturation_binding=binding_label(d.sat, req.policy, pw.response),
-        saturation_kind="lower-bound" if basis.cost_is_upper_bound else "value",
+        # A lower bound only where the central cost is the upper end of its range and no band
+        # widens it: then the saturation is the low end of its range.
+        saturation_kind="lower-bound" if basis.cost_is_upper_bound and d.band == 0.0 else "value",
         ranges=d.ranges,
         capacity_detail=cap_block,
         warnings=d.warnings,

@@ -126,8 +126,12 @@ def native_cost(
     payload: int | None,
     level: float,
     lpar_overhead: float | None,
+    ziip_ceiling: float = 1.0,
 ) -> NativeCost | None:
-    """The configuration's native cost (points or bounds, payload, LPAR); ``None`` without CPU data."""
+    """The configuration's native cost (points or bounds, payload, LPAR); ``None`` without CPU data.
+
+    ``ziip_ceiling``: the specialty engines' ceiling (fraction) the engine splits with, with
+    which a bounds basis keeps every published sustained run sustainable."""
     bounds: BoundsCost | None = None
     statements: tuple[int, ...] = ()
     if fitted.has_cpu_model:
@@ -144,7 +148,7 @@ def native_cost(
                 ),
             )
     elif config.bounds:
-        bounds = bounds_cost(config, payload)
+        bounds = bounds_cost(config, payload, ziip_ceiling)
         from_cps, warnings, assumptions, statements = (
             bounds.from_cps,
             bounds.warnings,

@@ -153,9 +153,19 @@ def test_capacity_block_prices_cps_apart_from_ziips() -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def test_bounds_only_saturation_is_a_lower_bound() -> None:
-    r = _size("zosconnect-cics", "channel", Z13, tps=800.0)
+def test_bounds_only_saturation_is_a_lower_bound_only_at_the_upper_cost() -> None:
+    # z/OS Connect at 256K: the central cost is the published upper bound (no throughput table
+    # at that payload), so the saturation is a lower bound and the low end of its range.
+    r = _size("zosconnect-cics", "channel", Z13, tps=800.0, payload_bytes=262144)
     assert r.saturation_kind == "lower-bound"
+    low, _ = r.ranges["saturation_tps"]
+    assert low == pytest.approx(r.saturation_tps, rel=1e-12)
+    # At 32K the central cost is tightened below the upper bound by the throughput table
+    # (section 7.1): a central estimate, whose range starts lower (at the published bound).
+    tightened = _size("zosconnect-cics", "channel", Z13, tps=800.0, payload_bytes=32768)
+    assert tightened.saturation_kind == "value"
+    low, _ = tightened.ranges["saturation_tps"]
+    assert tightened.saturation_tps is not None and low is not None and low < tightened.saturation_tps
     fitted = _size("fiteq-authenticator", "multi-region", "2827", tps=5000.0)
     assert fitted.saturation_kind == "value"
 

@@ -307,9 +307,14 @@ def test_cicstg_bound_4_engines_over_1780_tps(table: CapacityTable) -> None:
     # CICS TG V9.0 Scenario 1: ~1780 TPS on 3 GCPs + 1 zAAP (z10): <= 4/1780 s = 2.247 ms;
     # eligible share of IPIC/channel 64-bit = 72.72 % (Table 2).
     r = _size("cicstg", "ipic-channel-64", table, tps=1780.0, cps=3, ziips=1)
-    assert_allclose(r.cpu_per_tran_ms["total"], 4000.0 / 1780.0, rtol=1e-12)  # type: ignore[arg-type]
-    assert_allclose(r.busy_cps["total"], 4.0, rtol=1e-12)  # type: ignore[arg-type]
-    eligible = 4.0 * 0.7272
+    # Central cost (models_lib.bounds.bounded_cost): the geometric mean of the highest floor,
+    # EXCI 64-bit's 0.85 / (0.4897 x 1780) (statements s1-floor-exci-commarea-64 and
+    # s1-ipic-longer-path-64), and the largest cost that keeps 3 CPs + 1 zAAP at <= 100 % CP,
+    # (3 + 0.85) / 1780.
+    central = math.sqrt(0.85 / (0.4897 * 1780.0) * (3.0 + 0.85) / 1780.0)
+    assert_allclose(r.cpu_per_tran_ms["total"], 1000.0 * central, rtol=1e-12)  # type: ignore[arg-type]
+    assert_allclose(r.busy_cps["total"], central * 1780.0, rtol=1e-12)  # type: ignore[arg-type]
+    eligible = central * 1780.0 * 0.7272
     # one zAAP at the 85 % ceiling carries 0.85 of it; the rest is IIPCP
     assert_allclose(r.busy_cps["ziip"], 0.85, rtol=1e-12)  # type: ignore[arg-type]
     assert_allclose(r.busy_cps["ziip_on_gcp"], eligible - 0.85, rtol=1e-12)  # type: ignore[arg-type]
@@ -320,9 +325,11 @@ def test_cicstg_bound_4_engines_over_1780_tps(table: CapacityTable) -> None:
 
 def test_cicstg_payload_doubling_doubles_the_cost(table: CapacityTable) -> None:
     # Scenario 5 (31-bit): "as the payload doubles in size ... the CPU cost per transaction
-    # also doubles": 64K = 2 x the 32K bound = 2 x 4/1780 s.
+    # also doubles": 64K = 2 x the 32K central cost, sqrt(floor x sustainable ceiling) with the
+    # EXCI 31-bit floor 0.85 / (0.4889 x 1780) and the ceiling (3 + 0.85) / 1780 (Scenario 1).
     r = _size("cicstg", "ipic-channel-31", table, tps=500.0, cps=3, ziips=1, payload_bytes=65536)
-    assert_allclose(r.cpu_per_tran_ms["total"], 2 * 4000.0 / 1780.0, rtol=1e-12)  # type: ignore[arg-type]
+    central = math.sqrt(0.85 / (0.4889 * 1780.0) * (3.0 + 0.85) / 1780.0)
+    assert_allclose(r.cpu_per_tran_ms["total"], 2 * 1000.0 * central, rtol=1e-12)  # type: ignore[arg-type]
     assert "payload-scaled" in r.warning_codes()
 
 
