@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
-from models_lib.inputs import CostFloor
+from models_lib.inputs import CapacityBound, ConfigurationData, CostFloor
 from models_lib.ziip import ZiipSplit, split_demand
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "cost_floors",
     "floor_from_unabsorbed_eligible",
     "floors_for_configuration",
+    "sustainable_cost",
 ]
 
 
@@ -366,3 +367,54 @@ def floors_for_configuration(
         if configuration in (order.get("greater") or ()):
             floors.extend(own.get(str(order.get("than")), ()))
     return tuple(floors)
+
+
+def sustainable_cost(
+    cfg: ConfigurationData, sustained: Sequence[CapacityBound], lower: float, ziip_ceiling: float
+) -> tuple[float, float, float, str, tuple[int, ...]] | None:
+    """(floor, central, upper, the sentence, floor statement ids) where a sustained run had
+    zIIPs/zAAPs, else ``None``.
+
+    The upper bound engines / rate makes every engine of such a run exactly busy; with the
+    engine's specialty ceiling the eligible work then spills and the run comes out above 100 %
+    CP, although the source ran it sustained.  :func:`models_lib.bounds.bounded_cost` lowers the
+    upper bound until every run is sustainable and takes the geometric mean with the highest
+    published floor (CICS TG V9.0 Scenario 1: "The single zAAP was unable to satisfy all the
+    eligible workload") as the central cost.
+    """
+    elig = cfg.eligibility
+    if elig is None or not any(b.ziips for b in sustained):
+        return None
+    runs = [SustainedRun(b.tps, b.gcps, b.ziips, elig.fraction, b.reference) for b in sustained]
+    floors = [
+        f
+        for f in cfg.cost_floors
+        if any(math.isclose(f.tps, b.tps, rel_tol=1e-9) and f.specialty == b.ziips for b in sustained)
+    ]
+    values = [
+        floor_from_unabsorbed_eligible(
+            tps=f.tps, specialty=f.specialty, eligible_fraction=f.eligible_fraction, ziip_ceiling=ziip_ceiling
+        )
+        for f in floors
+    ]
+    b = bounded_cost(runs=runs, floors_s=[lower, *values], ziip_ceiling=ziip_ceiling)
+    low, high = b.interval()
+    floor_text = (
+        f"the highest published floor {low * 1000:.4g} ms ({floors[values.index(max(values))].reference}: the "
+        f"specialty engines could not absorb all eligible work at {floors[0].tps:g} TPS, so cost > engines x "
+        f"{ziip_ceiling:g} / (eligible share x rate))"
+        if values and max(values) >= lower
+        else f"the published lower bound {low * 1000:.4g} ms"
+    )
+    choice = (
+        f"Central value = {b.central_s * 1000:.4g} ms, the geometric mean of {floor_text} and "
+        f"{high * 1000:.4g} ms, the largest cost with which every published sustained run stays at or below "
+        f"100 % CP under the engine's split ({ziip_ceiling:g} specialty-engine ceiling; the published upper bound "
+        f"{b.published_ceiling_s * 1000:.4g} ms would put them above it)"
+        if low > 0.0
+        else f"Central value = {high * 1000:.4g} ms, the largest cost with which every published sustained run "
+        f"stays at or below 100 % CP under the engine's split (the published upper bound "
+        f"{b.published_ceiling_s * 1000:.4g} ms would put them above it)"
+    )
+    ids = tuple(i for f in floors for i in f.statement_ids)
+    return low, b.central_s, high, choice, ids

@@ -17,6 +17,7 @@ from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import Saturation
 from models_lib.evaluation import cp_cost_factor, evaluations
+from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.response_step import ResponseTimes, response_step
 from models_lib.saturation_ranges import (
@@ -75,10 +76,21 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *(() if elig.warning is None else (elig.warning,)),
         *choice.warnings,
         *chosen_warnings(chosen, req),
-        *saturation_warnings(req.t, chosen, sat.tps, req.policy),
+        *saturation_warnings(req.t, chosen, sat.tps, req.policy, basis.cost_is_upper_bound and band == 0.0),
         *software_warnings(sat, rmodel, pw.config),
         *rt.warnings,
         *limit_warnings(pw.config, req.t),
+    )
+    setting = pw.capacity_setting
+    warnings = as_measured(
+        warnings,
+        pw.config,
+        target_machine_type=pw.target_machine_type,
+        full_speed=setting is None or setting == pw.capacity.full_speed_setting.get(pw.target_machine_type),
+        payload_factor=cost.payload.factor,
+        cps=req.cps,
+        specialty=chosen.ziips,
+        tps=req.t,
     )
     assumptions = (*choice.assumptions, *final_assumptions(req.policy, chosen, band, rmodel))
     return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions, band), elig

@@ -440,7 +440,9 @@ def warnings(
             continue
         seen.add(sentence)
         details = _sentence_case(plain_reference(str(w.get("message", ""))))
-        out.append(WarningText(code, level_of(code), sentence, details))
+        given = w.get("level")  # the engine's level for this answer; the code's default otherwise
+        level: Level = given if given in LEVEL_ORDER else level_of(code)
+        out.append(WarningText(code, level, sentence, details))
     return sorted(out, key=lambda w: LEVEL_ORDER.index(w.level))
 
 

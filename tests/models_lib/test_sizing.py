@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from numpy.testing import assert_allclose
 
+from models_lib.answer import LEVEL_ORDER
 from models_lib.costmodel import fit_configuration
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.queueing import Station, mva
@@ -388,7 +389,10 @@ def test_result_is_json_safe_and_carries_its_basis(table: CapacityTable) -> None
     )
     # 20000 TPS is beyond the HSM-channel station of the fitted model: unbounded response -> None
     assert "beyond-saturation" in r.warning_codes() and d["response_time_ms"]["value"] is None
-    assert all(set(w) == {"code", "message"} and w["code"] in WARNING_CODES for w in d["warnings"])
+    assert all(
+        set(w) == {"code", "message", "level"} and w["code"] in WARNING_CODES and w["level"] in LEVEL_ORDER
+        for w in d["warnings"]
+    )
 
 
 def test_prefitted_models_give_identical_results(table: CapacityTable) -> None:
