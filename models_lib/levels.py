@@ -88,10 +88,9 @@ def as_measured(
     published = measured_rates(config).get((cps, specialty))
     if published is None or tps > published * (1.0 + 1e-9):
         return items
-    note = (
-        f" (as the source measured: {cps} CPs and {specialty} specialty engines on machine type "
-        f"{config.machine_type} carried {published:,.1f} TPS)"
-    )
+    rate = f"{published:,.1f}".removesuffix(".0")
+    engines = f"{cps} CP{'' if cps == 1 else 's'} and {specialty} specialty engine{'' if specialty == 1 else 's'}"
+    note = f" (as the source measured: {engines} on machine type {config.machine_type} carried {rate} TPS)"
     return tuple(
         replace(w, message=w.message + note, level="caveat") if w.code in AS_MEASURED and w.level == "decision" else w
         for w in items
