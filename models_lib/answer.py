@@ -195,8 +195,9 @@ class SizingResult:
     saturation_binding : SaturationBinding or None
         The resource that saturates first: ``resource``, ``label``.
     saturation_kind : {"value", "lower-bound"}
-        "lower-bound" where the cost is an upper bound (bounds-only): the true saturation rate
-        is at least ``saturation_tps``.
+        "lower-bound" where the central cost is the published upper bound (bounds-only) and no
+        projection band widens it: the true saturation rate is at least ``saturation_tps``,
+        which is then the low end of ``ranges.saturation_tps``.
     ranges : Ranges
         ``cps`` (CPs required), ``ziips``, ``saturation_tps``, ``response_time_ms``: [low,
         high] from the cost range (prediction interval or published bounds), widened by the
