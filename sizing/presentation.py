@@ -192,7 +192,10 @@ def saturation_figure(answer: Mapping[str, Any]) -> Figure:
     note = f"bound by {label}" if label else ""
     if answer.get("saturation_kind") == "lower-bound":
         return Figure(f"\u2265 {count(sat, 'TPS')}", "lower bound", note)
-    return Figure(count(sat, "TPS"), _spread(answer, *_ranges(answer, "saturation_tps")), note)
+    low, high = _ranges(answer, "saturation_tps")
+    if finite(low) is not None and high is None:  # a central value whose range is open above
+        return Figure(count(sat, "TPS"), f"range from {count(low)} (lower bound)", note)
+    return Figure(count(sat, "TPS"), _spread(answer, low, high), note)
 
 
 def utilisation_figure(answer: Mapping[str, Any]) -> Figure:
