@@ -84,9 +84,11 @@ def test_zosconnect_report_cites_its_own_documents_and_prints_bounds_as_bounds(a
     assert f"{cpu['total']:.2f} ms up to {cpu['high']:.2f} ms" in table
     low, high = o["ranges"]["cps"]
     assert f"CPs required {o['cps_required']} range {low:,.0f}\u2013{high:,.0f}" in table
-    # The decision, said before the table in the pages' words.
-    assert "Before you sign this" in words
-    assert any(w["level"] == "decision" for w in o["warnings"])
+    # The zIIP:CP rule binds at 3,000 TPS on a z16 and the answer sizes the CPs with the rest of
+    # the eligible work on them: a caveat the reader accepts, not a decision (issue 22 item 7).
+    levels = {w["code"]: w["level"] for w in o["warnings"]}
+    assert levels["engine-ratio"] == "caveat" and "decision" not in levels.values()
+    assert "Before you sign this" not in words
 
 
 def test_fiteq_report_prints_95_percent_intervals_and_no_range_where_low_equals_high(api: Any) -> None:
@@ -137,8 +139,10 @@ def test_comparison_report_says_the_three_answers_in_the_single_reports_words(ap
     assert zcee["saturation_kind"] == "value"
     sat = f"{zcee['saturation_tps']:,.0f} TPS"
     assert f"Saturation {sat}" in first and f"{sat} (lower bound)" not in first
-    decisions = sum(w["level"] == "decision" for w in zcee["warnings"])
-    assert f"{decisions} decision" in first
+    # its warnings counted by the level the engine gave them (no decision: see above)
+    counts = Counter(w["level"] for w in zcee["warnings"])
+    assert counts["decision"] == 0
+    assert f"{counts['caveat']} caveats, {counts['note']} note" in first
     # each estimate's own report follows the table: a statement recurs at most once per estimate
     sentences = Counter(s for s in re.split(r"(?<=[.;])\s+(?=[A-Z(])", _flowing(pdf)) if len(s) >= 60)
     assert max(sentences.values()) <= len(ids)
