@@ -9,7 +9,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from models_lib.answer_parts import (
     AnswerBasis,
@@ -28,7 +28,16 @@ if TYPE_CHECKING:
     from models_lib.answer_curves import CapacityLine, CpuCurve, FloatArray, ResponseCurve
     from models_lib.prepared import PreparedWorkload
 
-__all__ = ["DEFAULT_MAX_UTILIZATION", "WARNING_CODES", "SizingResult", "SizingWarning", "finite_or_none"]
+__all__ = [
+    "DEFAULT_MAX_UTILIZATION",
+    "LEVEL_ORDER",
+    "WARNING_CODES",
+    "WARNING_LEVELS",
+    "Level",
+    "SizingResult",
+    "SizingWarning",
+    "finite_or_none",
+]
 
 #: Default ceiling on the mean utilisation of the general-purpose CPs (and, unless told
 #: otherwise, of the zIIPs): 0.85.  The sources show healthy response at up to 76 % LPAR busy
@@ -67,12 +76,61 @@ WARNING_CODES: Mapping[str, str] = {
 }
 
 
+#: How much a warning matters to the person buying: ``decision``, the answer does not hold as
+#: asked (beyond capacity, a software limit passed, the user's fixed configuration forcing
+#: eligible work onto CPs); ``caveat``, an assumption the reader must accept; ``note``, how the
+#: number was computed.
+Level = Literal["decision", "caveat", "note"]
+
+#: Order in which levels are shown: decision-changing first.
+LEVEL_ORDER: tuple[Level, ...] = ("decision", "caveat", "note")
+
+#: The level of each code where the step that raises it says nothing else.  ``engine-ratio``
+#: is a caveat when the answer resolves it by sizing more CPs (a decision where the user fixed
+#: the CPs); ``utilization-above-ceiling``, ``ziip-overflow`` and ``published-limit`` are
+#: caveats for a source's own measured configuration at its published rate (:mod:`models_lib.levels`).
+WARNING_LEVELS: Mapping[str, Level] = {
+    "capacity-exceeded": "decision",
+    "beyond-saturation": "decision",
+    "sla-missed": "decision",
+    "sla-unreachable": "decision",
+    "utilization-above-ceiling": "decision",
+    "ziip-overflow": "decision",
+    "clients-limit-throughput": "decision",
+    "published-limit": "decision",
+    "no-cpu-data": "decision",
+    "engine-ratio": "caveat",
+    "eligibility-scope": "caveat",
+    "bounds-only": "caveat",
+    "ratio-only": "caveat",
+    "extrapolation": "caveat",
+    "payload-outside-range": "caveat",
+    "interval-assumed": "caveat",
+    "no-eligibility-data": "caveat",
+    "no-response-time-data": "caveat",
+    "clients-exceed-throughput": "caveat",
+    "cics-only": "caveat",
+    "software-unscaled": "caveat",
+    "response-fit-weak": "caveat",
+    "projection": "note",
+    "payload-scaled": "note",
+}
+
+
 @dataclass(frozen=True)
 class SizingWarning:
-    """A warning with a stable ``code`` (see :data:`WARNING_CODES`) and a ``message``."""
+    """A warning with a stable ``code`` (see :data:`WARNING_CODES`), a ``message`` and its
+    ``level`` (default: the code's in :data:`WARNING_LEVELS`, a caveat for an unknown code)."""
 
     code: str
     message: str
+    level: Level | None = None
+
+    def __post_init__(self) -> None:
+        if self.level is None:
+            object.__setattr__(self, "level", WARNING_LEVELS.get(self.code, "caveat"))
+        elif self.level not in LEVEL_ORDER:
+            raise ValueError(f"level must be one of {LEVEL_ORDER}, got {self.level!r}")
 
 
 @dataclass(frozen=True)
@@ -139,8 +197,9 @@ class SizingResult:
     saturation_binding : SaturationBinding or None
         The resource that saturates first: ``resource``, ``label``.
     saturation_kind : {"value", "lower-bound"}
-        "lower-bound" where the cost is an upper bound (bounds-only): the true saturation rate
-        is at least ``saturation_tps``.
+        "lower-bound" where the central cost is the published upper bound (bounds-only) and no
+        projection band widens it: the true saturation rate is at least ``saturation_tps``,
+        which is then the low end of ``ranges.saturation_tps``.
     ranges : Ranges
         ``cps`` (CPs required), ``ziips``, ``saturation_tps``, ``response_time_ms``: [low,
         high] from the cost range (prediction interval or published bounds), widened by the
@@ -231,7 +290,7 @@ class SizingResult:
             "saturation_tps": self.saturation_tps,
             "knee_tps": self.knee_tps,
             "closed_throughput_tps": self.closed_throughput_tps,
-            "warnings": [{"code": w.code, "message": w.message} for w in self.warnings],
+            "warnings": [{"code": w.code, "message": w.message, "level": w.level} for w in self.warnings],
             "basis": self.basis,
             "max_utilization": self.max_utilization,
             "specialty_engine": self.specialty_engine,

@@ -122,7 +122,7 @@ def basis_dict(
     proj = chosen.proj
     share = eligibility.server_share
     return AnswerBasis(
-        points=tuple(basis.points),
+        points=tuple(dict.fromkeys((*basis.points, *eligibility.points))),
         model=None if basis.model is None else FitSummary(**basis.model),
         projection=ProjectionBasis(
             from_machine_type=proj.from_machine_type,

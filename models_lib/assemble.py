@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models_lib import units
+from models_lib.bounds import cost_floors
 from models_lib.inputs import (
     CapacityBound,
     CapacityTable,
@@ -25,9 +26,11 @@ from models_lib.inputs import (
     PayloadScaling,
     Point,
     PublishedLimit,
+    PublishedOverhead,
     Rating,
     ResponseFloor,
 )
+from models_lib.lpar import lpar_overhead_from_statement
 
 #: Metric name -> CPU component (busy CPs).
 BUSY_METRICS = {
@@ -201,6 +204,21 @@ def _floor(s: StatementRecord) -> ResponseFloor:
     )
 
 
+def _overhead(s: StatementRecord) -> PublishedOverhead:
+    # Recomputed from the statement's published inputs (a stored value that disagrees raises).
+    o = lpar_overhead_from_statement(s.data)
+    tps = s.data.get("measured_tps")
+    return PublishedOverhead(
+        central=o.central,
+        low=o.low,
+        high=o.high,
+        statement_id=s.id,
+        reference=s.reference,
+        measured_configuration=s.data.get("measured_configuration"),
+        measured_tps=None if tps is None else float(tps),
+    )
+
+
 def _is_payload_scaling(s: StatementRecord) -> bool:
     d = s.data
     return s.kind == "proportionality" and d.get("quantity") == "cpu_per_tran" and d.get("variable") == "payload_bytes"
@@ -223,6 +241,7 @@ def assemble_configuration(
     exist, the configuration's own wins.
     """
     point_records = list(points)
+    statements = list(statements)
     cpu_points = tuple(p for p in (point_from_record(r) for r in point_records) if p is not None)
     applicable = sorted(
         (s for s in statements if _applies(s, configuration)),
@@ -239,6 +258,7 @@ def assemble_configuration(
     throughput_id: int | None = None
     floor: ResponseFloor | None = None
     limits: list[PublishedLimit] = []
+    overhead: PublishedOverhead | None = None
     for s in applicable:
         d = s.data
         if s.kind == "bound" and d.get("quantity") == "throughput":
@@ -257,6 +277,8 @@ def assemble_configuration(
             limits.append(_limit(s))
         elif s.kind == "packet_trace" and s.configuration == configuration:
             floor = _floor(s)
+        elif s.kind == "observation" and d.get("quantity") == "lpar_overhead":
+            overhead = _overhead(s)
 
     lpar_cps = next((r.lpar_cps for r in point_records if r.lpar_cps), None)
     if lpar_cps is None and bounds:
@@ -277,6 +299,10 @@ def assemble_configuration(
         response_floor=floor,
         throughput_statement_id=throughput_id,
         limits=tuple(limits),
+        lpar_overhead=overhead,
+        cost_floors=cost_floors(
+            configuration, [(s.configuration, s.data, s.id, s.reference) for s in statements if s.kind == "bound"]
+        ),
     )
 
 

@@ -45,14 +45,17 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
+from models_lib.inputs import CapacityBound, ConfigurationData, CostFloor
 from models_lib.ziip import ZiipSplit, split_demand
 
 __all__ = [
     "BoundedCost",
     "SustainedRun",
     "bounded_cost",
+    "cost_floors",
     "floor_from_unabsorbed_eligible",
     "floors_for_configuration",
+    "sustainable_cost",
 ]
 
 
@@ -283,6 +286,45 @@ def bounded_cost(
     )
 
 
+def cost_floors(
+    configuration: str, statements: Sequence[tuple[str | None, Mapping[str, Any], int, str]]
+) -> tuple[CostFloor, ...]:
+    """The published floors that apply to ``configuration``, as records (no ceiling applied yet).
+
+    Parameters
+    ----------
+    configuration : str
+        The configuration slug.
+    statements : sequence of (configuration or None, data, id, reference)
+        ``bound`` statements of the path: ``cpu_per_tran_floor`` ones (``basis:
+        eligible-not-absorbed``) and ``cpu_per_tran_order`` ones (``greater`` configurations cost
+        more than ``than``, so ``than``'s floors are theirs too).
+
+    Returns
+    -------
+    tuple of CostFloor
+        The configuration's own floors, then those carried over (with the order's statement id).
+    """
+    own: dict[str, list[CostFloor]] = {}
+    orders: list[tuple[Mapping[str, Any], int]] = []
+    for config, data, sid, reference in statements:
+        if data.get("quantity") == "cpu_per_tran_floor" and data.get("basis") == "eligible-not-absorbed" and config:
+            engines = int(data.get("zaaps") or 0) + int(data.get("ziips") or 0)
+            own.setdefault(config, []).append(
+                CostFloor(float(data["tps"]), engines, float(data["eligible_fraction"]), (sid,), reference)
+            )
+        elif data.get("quantity") == "cpu_per_tran_order" and data.get("relation") == "greater":
+            orders.append((data, sid))
+    floors = list(own.get(configuration, ()))
+    for order, sid in orders:
+        if configuration in (order.get("greater") or ()):
+            floors.extend(
+                CostFloor(f.tps, f.specialty, f.eligible_fraction, (*f.statement_ids, sid), f.reference)
+                for f in own.get(str(order.get("than")), ())
+            )
+    return tuple(floors)
+
+
 def floors_for_configuration(
     configuration: str, statements: Sequence[tuple[str | None, Mapping[str, Any]]], *, ziip_ceiling: float
 ) -> tuple[float, ...]:
@@ -325,3 +367,54 @@ def floors_for_configuration(
         if configuration in (order.get("greater") or ()):
             floors.extend(own.get(str(order.get("than")), ()))
     return tuple(floors)
+
+
+def sustainable_cost(
+    cfg: ConfigurationData, sustained: Sequence[CapacityBound], lower: float, ziip_ceiling: float
+) -> tuple[float, float, float, str, tuple[int, ...]] | None:
+    """(floor, central, upper, the sentence, floor statement ids) where a sustained run had
+    zIIPs/zAAPs, else ``None``.
+
+    The upper bound engines / rate makes every engine of such a run exactly busy; with the
+    engine's specialty ceiling the eligible work then spills and the run comes out above 100 %
+    CP, although the source ran it sustained.  :func:`models_lib.bounds.bounded_cost` lowers the
+    upper bound until every run is sustainable and takes the geometric mean with the highest
+    published floor (CICS TG V9.0 Scenario 1: "The single zAAP was unable to satisfy all the
+    eligible workload") as the central cost.
+    """
+    elig = cfg.eligibility
+    if elig is None or not any(b.ziips for b in sustained):
+        return None
+    runs = [SustainedRun(b.tps, b.gcps, b.ziips, elig.fraction, b.reference) for b in sustained]
+    floors = [
+        f
+        for f in cfg.cost_floors
+        if any(math.isclose(f.tps, b.tps, rel_tol=1e-9) and f.specialty == b.ziips for b in sustained)
+    ]
+    values = [
+        floor_from_unabsorbed_eligible(
+            tps=f.tps, specialty=f.specialty, eligible_fraction=f.eligible_fraction, ziip_ceiling=ziip_ceiling
+        )
+        for f in floors
+    ]
+    b = bounded_cost(runs=runs, floors_s=[lower, *values], ziip_ceiling=ziip_ceiling)
+    low, high = b.interval()
+    floor_text = (
+        f"the highest published floor {low * 1000:.4g} ms ({floors[values.index(max(values))].reference}: the "
+        f"specialty engines could not absorb all eligible work at {floors[0].tps:g} TPS, so cost > engines x "
+        f"{ziip_ceiling:g} / (eligible share x rate))"
+        if values and max(values) >= lower
+        else f"the published lower bound {low * 1000:.4g} ms"
+    )
+    choice = (
+        f"Central value = {b.central_s * 1000:.4g} ms, the geometric mean of {floor_text} and "
+        f"{high * 1000:.4g} ms, the largest cost with which every published sustained run stays at or below "
+        f"100 % CP under the engine's split ({ziip_ceiling:g} specialty-engine ceiling; the published upper bound "
+        f"{b.published_ceiling_s * 1000:.4g} ms would put them above it)"
+        if low > 0.0
+        else f"Central value = {high * 1000:.4g} ms, the largest cost with which every published sustained run "
+        f"stays at or below 100 % CP under the engine's split (the published upper bound "
+        f"{b.published_ceiling_s * 1000:.4g} ms would put them above it)"
+    )
+    ids = tuple(i for f in floors for i in f.statement_ids)
+    return low, b.central_s, high, choice, ids

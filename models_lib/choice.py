@@ -130,7 +130,9 @@ def choose(
     return Choice(required, chosen, tuple(warnings), tuple(assumptions))
 
 
-def _engine_ratio_warning(policy: EnginePolicy, chosen: CountEvaluation, given: int | None) -> SizingWarning | None:
+def _engine_ratio_warning(
+    policy: EnginePolicy, chosen: CountEvaluation, given: int | None, cps_given: int | None
+) -> SizingWarning | None:
     """``engine-ratio`` when the rules cap the specialty engines below what the work needs."""
     cap = policy.max_engines(chosen.n)
     want = chosen.needed if given is None else given
@@ -138,11 +140,16 @@ def _engine_ratio_warning(policy: EnginePolicy, chosen: CountEvaluation, given: 
         return None
     assert policy.rules is not None
     what = f"{given} {policy.name}s were given" if given is not None else f"the eligible work needs {chosen.needed}"
+    # Sized CPs carry the rest (an answer under the generation's rule, a caveat); given CPs or
+    # more given engines than the rule allows do not hold as asked.
+    fixed = cps_given is not None or given is not None
+    sized = "on the CPs given" if fixed else "and the CP count is sized with that work on it"
     return SizingWarning(
         "engine-ratio",
         f"{what}, but {policy.rules.generation} allows at most {policy.per_cp:g} {policy.name} per CP: "
         f"{cap} beside {chosen.n} CPs ({policy.rules.reference}). {chosen.on_gcp:.3g} busy engines "
-        f"of eligible work run on CPs, and the CP count is sized with that work on it",
+        f"of eligible work run on CPs, {sized}",
+        "decision" if fixed else "caveat",
     )
 
 
@@ -169,5 +176,5 @@ def chosen_warnings(chosen: CountEvaluation, req: RateRequest) -> list[SizingWar
                 f"{chosen.on_gcp:.3g} run on CPs (IIPCP)",
             )
         )
-    ratio = _engine_ratio_warning(req.policy, chosen, req.ziips)
+    ratio = _engine_ratio_warning(req.policy, chosen, req.ziips, req.cps)
     return out if ratio is None else [*out, ratio]

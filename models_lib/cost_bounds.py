@@ -26,6 +26,7 @@ from functools import lru_cache
 from numbers import Integral
 
 from models_lib.answer import SizingWarning
+from models_lib.bounds import sustainable_cost
 from models_lib.checks import InputError, opt_int, pos_float
 from models_lib.cost_basis import Basis
 from models_lib.inputs import CapacityBound, ConfigurationData
@@ -282,8 +283,13 @@ def _bound_texts(upper_b: CapacityBound | None, lower_b: CapacityBound | None) -
     return parts
 
 
-def bounds_cost(cfg: ConfigurationData, payload: int | None) -> BoundsCost:
-    """The cost per transaction from the bounds that apply to ``payload`` (bytes)."""
+def bounds_cost(cfg: ConfigurationData, payload: int | None, ziip_ceiling: float = 1.0) -> BoundsCost:
+    """The cost per transaction from the bounds that apply to ``payload`` (bytes).
+
+    Where a sustained run had specialty engines, the central cost lies between the published
+    floors and the largest cost with which every such run is sustainable under the engine's
+    split at ``ziip_ceiling`` (:func:`models_lib.bounds.sustainable_cost`); otherwise it is the upper bound.
+    """
     chosen, note, outside = _select_bounds(cfg.bounds, payload)
     sustained = [b for b in chosen if b.outcome == "sustained"]
     exhausted = [b for b in chosen if b.outcome == "exhausted"]
@@ -312,6 +318,10 @@ def bounds_cost(cfg: ConfigurationData, payload: int | None) -> BoundsCost:
             "published run demonstrated)"
         )
     statements = [b.statement_id for b in (upper_b, lower_b) if b is not None]
+    held = None if upper is None else sustainable_cost(cfg, sustained, lower, ziip_ceiling)
+    if held is not None:
+        lower, central, high, choice, floor_ids = held
+        statements.extend(floor_ids)
     table_b = None if outside else _table_bound(cfg, sustained)
     if table_b is not None and upper is not None:
         tightened = _tighten_with_table(cfg, table_b, upper, lower)
@@ -335,7 +345,7 @@ def bounds_cost(cfg: ConfigurationData, payload: int | None) -> BoundsCost:
         central=central,
         high=high,
         from_cps=ref_b.gcps,
-        cost_is_upper_bound=upper is not None,
+        cost_is_upper_bound=upper is not None and central == high,
         statements=tuple(dict.fromkeys(statements)),
         assumptions=tuple(assumptions),
         warnings=(warning,),

@@ -25,6 +25,7 @@ from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import Saturation
 from models_lib.evaluation import cp_cost_factor, evaluations
+from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.response_step import ResponseTimes, response_step
 from models_lib.saturation_ranges import (
@@ -56,6 +57,7 @@ class _Decision:
     ranges: Ranges
     warnings: tuple[SizingWarning, ...]
     assumptions: tuple[str, ...]
+    band: float
 
 
 def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_Decision, Eligibility]:
@@ -82,10 +84,21 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *(() if elig.warning is None else (elig.warning,)),
         *choice.warnings,
         *chosen_warnings(chosen, req),
-        *saturation_warnings(req.t, chosen, sat.tps, req.policy),
+        *saturation_warnings(req.t, chosen, sat.tps, req.policy, basis.cost_is_upper_bound and band == 0.0),
         *software_warnings(sat, rmodel, pw.config),
         *rt.warnings,
         *limit_warnings(pw.config, req.t),
+    )
+    setting = pw.capacity_setting
+    warnings = as_measured(
+        warnings,
+        pw.config,
+        target_machine_type=pw.target_machine_type,
+        full_speed=setting is None or setting == pw.capacity.full_speed_setting.get(pw.target_machine_type),
+        payload_factor=cost.payload.factor,
+        cps=req.cps,
+        specialty=chosen.ziips,
+        tps=req.t,
     )
     assumptions = (
         *choice.assumptions,
@@ -95,7 +108,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     mp = mp_effect_note(pw.capacity, chosen, req.policy)
     if mp is not None:
         assumptions = (*assumptions, mp)
-    return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions), elig
+    return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions, band), elig
 
 
 def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict[str, float], IcfPool | None]:
@@ -183,7 +196,9 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         specialty_engine_max=cap,
         binding_resource=binding_at_target(chosen, req.policy, pw.response, req.t, rt.closed_throughput),
         saturation_binding=binding_label(d.sat, req.policy, pw.response),
-        saturation_kind="lower-bound" if basis.cost_is_upper_bound else "value",
+        # A lower bound only where the central cost is the upper end of its range and no band
+        # widens it: then the saturation is the low end of its range.
+        saturation_kind="lower-bound" if basis.cost_is_upper_bound and d.band == 0.0 else "value",
         ranges=d.ranges,
         capacity_detail=cap_block,
         warnings=d.warnings,

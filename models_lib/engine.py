@@ -137,7 +137,7 @@ def component_cost(
         cost_s=fit.slope,
         low_s=max(0.0, fit.slope - half),
         high_s=fit.slope + half,
-        statement_ids=tuple(i for i in fit.point_ids if i is not None),
+        point_ids=tuple(i for i in fit.point_ids if i is not None),
         reference=f"{cfg.path}/{cfg.configuration} '{component}' slope, {level:.0%} interval"
         + (f" ({refs[0]}...)" if refs else ""),
     )

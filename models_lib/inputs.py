@@ -183,6 +183,11 @@ class ConfigurationData:
         Id of the statement that published ``throughput_rows``.
     limits : tuple of PublishedLimit
         Software limits the sources state for this path (e.g. one QR TCB's throughput).
+    lpar_overhead : PublishedOverhead or None
+        The rest of the LPAR as a share of the CICS CPU, where the source states it (CICS TS:
+        REDP-5320 at its top rate); ``None``: not published.
+    cost_floors : tuple of CostFloor
+        Published lower bounds on the cost per transaction (bounds-only paths).
     """
 
     path: str
@@ -200,6 +205,40 @@ class ConfigurationData:
     response_floor: ResponseFloor | None = None
     throughput_statement_id: int | None = None
     limits: tuple[PublishedLimit, ...] = ()
+    lpar_overhead: PublishedOverhead | None = None
+    cost_floors: tuple[CostFloor, ...] = ()
+
+
+@dataclass(frozen=True)
+class PublishedOverhead:
+    """The rest of the LPAR as a share of the CICS CPU, stated from what a source publishes.
+
+    ``central``, ``low``, ``high``: shares of the CICS CPU (LPAR = CICS x (1 + overhead)), as
+    :func:`models_lib.lpar.lpar_overhead_from_statement` recomputes them; ``measured_configuration``
+    and ``measured_tps`` (transactions/s) say where it was measured.
+    """
+
+    central: float
+    low: float
+    high: float
+    statement_id: int
+    reference: str = ""
+    measured_configuration: str | None = None
+    measured_tps: float | None = None
+
+
+@dataclass(frozen=True)
+class CostFloor:
+    """A published floor on CPU per transaction: at ``tps`` transactions/s the ``specialty``
+    zIIPs/zAAPs could not absorb the ``eligible_fraction`` of the cost (so cost > specialty x
+    ceiling / (eligible_fraction x tps)).  ``statement_ids``: the floor's statement and, where it
+    is carried over from a cheaper configuration, the statement that orders the two."""
+
+    tps: float
+    specialty: int
+    eligible_fraction: float
+    statement_ids: tuple[int, ...]
+    reference: str = ""
 
 
 @dataclass(frozen=True)
@@ -221,9 +260,11 @@ class ComponentCost:
         CP-seconds per transaction: central value and range (e.g. the fit's slope and its 95 %
         confidence interval).
     statement_ids : tuple of int
-        Ids of the stored points or statements it comes from.
+        Ids of the stored statements it comes from.
     reference : str
         Source.
+    point_ids : tuple of int
+        Ids of the stored points it comes from (a fitted slope's points).
     """
 
     component: str
@@ -234,6 +275,7 @@ class ComponentCost:
     high_s: float
     statement_ids: tuple[int, ...] = ()
     reference: str = ""
+    point_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ class NativeCost:
             moving = extrapolation_warnings(self.config, self.model.primary_fit(), tps)
             notes = (moving + self.warnings, self.assumptions, self.statements)
             raw = points_demand(self.model, self.from_cps, tps, self.level, notes)
-        return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar.factor)
+        return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar)
 
     def line(self) -> Basis:
         """The demand line (intercept, slope, payload factor) without the rate-dependent parts:
@@ -82,7 +82,7 @@ class NativeCost:
             fit = self.model.primary_fit()
             raw = Basis(component=self.component, total=0.0, low=0.0, high=0.0, intercept=fit.intercept,
                         slope=fit.slope, from_cps=self.from_cps)  # fmt: skip
-        return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar.factor)
+        return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar)
 
     @overload
     def busy(self, tps: float) -> float: ...
@@ -126,8 +126,12 @@ def native_cost(
     payload: int | None,
     level: float,
     lpar_overhead: float | None,
+    ziip_ceiling: float = 1.0,
 ) -> NativeCost | None:
-    """The configuration's native cost (points or bounds, payload, LPAR); ``None`` without CPU data."""
+    """The configuration's native cost (points or bounds, payload, LPAR); ``None`` without CPU data.
+
+    ``ziip_ceiling``: the specialty engines' ceiling (fraction) the engine splits with, with
+    which a bounds basis keeps every published sustained run sustainable."""
     bounds: BoundsCost | None = None
     statements: tuple[int, ...] = ()
     if fitted.has_cpu_model:
@@ -144,7 +148,7 @@ def native_cost(
                 ),
             )
     elif config.bounds:
-        bounds = bounds_cost(config, payload)
+        bounds = bounds_cost(config, payload, ziip_ceiling)
         from_cps, warnings, assumptions, statements = (
             bounds.from_cps,
             bounds.warnings,
@@ -168,5 +172,5 @@ def native_cost(
         lpar=lpar,
         warnings=warnings + step.warnings + lpar.warnings + ratio_warnings,
         assumptions=assumptions + step.assumptions + lpar.assumptions,
-        statements=statements + step.statements + ratio_ids,
+        statements=statements + step.statements + lpar.statements + ratio_ids,
     )

@@ -373,7 +373,7 @@ def prepare(
             "model", f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
         )
     fitted = model if model is not None else fit_configuration(config)
-    cost = native_cost(config, fitted, payload=payload, level=level, lpar_overhead=lpar_overhead)
+    cost = native_cost(config, fitted, payload=payload, level=level, lpar_overhead=lpar_overhead, ziip_ceiling=zmax)
     rmodel = response_model if response_model is not None else response_model_for(config, fitted, cost)
     eligibility = None if cost is None else eligibility_step(cost.line(), config, capacity, server_share, other_cost)
     return PreparedWorkload(

@@ -147,8 +147,9 @@ def size(
     lpar_overhead : float, optional
         Where a source publishes the CICS address spaces' CPU only (CICS TS): the rest of the
         LPAR (z/OS, TCP/IP, monitors) as a share of the CICS CPU, >= 0; the LPAR is sized as
-        CICS x (1 + ``lpar_overhead``).  Default: none, and the ``cics-only`` warning says the
-        answer covers the CICS regions only (the source publishes no LPAR figure to derive it).
+        CICS x (1 + ``lpar_overhead``).  Default: the overhead the source states beside its
+        CICS CPU (REDP-5320: 0.1645, range 0.1136-0.1705 carried into the cost range); where
+        none is stated, the ``cics-only`` warning says the answer covers the CICS regions only.
     server_share : float, optional
         Where the eligible share was published for part of the demand (the z/OS Connect server,
         not CICS): that part's share of the demand, in [0, 1] (user override).

@@ -192,7 +192,10 @@ def saturation_figure(answer: Mapping[str, Any]) -> Figure:
     note = f"bound by {label}" if label else ""
     if answer.get("saturation_kind") == "lower-bound":
         return Figure(f"\u2265 {count(sat, 'TPS')}", "lower bound", note)
-    return Figure(count(sat, "TPS"), _spread(answer, *_ranges(answer, "saturation_tps")), note)
+    low, high = _ranges(answer, "saturation_tps")
+    if finite(low) is not None and high is None:  # a central value whose range is open above
+        return Figure(count(sat, "TPS"), f"range from {count(low)} (lower bound)", note)
+    return Figure(count(sat, "TPS"), _spread(answer, low, high), note)
 
 
 def utilisation_figure(answer: Mapping[str, Any]) -> Figure:
@@ -440,7 +443,9 @@ def warnings(
             continue
         seen.add(sentence)
         details = _sentence_case(plain_reference(str(w.get("message", ""))))
-        out.append(WarningText(code, level_of(code), sentence, details))
+        given = w.get("level")  # the engine's level for this answer; the code's default otherwise
+        level: Level = given if given in LEVEL_ORDER else level_of(code)
+        out.append(WarningText(code, level, sentence, details))
     return sorted(out, key=lambda w: LEVEL_ORDER.index(w.level))
 
 

@@ -123,6 +123,9 @@ class RunOutRangeSerializer(serializers.Serializer[Any]):
 class BasisNoteSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="the engine's warning code (docs/models.md)")
     message = serializers.CharField()
+    level = serializers.ChoiceField(
+        choices=["decision", "caveat", "note"], required=False, help_text="the level the engine gave the warning"
+    )
 
 
 class PlanCandidateSerializer(StoredCandidateSerializer):

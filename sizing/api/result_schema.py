@@ -249,7 +249,8 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="throughput of the closed network (clients, think time); null: open arrivals"
     )
     saturation_kind = serializers.ChoiceField(
-        choices=["value", "lower-bound"], help_text="lower-bound: the cost is an upper bound (bounds-only path)"
+        choices=["value", "lower-bound"],
+        help_text="lower-bound: the central cost is the published upper bound (then the low end of its range)",
     )
     saturation_binding = BindingSerializer(allow_null=True, help_text="the resource that saturates first")
     binding_resource = BindingSerializer(allow_null=True, help_text="the busiest resource at the target TPS")

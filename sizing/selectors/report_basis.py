@@ -83,14 +83,9 @@ def report_basis(*, configuration: Configuration, basis: dict[str, Any]) -> Repo
     rating_ids = [int(i) for i in (basis.get("projection") or {}).get("rating_ids") or []]
     ratings = list(CapacityRating.objects.filter(id__in=rating_ids).select_related("source"))
     statement_ids = [int(i) for i in basis.get("statements") or []]
-    # A statement of another path's configuration gave this answer no number (the engine cites the
-    # eligibility statements of the configuration it borrowed a cost from): the report leaves it,
-    # and its document, out.
-    statements = [
-        s
-        for s in Statement.objects.filter(id__in=statement_ids).select_related("source")
-        if s.path_id in (None, configuration.path_id) and s.configuration_id in (None, configuration.pk)
-    ]
+    # The engine names the statements and points it used (a borrowed cost's points among the
+    # points), so every one of them, and its document, is a source of the answer.
+    statements = list(Statement.objects.filter(id__in=statement_ids).select_related("source"))
     docs: dict[int, SourceDocument] = {}
     rules = EngineRule.objects.filter(generation__in=_generations(basis)).select_related("source")
     for source in [

@@ -160,7 +160,7 @@ HEADER_COLUMNS: tuple[Column, ...] = (
     Column("saturation_tps", "transactions/s", "rate at which the binding resource saturates", ("saturation_tps",)),
     Column("saturation_tps_low", "transactions/s", "low end of its range", ("ranges", "saturation_tps", 0)),
     Column("saturation_tps_high", "transactions/s", "high end of its range", ("ranges", "saturation_tps", 1)),
-    Column("saturation_kind", "", "value, or lower-bound where the published cost is an upper bound", ("saturation_kind",)),
+    Column("saturation_kind", "", "value, or lower-bound where the central cost is the published upper bound", ("saturation_kind",)),
     Column("saturation_binding_resource", "", "resource that saturates first", ("saturation_binding", "resource")),
     Column("knee_tps", "transactions/s", "rate where response time starts to climb steeply", ("knee_tps",)),
     Column("closed_throughput_tps", "transactions/s", "throughput of the given clients and think time", ("closed_throughput_tps",)),

@@ -102,8 +102,8 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         min_value=0,
         max_value=10,
         help_text="Where only the CICS regions' CPU is published (CICS TS): the rest of the LPAR as a share of "
-        "the CICS CPU, e.g. 0.2; the LPAR is sized as CICS x (1 + lpar_overhead) (default: CICS regions only, "
-        "with a cics-only warning)",
+        "the CICS CPU, e.g. 0.2; the LPAR is sized as CICS x (1 + lpar_overhead) (default: the overhead the "
+        "source states, CICS TS 0.1645 from REDP-5320; a cics-only warning where none is stated)",
     )
     server_share = FiniteFloatField(
         required=False,

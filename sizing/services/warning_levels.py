@@ -1,67 +1,66 @@
-"""How much each engine warning matters to the person buying, and how to say it to them.
+"""How to say each engine warning to the person buying, at the level the engine gave it.
 
-The engine (:data:`models_lib.sizing.WARNING_CODES`) gives every warning a stable code and a
-technical message.  A presales engineer needs to know which of them change the decision (the
-answer cannot be signed as it stands), which are caveats to mention, and which are notes for
-the basis.  Three levels:
+The engine (:mod:`models_lib.answer`) gives every warning a stable code, a technical message
+and its level, decided where the warning is raised (``engine-ratio`` is a caveat when the
+answer sizes more CPs for it, a decision when the user fixed the CPs; a source's measured
+configuration at its published rate raises no decision, :mod:`models_lib.levels`):
 
 ``decision``
-    The sized configuration does not carry the target as asked, or the answer rests on
-    something missing: say it to the customer before the numbers.
+    The answer does not hold as asked: say it to the customer before the numbers.
 ``caveat``
-    The numbers stand, with a limitation worth saying (extrapolated, assumed, bounded).
+    An assumption the reader must accept (extrapolated, assumed, bounded).
 ``note``
     How the number was reached (a projection, a payload scaling); belongs in the basis.
 
-Every code the engine can emit has a level; a test holds the two lists together, so a new
-engine code cannot reach a page without one.
+This module adds the customer's headline and orders the warnings; where a warning stands for
+many answers (a job's row has codes only), the code's default level is used.  A test holds the
+headlines and the engine's codes together, so a new engine code cannot reach a page without one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any
 
-Level = Literal["decision", "caveat", "note"]
+from models_lib.answer import LEVEL_ORDER, Level
+from models_lib.answer import WARNING_LEVELS as ENGINE_LEVELS
 
-#: Order in which levels are shown: decision-changing first.
-LEVEL_ORDER: tuple[Level, ...] = ("decision", "caveat", "note")
+__all__ = ["HEADLINES", "LEVEL_ORDER", "UNKNOWN_LEVEL", "WARNING_LEVELS", "Level", "level_of", "with_levels"]
 
-#: code -> (level, what an engineer would say to the customer).
+#: code -> what an engineer would say to the customer.
+HEADLINES: Mapping[str, str] = {
+    # Decisions by default.
+    "capacity-exceeded": "No CP count of this machine carries this rate.",
+    "beyond-saturation": "The target is at or past the rate where the system saturates.",
+    "sla-missed": "The response-time goal is not met by this configuration.",
+    "sla-unreachable": "No CP count meets the response-time goal: something other than CPs binds.",
+    "utilization-above-ceiling": "The CPs you gave run above the utilisation ceiling.",
+    "ziip-overflow": "Too few zIIPs: eligible work spills onto CPs, which raises the software bill.",
+    "clients-limit-throughput": "The client population cannot drive the target rate.",
+    "published-limit": "The target passes a limit the software's own documentation states.",
+    "no-cpu-data": "No CPU data is published for this path: CPs cannot be sized.",
+    # Caveats by default.
+    "engine-ratio": "The specialty engines needed exceed what this machine sells per CP.",
+    "eligibility-scope": "The zIIP share was published for part of the work only.",
+    "bounds-only": "The CPU cost comes from published throughput bounds, not measurements.",
+    "ratio-only": "Only ratios to other configurations are published for this one.",
+    "extrapolation": "The rate is outside what was measured: the fit is extrapolated.",
+    "payload-outside-range": "The payload is outside the published range.",
+    "interval-assumed": "The range rests on an assumed spread: too few published points.",
+    "no-eligibility-data": "No zIIP eligibility is published: none is assumed.",
+    "no-response-time-data": "No response times are published: absolute response time is unknown.",
+    "clients-exceed-throughput": "The clients would drive more than the target: sized for the target.",
+    "cics-only": "Sized for the CICS regions only: the rest of the LPAR is not published; add it.",
+    "software-unscaled": "The saturation is a software limit as measured in the benchmark: more CPs do not raise it.",
+    "response-fit-weak": "The response time rests on a handful of published points: its range is wide.",
+    # Notes.
+    "projection": "Projected from the measured machine with LSPR ratings.",
+    "payload-scaled": "CPU per transaction scaled to the payload with a published relation.",
+}
+
+#: code -> (default level, headline): the engine's default level of each code.
 WARNING_LEVELS: Mapping[str, tuple[Level, str]] = {
-    # The answer does not hold as asked.
-    "capacity-exceeded": ("decision", "No CP count of this machine carries this rate."),
-    "beyond-saturation": ("decision", "The target is at or past the rate where the system saturates."),
-    "sla-missed": ("decision", "The response-time goal is not met by this configuration."),
-    "sla-unreachable": ("decision", "No CP count meets the response-time goal: something other than CPs binds."),
-    "utilization-above-ceiling": ("decision", "The CPs you gave run above the utilisation ceiling."),
-    "ziip-overflow": ("decision", "Too few zIIPs: eligible work spills onto CPs, which raises the software bill."),
-    "clients-limit-throughput": ("decision", "The client population cannot drive the target rate."),
-    "published-limit": ("decision", "The target passes a limit the software's own documentation states."),
-    "engine-ratio": ("decision", "The specialty engines needed exceed what this machine sells per CP."),
-    "no-cpu-data": ("decision", "No CPU data is published for this path: CPs cannot be sized."),
-    # The numbers stand, with a limitation to say.
-    "eligibility-scope": ("caveat", "The zIIP share was published for part of the work only."),
-    "bounds-only": ("caveat", "The CPU cost comes from published throughput bounds, not measurements."),
-    "ratio-only": ("caveat", "Only ratios to other configurations are published for this one."),
-    "extrapolation": ("caveat", "The rate is outside what was measured: the fit is extrapolated."),
-    "payload-outside-range": ("caveat", "The payload is outside the published range."),
-    "interval-assumed": ("caveat", "The range rests on an assumed spread: too few published points."),
-    "no-eligibility-data": ("caveat", "No zIIP eligibility is published: none is assumed."),
-    "no-response-time-data": ("caveat", "No response times are published: absolute response time is unknown."),
-    "clients-exceed-throughput": ("caveat", "The clients would drive more than the target: sized for the target."),
-    "cics-only": ("caveat", "Sized for the CICS regions only: the rest of the LPAR is not published; add it."),
-    "software-unscaled": (
-        "caveat",
-        "The saturation is a software limit as measured in the benchmark: more CPs do not raise it.",
-    ),
-    "response-fit-weak": (
-        "caveat",
-        "The response time rests on a handful of published points: its range is wide.",
-    ),
-    # How the number was reached.
-    "projection": ("note", "Projected from the measured machine with LSPR ratings."),
-    "payload-scaled": ("note", "CPU per transaction scaled to the payload with a published relation."),
+    code: (ENGINE_LEVELS.get(code, "caveat"), headline) for code, headline in HEADLINES.items()
 }
 
 #: Level of a code the table does not know yet: shown, never hidden.
@@ -75,10 +74,12 @@ def level_of(code: str) -> Level:
 
 
 def with_levels(warnings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Warnings with ``level`` and ``headline`` added, decision-changing first (stable within a level)."""
+    """Warnings with ``headline`` added (and ``level`` where the engine gave none: the code's
+    default), decision-changing first (stable within a level)."""
     out = []
     for warning in warnings:
         code = str(warning.get("code", ""))
         level, headline = WARNING_LEVELS.get(code, (UNKNOWN_LEVEL, str(warning.get("message", ""))))
-        out.append({**warning, "level": level, "headline": headline})
+        given = warning.get("level")
+        out.append({**warning, "level": given if given in LEVEL_ORDER else level, "headline": headline})
     return sorted(out, key=lambda w: LEVEL_ORDER.index(w["level"]))

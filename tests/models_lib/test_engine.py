@@ -153,9 +153,19 @@ def test_capacity_block_prices_cps_apart_from_ziips() -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def test_bounds_only_saturation_is_a_lower_bound() -> None:
-    r = _size("zosconnect-cics", "channel", Z13, tps=800.0)
+def test_bounds_only_saturation_is_a_lower_bound_only_at_the_upper_cost() -> None:
+    # z/OS Connect at 256K: the central cost is the published upper bound (no throughput table
+    # at that payload), so the saturation is a lower bound and the low end of its range.
+    r = _size("zosconnect-cics", "channel", Z13, tps=800.0, payload_bytes=262144)
     assert r.saturation_kind == "lower-bound"
+    low, _ = r.ranges["saturation_tps"]
+    assert low == pytest.approx(r.saturation_tps, rel=1e-12)
+    # At 32K the central cost is tightened below the upper bound by the throughput table
+    # (section 7.1): a central estimate, whose range starts lower (at the published bound).
+    tightened = _size("zosconnect-cics", "channel", Z13, tps=800.0, payload_bytes=32768)
+    assert tightened.saturation_kind == "value"
+    low, _ = tightened.ranges["saturation_tps"]
+    assert tightened.saturation_tps is not None and low is not None and low < tightened.saturation_tps
     fitted = _size("fiteq-authenticator", "multi-region", "2827", tps=5000.0)
     assert fitted.saturation_kind == "value"
 
@@ -231,10 +241,13 @@ def test_zosconnect_share_applies_to_the_server_not_to_cics() -> None:
 
 
 def test_cics_ts_answers_the_lpar_with_a_stated_overhead() -> None:
-    # Issue 10 item 4: REDP-5320 publishes the CICS address spaces' CPU only; without a stated
-    # overhead the answer says it covers the regions only (a warning, not a hidden note).
-    regions = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0)
-    assert "cics-only" in regions.warning_codes()
+    # Issue 22 item 1: REDP-5320 states the rest of the LPAR beside the CICS CPU (statement
+    # lpar-overhead-top-rate: 1746 / 1499.4 - 1 = 0.16447); a given lpar_overhead overrides it.
+    regions = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0, lpar_overhead=0.0)
+    published = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0)
+    assert "cics-only" not in published.warning_codes()
+    k = 1746.0 / 1499.4  # 97 % x 18 CPs over Figure 10's APPL% CP
+    assert published.basis["native"]["busy_cps"] == pytest.approx(k * regions.basis["native"]["busy_cps"], rel=1e-12)
     lpar = _size("cicsts-catalog", "v5.3", Z13, tps=100_000.0, lpar_overhead=0.25)
     assert "cics-only" not in lpar.warning_codes()
     assert lpar.basis["native"]["busy_cps"] == pytest.approx(1.25 * regions.basis["native"]["busy_cps"], rel=1e-12)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from numpy.testing import assert_allclose
 
+from models_lib.answer import LEVEL_ORDER
 from models_lib.costmodel import fit_configuration
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.queueing import Station, mva
@@ -100,14 +101,19 @@ def test_cps_required_is_the_smallest_count_within_the_ceiling(table: CapacityTa
     assert_allclose(r.msu, r.busy_cps["gcp"] * rating.msu / r.cps, rtol=1e-12)  # type: ignore[operator]
 
 
-def test_cicsts_sizes_on_the_cics_component_and_says_so(table: CapacityTable) -> None:
-    # REDP-5320 publishes CICS address-space CPU only: the estimate covers CICS, not the LPAR.
+def test_cicsts_sizes_the_lpar_from_the_cics_component_and_the_stated_overhead(table: CapacityTable) -> None:
+    # REDP-5320 publishes the CICS address spaces' CPU at every point and, at its top rate, the
+    # LPAR busy beside it: the estimate is the LPAR, CICS x (1 + the stated overhead).
     r = _size("cicsts-catalog", "v5.3", table, tps=174624.30, cps=18)
     # Table 1 row 5: Total CICS CPU% 1499.40 -> 14.994 busy CPs at 174624.30 TPS (1 % tolerance:
     # the line fits Table 1 to 0.4 %)
-    assert_allclose(r.busy_cps["total"], 14.994, rtol=0.01)  # type: ignore[arg-type]
+    assert_allclose(r.breakdown["cics"], 14.994, rtol=0.01)
+    # "the LPAR was already running at 97%" of 18 CPs = 17.46 busy CPs (statement
+    # lpar-overhead-top-rate: the central overhead is that figure over the CICS CPU; 1 %: the fit)
+    assert_allclose(r.busy_cps["total"], 0.97 * 18, rtol=0.01)  # type: ignore[arg-type]
     assert r.basis["model"]["component"] == "cics"
-    assert "cics-only" in r.warning_codes()  # a warning now, not a note in the basis
+    assert "cics-only" not in r.warning_codes()
+    assert any("LPAR = cics CPU x 1.164" in a for a in r.basis["assumptions"])
     assert "no-response-time-data" in r.warning_codes()
     assert r.response_time_ms["value"] is None and r.response_time_ms["low"] is not None
 
@@ -302,9 +308,14 @@ def test_cicstg_bound_4_engines_over_1780_tps(table: CapacityTable) -> None:
     # CICS TG V9.0 Scenario 1: ~1780 TPS on 3 GCPs + 1 zAAP (z10): <= 4/1780 s = 2.247 ms;
     # eligible share of IPIC/channel 64-bit = 72.72 % (Table 2).
     r = _size("cicstg", "ipic-channel-64", table, tps=1780.0, cps=3, ziips=1)
-    assert_allclose(r.cpu_per_tran_ms["total"], 4000.0 / 1780.0, rtol=1e-12)  # type: ignore[arg-type]
-    assert_allclose(r.busy_cps["total"], 4.0, rtol=1e-12)  # type: ignore[arg-type]
-    eligible = 4.0 * 0.7272
+    # Central cost (models_lib.bounds.bounded_cost): the geometric mean of the highest floor,
+    # EXCI 64-bit's 0.85 / (0.4897 x 1780) (statements s1-floor-exci-commarea-64 and
+    # s1-ipic-longer-path-64), and the largest cost that keeps 3 CPs + 1 zAAP at <= 100 % CP,
+    # (3 + 0.85) / 1780.
+    central = math.sqrt(0.85 / (0.4897 * 1780.0) * (3.0 + 0.85) / 1780.0)
+    assert_allclose(r.cpu_per_tran_ms["total"], 1000.0 * central, rtol=1e-12)  # type: ignore[arg-type]
+    assert_allclose(r.busy_cps["total"], central * 1780.0, rtol=1e-12)  # type: ignore[arg-type]
+    eligible = central * 1780.0 * 0.7272
     # one zAAP at the 85 % ceiling carries 0.85 of it; the rest is IIPCP
     assert_allclose(r.busy_cps["ziip"], 0.85, rtol=1e-12)  # type: ignore[arg-type]
     assert_allclose(r.busy_cps["ziip_on_gcp"], eligible - 0.85, rtol=1e-12)  # type: ignore[arg-type]
@@ -315,9 +326,11 @@ def test_cicstg_bound_4_engines_over_1780_tps(table: CapacityTable) -> None:
 
 def test_cicstg_payload_doubling_doubles_the_cost(table: CapacityTable) -> None:
     # Scenario 5 (31-bit): "as the payload doubles in size ... the CPU cost per transaction
-    # also doubles": 64K = 2 x the 32K bound = 2 x 4/1780 s.
+    # also doubles": 64K = 2 x the 32K central cost, sqrt(floor x sustainable ceiling) with the
+    # EXCI 31-bit floor 0.85 / (0.4889 x 1780) and the ceiling (3 + 0.85) / 1780 (Scenario 1).
     r = _size("cicstg", "ipic-channel-31", table, tps=500.0, cps=3, ziips=1, payload_bytes=65536)
-    assert_allclose(r.cpu_per_tran_ms["total"], 2 * 4000.0 / 1780.0, rtol=1e-12)  # type: ignore[arg-type]
+    central = math.sqrt(0.85 / (0.4889 * 1780.0) * (3.0 + 0.85) / 1780.0)
+    assert_allclose(r.cpu_per_tran_ms["total"], 2 * 1000.0 * central, rtol=1e-12)  # type: ignore[arg-type]
     assert "payload-scaled" in r.warning_codes()
 
 
@@ -376,7 +389,10 @@ def test_result_is_json_safe_and_carries_its_basis(table: CapacityTable) -> None
     )
     # 20000 TPS is beyond the HSM-channel station of the fitted model: unbounded response -> None
     assert "beyond-saturation" in r.warning_codes() and d["response_time_ms"]["value"] is None
-    assert all(set(w) == {"code", "message"} and w["code"] in WARNING_CODES for w in d["warnings"])
+    assert all(
+        set(w) == {"code", "message", "level"} and w["code"] in WARNING_CODES and w["level"] in LEVEL_ORDER
+        for w in d["warnings"]
+    )
 
 
 def test_prefitted_models_give_identical_results(table: CapacityTable) -> None:
@@ -488,7 +504,8 @@ WARNING_CASES: dict[str, tuple[str, str, str | None, dict[str, Any]]] = {
     "sla-unreachable": ("fiteq-authenticator", "single-region-log", None, {"tps": 3000.0, "response_time_sla_ms": 5.0}),
     # REDP-5320, Figure 13: with performance class monitoring the QR TCB limits v5.3 at ~135 K TPS.
     "published-limit": ("cicsts-catalog", "v5.3", None, {"tps": 140000.0}),
-    "cics-only": ("cicsts-catalog", "v5.3", None, {"tps": 1000.0}),
+    # A source of CICS CPU only with no LPAR figure: REDP-5320 without its LPAR statement.
+    "cics-only": ("<cics-without-lpar>", "v5.3", "z13", {"tps": 1000.0}),
     # REDP-5114 multi-region on its measured 10 CPs: the fitted HSM-channel station binds first.
     "software-unscaled": ("fiteq-authenticator", "multi-region", None, {"tps": 5000.0, "cps": 10}),
     # REDP-5114 Table 11-1: 4 response times, D + a software station fitted: 2 degrees of freedom.
@@ -503,7 +520,12 @@ def test_every_warning_code_has_a_case() -> None:
 @pytest.mark.parametrize("code", sorted(WARNING_CASES))
 def test_each_warning_code_is_produced_by_a_realistic_input(table: CapacityTable, code: str) -> None:
     path, configuration, machine, kwargs = WARNING_CASES[code]
-    cfg = _two_point_calibration() if path == "<two-point>" else P.configuration(path, configuration)
+    if path == "<two-point>":
+        cfg = _two_point_calibration()
+    elif path == "<cics-without-lpar>":
+        cfg = dataclasses.replace(P.configuration("cicsts-catalog", configuration), lpar_overhead=None)
+    else:
+        cfg = P.configuration(path, configuration)
     machine = machine or cfg.machine
     r = size(cfg, target_machine=machine, target_machine_type=TYPES[machine], capacity=rules_table(), **kwargs)
     assert code in r.warning_codes(), r.warning_codes()

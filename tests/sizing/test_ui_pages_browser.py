@@ -64,7 +64,10 @@ def _expected_cards(api: dict[str, Any]) -> dict[str, tuple[str, str]]:
         out["saturation_tps"] = (f"\u2265 {sat:,.0f} TPS", "lower bound")
     else:
         s_low, s_high = api["ranges"]["saturation_tps"]
-        s_spread = f"95%: {s_low:,.0f}\u2013{s_high:,.0f}" if round(s_low) != round(s_high) else ""
+        if s_high is None:  # a central value whose range is open above: its low end is a bound
+            s_spread = f"range from {s_low:,.0f} (lower bound)"
+        else:
+            s_spread = f"{words} {s_low:,.0f}\u2013{s_high:,.0f}" if round(s_low) != round(s_high) else ""
         out["saturation_tps"] = (f"{sat:,.0f} TPS", s_spread)
     rt = api["response_time_ms"]
     if rt["value"] is not None:

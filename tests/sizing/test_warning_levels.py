@@ -43,3 +43,22 @@ def test_given_cps_too_few_is_a_decision_warning_first_in_the_api(api: Any) -> N
     assert codes["utilization-above-ceiling"]["level"] == "decision"
     levels = [LEVEL_ORDER.index(w["level"]) for w in body["warnings"]]
     assert levels == sorted(levels)
+
+
+@pytest.mark.django_db
+def test_the_api_serves_the_engines_level_for_the_measured_configuration(api: Any) -> None:
+    # z/OS Connect EE V3.0 summary, section 7.1: 1,000 TPS on 6 GCPs with no zIIPs (z13). The
+    # eligible work ran on the CPs as measured: a caveat, not a decision; 7 CPs were not measured.
+    params = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z13", "tps": 1000, "ziips": 0}
+    measured = api.get("/api/v1/estimate", {**params, "cps": 6}).json()
+    other = api.get("/api/v1/estimate", {**params, "cps": 7}).json()
+    assert {w["code"]: w["level"] for w in measured["warnings"]}["ziip-overflow"] == "caveat"
+    assert not [w for w in measured["warnings"] if w["level"] == "decision"]
+    assert {w["code"]: w["level"] for w in other["warnings"]}["ziip-overflow"] == "decision"
+    assert all(w["headline"].endswith(".") for w in measured["warnings"])
+
+
+def test_a_level_the_engine_gave_is_kept_and_a_missing_one_is_the_codes_default() -> None:
+    out = with_levels([{"code": "ziip-overflow", "message": "m", "level": "caveat"}, {"code": "engine-ratio"}])
+    assert [(w["code"], w["level"]) for w in out] == [("ziip-overflow", "caveat"), ("engine-ratio", "caveat")]
+    assert with_levels([{"code": "engine-ratio", "level": "decision"}])[0]["level"] == "decision"
