@@ -147,7 +147,18 @@ class WorkloadModel:
         """Native busy engines at ``tps`` (measured LPAR, payload scaled), as the engine computes
         them: this model's own line (equal to the prepared workload's, unless a sampler replaced
         ``intercept`` or ``slope``)."""
+        if self._own_line_is_prepared():
+            assert self.prepared is not None
+            return self.prepared.native_busy(tps)
         return max(0.0, self.intercept + self.slope * tps)
+
+    def _own_line_is_prepared(self) -> bool:
+        """This model's line and share are the prepared workload's (no sampler replaced them)."""
+        pw = self.prepared
+        if pw is None or not pw.has_cpu_data:
+            return False
+        line = pw.line
+        return (self.intercept, self.slope, self.eligible) == (line.intercept, line.slope, pw.eligible_share)
 
     def special_factor(self, cps: int) -> float:
         """Projection factor of specialty-engine work to ``cps`` CPs (full-speed rating)."""
@@ -163,6 +174,9 @@ class WorkloadModel:
         # The prepared workload's split (PreparedWorkload.evaluate) with this model's own line and
         # eligible share, so that a model with a sampled line (models_lib.montecarlo) is evaluated
         # by the same steps.
+        if self._own_line_is_prepared():
+            assert self.prepared is not None
+            return self.prepared.evaluate(float(tps), cps, ziips)
         native = self.native_busy(float(tps))
         cp, sp, f = self.factor(cps), self.special_factor(cps), self.eligible
         z, needed = specialty_engines(self.policy, cps, native * f * sp, self.ziip_ceiling, ziips)
@@ -266,6 +280,9 @@ class WorkloadModel:
     def saturation(self, cps: int, ziips: int | None = None) -> Saturation:
         """:meth:`saturation_tps` with the resource that binds, as
         :meth:`PreparedWorkload.saturation` computes it, with this model's own line and share."""
+        if self._own_line_is_prepared():
+            assert self.prepared is not None
+            return self.prepared.saturation(cps, ziips)
         cap = self.policy.max_engines(cps)
         engines = cap if ziips is None else (ziips if cap is None else min(ziips, cap))
         software = self.response.software if self.response is not None else None
