@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 from models_lib.answer import SizingResult, SizingWarning, finite_or_none
 from models_lib.answer_build import basis_dict, capacity_block, final_assumptions, limit_warnings, per_tran_ms
-from models_lib.answer_parts import BusyEngines, Ranges, ResponseTime
+from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, Ranges, ResponseTime
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import Saturation
-from models_lib.evaluation import cp_cost_factor, evaluations
+from models_lib.evaluation import CountEvaluation, cp_cost_factor, evaluations
+from models_lib.feasibility import feasibility_step
 from models_lib.native_cost import NativeCost
 from models_lib.response_step import ResponseTimes, response_step
 from models_lib.saturation_ranges import (
@@ -46,6 +47,7 @@ class _Decision:
     cp_factor: float
     rt: ResponseTimes
     ranges: Ranges
+    feasibility: Feasibility
     warnings: tuple[SizingWarning, ...]
     assumptions: tuple[str, ...]
 
@@ -69,7 +71,9 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     rng = ranges(
         basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high), choice.required is not None
     )
+    fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips))
     warnings = (
+        *(() if fit.message is None else (SizingWarning("does-not-fit", fit.message),)),
         *basis.warnings,
         *(() if elig.warning is None else (elig.warning,)),
         *choice.warnings,
@@ -80,7 +84,22 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *limit_warnings(pw.config, req.t),
     )
     assumptions = (*choice.assumptions, *final_assumptions(req.policy, chosen, band, rmodel))
-    return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions), elig
+    return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions), elig
+
+
+def _alternative(pw: PreparedWorkload, choice: Choice) -> Alternative | None:
+    alt, objective = choice.alternative, choice.alternative_objective
+    if alt is None or objective is None:
+        return None
+    return Alternative(objective, alt.n, alt.ziips, msu_used(pw, alt))
+
+
+def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
+    """MSU consumed by the CP work of ``ev`` (the rating of its count at the target's setting)."""
+    table, mt, n = pw.capacity, pw.target_machine_type, ev.n
+    full = table.ratings[(mt, n)]
+    rated = full if pw.capacity_setting is None else table.settings.get((mt, pw.capacity_setting, n), full)
+    return ev.gcp * rated.msu / n
 
 
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
@@ -90,16 +109,17 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
     chosen, required, rt = d.choice.chosen, d.choice.required, d.rt
     cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting)
     cap = req.policy.max_engines(chosen.n)
+    fits = d.feasibility.feasible
     return SizingResult(
         path=pw.config.path,
         configuration=pw.config.configuration,
         target_machine=pw.target_machine,
         target_machine_type=pw.target_machine_type,
         tps=req.t,
-        cps=chosen.n,
-        cps_required=None if required is None else required.n,
-        ziips=chosen.ziips,
-        ziips_required=chosen.needed if cap is None else min(chosen.needed, cap),
+        cps=chosen.n if fits else None,
+        cps_required=None if required is None or not fits else required.n,
+        ziips=chosen.ziips if fits else None,
+        ziips_required=(chosen.needed if cap is None else min(chosen.needed, cap)) if fits else None,
         cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t),
         busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
         breakdown={k: v * chosen.proj.factor for k, v in basis.components.items()},
@@ -122,5 +142,10 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         warnings=d.warnings,
         basis=basis_dict(basis, chosen, pw.capacity, pw.capacity_setting, elig, d.assumptions),
         max_utilization=req.umax,
+        feasibility=d.feasibility,
+        objective=req.objective,
+        alternative=_alternative(pw, d.choice) if fits else None,
+        evaluated_cps=chosen.n,
+        evaluated_ziips=chosen.ziips,
         prepared=pw,
     )

@@ -58,7 +58,11 @@ class ModelFit:
     response_time_ms, saturation_tps : float or None
         The estimate's response time (ms) and saturation rate (transactions/s).
     reason : str
-        Why no model fits (empty when one does).
+        Why no model fits (empty when one does): the answer's "does not fit" sentence where the
+        engine finds no configuration of the setting that carries the rate.
+    max_tps, max_tps_cps, max_tps_ziips : float, int or None
+        Where no model fits: the most the setting carries (transactions/s) and on which CPs and
+        specialty engines (the answer's ``feasibility``).
     cheapest_in_generation, cheapest : bool
         Least installed MSU among the fitting rows of its generation / of all rows.
     """
@@ -78,6 +82,9 @@ class ModelFit:
     response_time_ms: float | None
     saturation_tps: float | None
     reason: str = ""
+    max_tps: float | None = None
+    max_tps_cps: int | None = None
+    max_tps_ziips: int | None = None
     cheapest_in_generation: bool = False
     cheapest: bool = False
 
@@ -120,9 +127,12 @@ def _row(result: SizingResult, mt: str, generation: str, setting: str, kind: str
     cp: Mapping[str, Any] = cap.get("cp") or {}
     codes = {w.code for w in result.warnings}
     missed = sorted(codes & set(_GOAL_MISSED))
-    fits = result.cps_required is not None and not missed
+    fit = result.feasibility
+    fits = fit.feasible and result.cps_required is not None and not missed
     reason = ""
-    if result.cps_required is None:
+    if not fit.feasible and fit.message:
+        reason = fit.message
+    elif result.cps_required is None:
         reason = f"the largest {setting} model, {cap.get('model', '?')}, is not enough within {umax:.0%} utilisation"
     elif missed:
         reason = f"{cap.get('model', '?')} misses the response-time goal ({', '.join(missed)})"
@@ -133,7 +143,7 @@ def _row(result: SizingResult, mt: str, generation: str, setting: str, kind: str
         kind=kind,
         fits=fits,
         model=str(cap.get("model", "")),
-        cps=result.cps,
+        cps=result.evaluated_cps,
         ziips=result.ziips_required,
         mips=cp.get("mips_installed"),
         msu=cp.get("msu_installed"),
@@ -142,6 +152,9 @@ def _row(result: SizingResult, mt: str, generation: str, setting: str, kind: str
         response_time_ms=_finite(result.response_time_ms.get("value")),
         saturation_tps=_finite(result.saturation_tps),
         reason=reason,
+        max_tps=_finite(fit.max_tps),
+        max_tps_cps=fit.max_tps_cps,
+        max_tps_ziips=fit.max_tps_ziips,
     )
 
 

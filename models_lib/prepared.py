@@ -32,7 +32,7 @@ from models_lib.answer_build import (
 )
 from models_lib.capacity import Projection, rating
 from models_lib.checks import InputError, opt_int, pos_float
-from models_lib.choice import RateRequest
+from models_lib.choice import OBJECTIVES, RateRequest
 from models_lib.cost_basis import Basis
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel, fit_configuration
 from models_lib.decision import answer_at
@@ -114,6 +114,8 @@ class PreparedWorkload:
         The target generation's specialty-engine rules.
     counts : tuple of int
         CP counts rated for the target (and its setting).
+    objective : str
+        What the choice of the mix minimises by default (:data:`models_lib.choice.OBJECTIVES`).
     """
 
     config: ConfigurationData
@@ -130,6 +132,7 @@ class PreparedWorkload:
     response: ResponseModel | None
     policy: EnginePolicy
     counts: tuple[int, ...]
+    objective: str = "least-msu"
     # Projections per CP count, filled on first use (the set-up, not a result).
     _projections: dict[int, tuple[Projection, Projection]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -271,6 +274,7 @@ class PreparedWorkload:
         clients: int | None = None,
         think_time_s: float | None = None,
         response_time_sla_ms: float | None = None,
+        objective: str | None = None,
     ) -> SizingResult:
         """The engine's answer at ``tps`` transactions/s (see :func:`models_lib.sizing.size`)."""
         req = self.request(
@@ -280,11 +284,12 @@ class PreparedWorkload:
             clients=clients,
             think_time_s=think_time_s,
             response_time_sla_ms=response_time_sla_ms,
+            objective=objective,
         )
         if self.cost is None:
             config = self.config
             no_cpu = no_cpu_result(config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax)
-            return replace(no_cpu, specialty_engine=self.policy.name, prepared=self)
+            return replace(no_cpu, specialty_engine=self.policy.name, objective=req.objective, prepared=self)
         return answer_at(self, self.cost, req)
 
     def request(
@@ -296,9 +301,12 @@ class PreparedWorkload:
         clients: int | None,
         think_time_s: float | None,
         response_time_sla_ms: float | None,
+        objective: str | None = None,
     ) -> RateRequest:
-        """Check the rate's inputs; an :class:`~models_lib.checks.InputError` names the argument."""
+        """Check the rate's inputs; an :class:`~models_lib.checks.InputError` names the argument.
+        ``objective``: the prepared workload's unless given."""
         t = pos_float("tps", tps)
+        objective = check_objective(self.objective if objective is None else objective)
         cps_given = opt_int("cps", cps, 1)
         n_clients = opt_int("clients", clients, 1)
         think = None if think_time_s is None else pos_float("think_time_s", think_time_s, allow_zero=True)
@@ -317,8 +325,15 @@ class PreparedWorkload:
         sla = None if response_time_sla_ms is None else pos_float("response_time_sla_ms", response_time_sla_ms)
         return RateRequest(
             t, cps_given, opt_int("ziips", ziips, 0), n_clients, think, sla,
-            self.max_utilization, self.ziip_max_utilization, self.policy,
+            self.max_utilization, self.ziip_max_utilization, self.policy, objective,
         )  # fmt: skip
+
+
+def check_objective(objective: str) -> str:
+    """``objective`` when it is one of :data:`~models_lib.choice.OBJECTIVES`, else an InputError naming it."""
+    if objective not in OBJECTIVES:
+        raise InputError("objective", f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    return objective
 
 
 def prepare(
@@ -338,6 +353,7 @@ def prepare(
     model: ConfigurationModel | None = None,
     response_model: ResponseModel | None = None,
     other_cost: ComponentCost | None = None,
+    objective: str = "least-msu",
 ) -> PreparedWorkload:
     """Prepare ``config`` for the target: everything derived before a rate is known.
 
@@ -357,6 +373,7 @@ def prepare(
         projection_band=projection_band, lpar_overhead=lpar_overhead, server_share=server_share,
     )  # fmt: skip
     policy, counts = target_rules(capacity, target_machine_type, capacity_setting)
+    objective = check_objective(objective)
     if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
         raise InputError(
             "model", f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
@@ -380,4 +397,5 @@ def prepare(
         response=rmodel,
         policy=policy,
         counts=counts,
+        objective=objective,
     )

@@ -89,6 +89,7 @@ def size(
     lpar_overhead: float | None = None,
     server_share: float | None = None,
     other_cost: ComponentCost | None = None,
+    objective: str = "least-msu",
 ) -> SizingResult:
     """Size a configuration for a transaction rate on a target machine.
 
@@ -154,6 +155,11 @@ def size(
     other_cost : ComponentCost, optional
         A published cost of the rest of the demand (CICS) on the same machine type, from which
         the part's share is derived when ``server_share`` is not given.
+    objective : {"least-msu", "fewest-cps", "fewest-engines"}
+        What the choice of CPs and specialty engines minimises among the mixes within the
+        generation's rules, the machine's engines and the ceilings (default ``"least-msu"``:
+        the MSU consumed, keeping eligible work on specialty engines, then the fewest engines;
+        :data:`models_lib.choice.OBJECTIVES`).
 
     Returns
     -------
@@ -185,6 +191,7 @@ def size(
         model=model,
         response_model=response_model,
         other_cost=other_cost,
+        objective=objective,
     )
     return prepared.answer(
         tps,

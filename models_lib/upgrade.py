@@ -90,6 +90,7 @@ def _column(answer: Mapping[str, Any], target: UpgradeTarget, gap: int, band: fl
     cap = answer.get("capacity") or {}
     cp, special = cap.get("cp") or {}, cap.get("specialty") or {}
     ranges = answer.get("ranges") or {}
+    fit = answer.get("feasibility") or {}
     return {
         "label": target.label,
         "machine_type": target.machine_type,
@@ -114,6 +115,11 @@ def _column(answer: Mapping[str, Any], target: UpgradeTarget, gap: int, band: fl
         "projection_band": band,
         "band_basis": band_basis,
         "warnings": [w["code"] for w in answer.get("warnings", [])],
+        "feasible": answer.get("feasible", True),
+        "does_not_fit": fit.get("message"),
+        "max_tps": _finite(fit.get("max_tps")),
+        "max_tps_cps": fit.get("max_tps_cps"),
+        "max_tps_ziips": fit.get("max_tps_ziips"),
     }
 
 

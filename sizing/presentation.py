@@ -245,6 +245,12 @@ def _capacity_exceeded(a: Mapping[str, Any]) -> str:
     )
 
 
+def _does_not_fit(a: Mapping[str, Any]) -> str:
+    fit = a.get("feasibility") or {}
+    message = str(fit.get("message") or "does not fit")
+    return message[0].upper() + message[1:]
+
+
 def _beyond_saturation(a: Mapping[str, Any]) -> str:
     return (
         f"The target, {_tps(a)}, is at or past the rate where this configuration saturates "
@@ -368,6 +374,7 @@ def _projection(a: Mapping[str, Any]) -> str:
 
 #: code -> the sentence a customer reads, built from the answer's own numbers.
 _SENTENCES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "does-not-fit": _does_not_fit,
     "capacity-exceeded": _capacity_exceeded,
     "beyond-saturation": _beyond_saturation,
     "sla-missed": _sla,

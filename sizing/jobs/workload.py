@@ -16,7 +16,7 @@ from sizing.selectors.targets import target_for
 from sizing.services.estimates import resolve_configuration
 
 #: ``size()`` options a job's params may carry (same names as the estimate's).
-ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share")
+ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share", "objective")
 
 __all__ = [
     "Evaluation",

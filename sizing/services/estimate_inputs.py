@@ -10,6 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from models_lib.choice import OBJECTIVES
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 MAX_TPS = 10_000_000
@@ -112,6 +113,14 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         help_text="Where an eligible share was published for part of the demand (the z/OS Connect server, not "
         "CICS): that part's share of the LPAR cost in [0, 1] (default: derived from a published CICS cost on the "
         "same machine where there is one; the basis says how)",
+    )
+    objective = serializers.ChoiceField(
+        choices=list(OBJECTIVES),
+        required=False,
+        allow_null=True,
+        help_text="What the mix of CPs and zIIPs minimises: least-msu (default: the MSU consumed, keeping eligible "
+        "work on zIIPs, then the fewest engines), fewest-cps, or fewest-engines; the answer shows the other "
+        "choice where it differs",
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 

@@ -28,6 +28,7 @@ ENGINE_ARGS = (
     "projection_band",
     "lpar_overhead",
     "server_share",
+    "objective",
 )
 
 

@@ -30,6 +30,7 @@ LEVEL_ORDER: tuple[Level, ...] = ("decision", "caveat", "note")
 #: code -> (level, what an engineer would say to the customer).
 WARNING_LEVELS: Mapping[str, tuple[Level, str]] = {
     # The answer does not hold as asked.
+    "does-not-fit": ("decision", "This target cannot carry the rate: no CPs or zIIPs are quoted."),
     "capacity-exceeded": ("decision", "No CP count of this machine carries this rate."),
     "beyond-saturation": ("decision", "The target is at or past the rate where the system saturates."),
     "sla-missed": ("decision", "The response-time goal is not met by this configuration."),
