@@ -69,8 +69,9 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     band = 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else pw.projection_band
     ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
     rng = ranges(
-        basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high), choice.required is not None
-    )
+        basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high),
+        choice.required is not None, req.objective,
+    )  # fmt: skip
     fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips))
     warnings = (
         *(() if fit.message is None else (SizingWarning("does-not-fit", fit.message),)),

@@ -115,7 +115,8 @@ def feasibility_step(
     why = _why(pw, reason, t, chosen, sat)
     most = most_carried(pw, cps=given[0], ziips=given[1])
     if most is None:
-        return Feasibility(False, reason, f"does not fit: {why}", None, None, None)
+        message = f"does not fit: {why}; this model carries no rate within the ceiling (its fixed load alone passes it)"
+        return Feasibility(False, reason, message, None, None, None)
     where = f"{most.cps} CPs" + (f" + {most.ziips} {name}s" if most.ziips else "")
     message = f"does not fit: {why}; the most this model carries is {most.tps:,.0f} TPS on {where}"
     return Feasibility(False, reason, message, most.tps, most.cps, most.ziips)

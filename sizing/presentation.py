@@ -319,7 +319,7 @@ def _engine_ratio(a: Mapping[str, Any]) -> str:
     eng = engine_name(a)
     return (
         f"The {eng}-eligible work needs more {eng}s than this machine allows beside "
-        f"{plural(a.get('cps_required') or a.get('cps'), 'CP')}: at most {count(a.get('specialty_engine_max'))}."
+        f"{plural(a.get('cps_required') or a.get('cps') or a.get('evaluated_cps'), 'CP')}: at most {count(a.get('specialty_engine_max'))}."
     )
 
 

@@ -89,6 +89,10 @@ def test_no_answer_needs_more_engines_than_its_machine_has_unless_it_says_it_doe
     assert r.cps is not None and r.ziips is not None
     # EngineLimits.check: the machine's most engines (max_engines), the CPs at the setting, the ratio.
     assert limits.check(r.cps, r.ziips).fits, limits.check(r.cps, r.ziips).message
+    # The CPs range is picked by the same objective at the ends of the cost range: it holds the CPs.
+    low, high = r.ranges.cps
+    if low is not None and high is not None:
+        assert low <= r.cps <= high
 
 
 @SETTINGS
@@ -121,7 +125,13 @@ def test_the_most_the_target_carries_fits_and_a_little_more_does_not(
     if r.feasibility.feasible:
         return
     most = r.feasibility.max_tps
-    assert most is not None and most <= tps * (1.0 + 1e-9)
+    if most is None:
+        # The fixed load (the line's intercept) alone passes the ceiling of every configuration
+        # (CICS TS V5.3's LPAR on the smallest midrange settings): no rate fits at all.
+        assert "carries no rate" in (r.feasibility.message or "")
+        assert not _answer(cfg, target, 0.01).feasibility.feasible
+        return
+    assert most <= tps * (1.0 + 1e-9)
     below = _answer(cfg, target, most * (1.0 - 1e-6))
     assert below.feasibility.feasible, below.feasibility.message
     assert below.cps is not None and below.ziips is not None
