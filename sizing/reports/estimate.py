@@ -162,11 +162,11 @@ def answer_section(e: EstimateSubject) -> list[Flowable]:
     cap = o.get("capacity") or {}
     fit = o.get("feasibility") or {}
     if fit.get("feasible") is False:
-        # Does not fit: no CPs or zIIPs are quoted, only why and the most the target carries.
-        message = str(fit.get("message") or "does not fit")
+        # Does not fit: no CPs or zIIPs are quoted; why, and the most the target carries, follow
+        # under "Before you sign this" (said once).
         summary = (
-            f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: "
-            f"<b>{escape(message[0].upper() + message[1:])}.</b>"
+            f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: <b>does not fit</b>; "
+            f"no CPs or {eng}s are quoted."
         )
     else:
         summary = (
