@@ -155,8 +155,10 @@ class SizingResult:
         Served as ``feasible`` (bool) and ``feasibility``: where the answer does not fit, the
         reason (``engines``, ``software-limit``, ``saturation``), the sentence, and the most the
         target carries (``max_tps`` on ``max_tps_cps`` CPs + ``max_tps_ziips`` specialty
-        engines).  ``cps``, ``ziips`` and their ``_required`` are then ``None``; the other
-        figures are those of ``evaluated_cps`` CPs (the largest count, or the given one).
+        engines).  ``cps`` and ``ziips`` are then ``None``, and so are their ``_required``
+        except where given CPs saturate and a sized count would carry the rate (``saturation``:
+        they name that count); the other figures are those of ``evaluated_cps`` CPs (the
+        largest count, or the given one).
     objective : {"least-msu", "fewest-cps", "fewest-engines"}
         What the choice of the mix minimised (:data:`models_lib.choice.OBJECTIVES`).
     alternative : Alternative or None

@@ -95,6 +95,32 @@ def _alternative(pw: PreparedWorkload, choice: Choice) -> Alternative | None:
     return Alternative(objective, alt.n, alt.ziips, msu_used(pw, alt))
 
 
+def _carries(required: CountEvaluation | None, fit: Feasibility) -> CountEvaluation | None:
+    """The count that carries the rate where the answer does not fit: only where the given CPs
+    saturate and a sized count would carry it (``saturation``); none for ``engines`` and
+    ``software-limit``, where no configuration does."""
+    return required if fit.reason == "saturation" else None
+
+
+def _required_cps(required: CountEvaluation | None, fit: Feasibility) -> int | None:
+    """CPs required: the objective's count; where the given CPs do not carry the rate, the count
+    that would (``None`` where no count does)."""
+    ev = required if fit.feasible else _carries(required, fit)
+    return None if ev is None else ev.n
+
+
+def _required_ziips(
+    req: RateRequest, chosen: CountEvaluation, required: CountEvaluation | None, fit: Feasibility
+) -> int | None:
+    """Specialty engines required beside the CPs evaluated (within the rules); where the given
+    CPs do not carry the rate, those of the count that would (``None`` where no count does)."""
+    ev = chosen if fit.feasible else _carries(required, fit)
+    if ev is None:
+        return None
+    cap = req.policy.max_engines(ev.n)
+    return ev.needed if cap is None else min(ev.needed, cap)
+
+
 def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
     """MSU consumed by the CP work of ``ev`` (the rating of its count at the target's setting)."""
     table, mt, n = pw.capacity, pw.target_machine_type, ev.n
@@ -118,9 +144,9 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         target_machine_type=pw.target_machine_type,
         tps=req.t,
         cps=chosen.n if fits else None,
-        cps_required=None if required is None or not fits else required.n,
+        cps_required=_required_cps(required, d.feasibility),
         ziips=chosen.ziips if fits else None,
-        ziips_required=(chosen.needed if cap is None else min(chosen.needed, cap)) if fits else None,
+        ziips_required=_required_ziips(req, chosen, required, d.feasibility),
         cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t),
         busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
         breakdown={k: v * chosen.proj.factor for k, v in basis.components.items()},

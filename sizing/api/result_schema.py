@@ -249,8 +249,13 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
     cpu_per_tran_ms = CpuPerTranSerializer()
     busy_cps = BusyCpsSerializer()
     breakdown = serializers.DictField(child=serializers.FloatField(), help_text="busy CPs per address space")
-    cps_required = serializers.IntegerField(allow_null=True)
-    ziips_required = serializers.IntegerField(allow_null=True)
+    cps_required = serializers.IntegerField(
+        allow_null=True,
+        help_text="CPs the objective picks within the ceiling; null where no configuration carries the rate",
+    )
+    ziips_required = serializers.IntegerField(
+        allow_null=True, help_text="specialty engines beside them, within the rules"
+    )
     gcp_utilization = serializers.FloatField(allow_null=True)
     ziip_utilization = serializers.FloatField(allow_null=True)
     mips = serializers.FloatField(allow_null=True, help_text="MIPS of the CP work at the target rate")
