@@ -101,13 +101,15 @@ def test_no_answer_needs_more_engines_than_its_machine_has_unless_it_says_it_doe
     target=st.sampled_from(TARGETS),
     tps=RATES,
     index=st.integers(min_value=0, max_value=250),
+    ziips=st.sampled_from([None, 0, 2]),
 )
 def test_headline_cps_are_empty_whenever_utilisation_passes_100_pct_or_the_rate_passes_saturation(
-    cfg: tuple[str, str], target: tuple[str, str | None], tps: float, index: int
+    cfg: tuple[str, str], target: tuple[str, str | None], tps: float, index: int, ziips: int | None
 ) -> None:
     counts = _prepared(*cfg, *target, "least-msu").counts
     given = counts[min(index, len(counts) - 1)]
-    for r in (_answer(cfg, target, tps), _answer(cfg, target, tps, cps=given)):
+    answers = (_answer(cfg, target, tps, ziips=ziips), _answer(cfg, target, tps, cps=given, ziips=ziips))
+    for r in answers:
         u, sat = r.gcp_utilization, r.saturation_tps
         assert u is not None
         if u > 1.0 or (sat is not None and tps >= sat):
