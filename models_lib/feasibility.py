@@ -22,6 +22,7 @@ Units: transactions/s, engine counts.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from models_lib.answer_parts import Alternative, Feasibility, FeasibilityReason, MostCarried
@@ -62,8 +63,8 @@ def most_carried(pw: PreparedWorkload, *, cps: int | None = None, ziips: int | N
         tps = _carry_at(pw, n, ziips, software_tps)
         if tps > best * (1.0 + 1e-9):
             best_n, best = n, tps
-    if best <= 0.0:
-        return None
+    if not 0.0 < best < math.inf:
+        return None  # nothing carried, or no bound (all work eligible and no rule): no figure to give
     return MostCarried(best, best_n, pw.evaluate(best, best_n, ziips).engines)
 
 
