@@ -12,11 +12,13 @@ from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any, Literal
 
 from models_lib.answer_parts import (
+    Alternative,
     AnswerBasis,
     BindingAtTarget,
     BusyEngines,
     Capacity,
     CpuPerTran,
+    Feasibility,
     Range,
     Ranges,
     Record,
@@ -73,6 +75,7 @@ WARNING_CODES: Mapping[str, str] = {
     "cics-only": "CPU of the CICS regions only (no LPAR figure published; no lpar_overhead given)",
     "software-unscaled": "the saturation is the fitted software station of the measured configuration, not scaled",
     "response-fit-weak": "the response-time fit has too few degrees of freedom or misses published points left out",
+    "does-not-fit": "no configuration the target can be built with carries the rate (engines, software limit, saturation)",
 }
 
 
@@ -99,6 +102,7 @@ WARNING_LEVELS: Mapping[str, Level] = {
     "clients-limit-throughput": "decision",
     "published-limit": "decision",
     "no-cpu-data": "decision",
+    "does-not-fit": "decision",
     "engine-ratio": "caveat",
     "eligibility-scope": "caveat",
     "bounds-only": "caveat",
@@ -208,6 +212,21 @@ class SizingResult:
         Served as ``capacity``: the target model's MIPS and MSU installed and used for the CPs,
         the specialty engines' MIPS (not priced), utilisation of each pool and the projection
         basis (both models, ratings, factors, source).
+    feasibility : Feasibility
+        Served as ``feasible`` (bool) and ``feasibility``: where the answer does not fit, the
+        reason (``engines``, ``software-limit``, ``saturation``), the sentence, and the most the
+        target carries (``max_tps`` on ``max_tps_cps`` CPs + ``max_tps_ziips`` specialty
+        engines).  ``cps`` and ``ziips`` are then ``None``, and so are their ``_required``
+        except where given CPs saturate and a sized count would carry the rate (``saturation``:
+        they name that count); the other figures are those of ``evaluated_cps`` CPs (the
+        largest count, or the given one).
+    objective : {"least-msu", "fewest-cps", "fewest-engines"}
+        What the choice of the mix minimised (:data:`models_lib.choice.OBJECTIVES`).
+    alternative : Alternative or None
+        What the other objective picks where it differs (``objective``, ``cps``, ``ziips``, ``msu``).
+    evaluated_cps, evaluated_ziips : int or None
+        The CPs and specialty engines the figures are evaluated at (equal to ``cps``/``ziips``
+        where the answer fits).
     """
 
     path: str
@@ -241,6 +260,11 @@ class SizingResult:
     saturation_kind: str = "value"
     ranges: Ranges = field(default_factory=Ranges.unknown)
     capacity_detail: Capacity | None = None
+    feasibility: Feasibility = field(default_factory=Feasibility.fits)
+    objective: str = "least-msu"
+    alternative: Alternative | None = None
+    evaluated_cps: int | None = None
+    evaluated_ziips: int | None = None
     prepared: PreparedWorkload | None = field(default=None, repr=False, compare=False)
 
     def response_curve(self, tps: FloatArray | list[float]) -> ResponseCurve:
@@ -300,6 +324,12 @@ class SizingResult:
             "saturation_kind": self.saturation_kind,
             "ranges": {k: list(v) for k, v in self.ranges.items()},
             "capacity": self.capacity_detail,
+            "feasible": self.feasibility.feasible,
+            "feasibility": self.feasibility,
+            "objective": self.objective,
+            "alternative": self.alternative,
+            "evaluated_cps": self.evaluated_cps,
+            "evaluated_ziips": self.evaluated_ziips,
         }
         safe: dict[str, Any] = _json_safe(out)
         return safe

@@ -78,9 +78,9 @@ class CapacityLine:
 
 def _prepared(answer: SizingResult) -> tuple[PreparedWorkload, int, int]:
     prepared = answer.prepared
-    if prepared is None or prepared.cost is None or answer.cps is None:
+    if prepared is None or prepared.cost is None or answer.evaluated_cps is None:
         raise ValueError("the answer has no CPU figures (no prepared workload or no CPs): nothing to draw")
-    return prepared, answer.cps, answer.ziips or 0
+    return prepared, answer.evaluated_cps, answer.evaluated_ziips or 0
 
 
 def _grid(tps: FloatArray | list[float]) -> FloatArray:

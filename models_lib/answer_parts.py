@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, overload
+from typing import Any, Literal, overload
 
 __all__ = [
+    "Alternative",
     "AnswerBasis",
     "BindingAtTarget",
     "BusyEngines",
@@ -22,8 +23,11 @@ __all__ = [
     "CapacityBasis",
     "CpPool",
     "CpuPerTran",
+    "Feasibility",
+    "FeasibilityReason",
     "FitSummary",
     "IcfPool",
+    "MostCarried",
     "NativeDemand",
     "ProjectionBasis",
     "Range",
@@ -36,6 +40,9 @@ __all__ = [
     "SpecialtyPool",
 ]
 
+
+#: Why an answer does not fit (:mod:`models_lib.feasibility`).
+FeasibilityReason = Literal["engines", "software-limit", "saturation"]
 
 #: Field names per block class (``dataclasses.fields`` is slow to ask on every key).
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -296,3 +303,42 @@ class AnswerBasis(Record):
     def _keys(self) -> tuple[str, ...]:
         keys = super()._keys()
         return keys if self.native is not None else keys[:5]
+
+
+@dataclass(frozen=True, eq=False)
+class MostCarried(Record):
+    """The most the target carries: ``tps`` (transactions/s) on ``cps`` CPs and ``ziips``
+    specialty engines."""
+
+    tps: float
+    cps: int
+    ziips: int
+
+
+@dataclass(frozen=True, eq=False)
+class Feasibility(Record):
+    """``feasible``; where not, ``reason`` (``engines``, ``software-limit``, ``saturation``), the
+    plain ``message`` and the most the target carries (``max_tps``, on ``max_tps_cps`` CPs and
+    ``max_tps_ziips`` specialty engines)."""
+
+    feasible: bool
+    reason: FeasibilityReason | None
+    message: str | None
+    max_tps: float | None
+    max_tps_cps: int | None
+    max_tps_ziips: int | None
+
+    @classmethod
+    def fits(cls) -> Feasibility:
+        return cls(True, None, None, None, None, None)
+
+
+@dataclass(frozen=True, eq=False)
+class Alternative(Record):
+    """What the other objective picks where it differs from the answer: ``objective``, ``cps``,
+    ``ziips`` and the ``msu`` consumed (MSU of the CP work at that count)."""
+
+    objective: str
+    cps: int
+    ziips: int
+    msu: float | None

@@ -13,7 +13,22 @@ from models_lib.engine import EnginePolicy
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, cp_cost_factor, with_response
 from models_lib.response import ResponseModel
 
-__all__ = ["Choice", "RateRequest", "choose", "chosen_warnings"]
+__all__ = ["OBJECTIVES", "Choice", "RateRequest", "choose", "chosen_warnings", "pick", "spilled_native"]
+
+#: What the choice of CPs and specialty engines minimises, first to last key.
+#:
+#: ``least-msu`` (default): the MSU consumed, then the fewest engines (CPs + specialty), then
+#: the fewest CPs.  A mix's MSU consumed is its CP MIPS used times the model's MSU per MIPS, and
+#: its CP MIPS used is the same on every mix that keeps the eligible work on the specialty
+#: engines (the LSPR projection preserves MIPS); what differs is the eligible work that finds no
+#: specialty engine and runs on CPs (IIPCP).  So mixes are compared by that work: the table's own
+#: drift of MSU per MIPS with the CP count (0.1275 at 1 CP to 0.1175 at 64 on a z10) is no
+#: reason to buy CPs.  ``fewest-cps``: the smallest CP count within the ceiling (what the engine
+#: gave before).  ``fewest-engines``: the fewest CPs + specialty engines, then least MSU.
+OBJECTIVES: tuple[str, ...] = ("least-msu", "fewest-cps", "fewest-engines")
+
+#: Two spills closer than this (busy engines) are the same.
+_SPILL_EPS = 1e-9
 
 
 @dataclass(frozen=True)
@@ -30,17 +45,40 @@ class RateRequest:
     umax: float
     zmax: float
     policy: EnginePolicy
+    objective: str = "least-msu"
 
 
 @dataclass(frozen=True)
 class Choice:
-    """``required``: the smallest count that carries the demand (``None``: none does);
-    ``chosen``: the count the figures are evaluated at; the choice's warnings and assumptions."""
+    """``required``: the count the objective picks among those that carry the demand (``None``:
+    none does); ``chosen``: the count the figures are evaluated at; ``alternative``: what the
+    other objective (``fewest-cps`` beside ``least-msu``, else ``least-msu``) picks, where it
+    differs; the choice's warnings and assumptions."""
 
     required: CountEvaluation | None
     chosen: CountEvaluation
     warnings: tuple[SizingWarning, ...] = ()
     assumptions: tuple[str, ...] = ()
+    alternative: CountEvaluation | None = None
+    alternative_objective: str | None = None
+
+
+def spilled_native(ev: CountEvaluation) -> float:
+    """Eligible work that runs on CPs at ``ev``, in measured-LPAR busy engines (0: none spills)."""
+    return ev.on_gcp / ev.proj.factor if ev.proj.factor > 0 else ev.on_gcp
+
+
+def pick(candidates: Sequence[CountEvaluation], objective: str) -> CountEvaluation:
+    """The mix ``objective`` picks among ``candidates`` (in CP-count order, not empty); see
+    :data:`OBJECTIVES`."""
+    if objective == "fewest-cps":
+        return candidates[0]
+    if objective == "fewest-engines":
+        fewest = min(e.n + e.ziips for e in candidates)
+        candidates = [e for e in candidates if e.n + e.ziips == fewest]
+    least = min(spilled_native(e) for e in candidates)
+    kept = [e for e in candidates if spilled_native(e) <= least + _SPILL_EPS]
+    return min(kept, key=lambda e: (e.n + e.ziips, e.n))
 
 
 def _sla_unreachable(
@@ -80,19 +118,34 @@ def _required(
     util_ok = [e for e in evals if e.util <= umax + UTIL_EPS]
     if sla is not None and rmodel is not None:
         util_ok = [with_response(e, basis=basis, rmodel=rmodel, tps=req.t) for e in util_ok]
-    required: CountEvaluation | None = util_ok[0] if util_ok else None
+    required: CountEvaluation | None = pick(util_ok, req.objective) if util_ok else None
     warnings: list[SizingWarning] = []
     assumptions: list[str] = []
     if required is not None and sla is not None and required.response is not None:
         meets = [e for e in util_ok if e.response is not None and e.response <= sla]
         if not meets:
             warnings.append(_sla_unreachable(sla, util_ok, rmodel, req.t, required.n, basis))
-        elif meets[0].n > required.n:
+        elif required not in meets:
+            met = pick(meets, req.objective)
             assumptions.append(
-                f"CPs raised from {required.n} to {meets[0].n} to meet the {sla:g} ms response-time objective"
+                f"CPs raised from {required.n} to {met.n} to meet the {sla:g} ms response-time objective"
             )
-            required = meets[0]
+            required = met
     return required, warnings, assumptions
+
+
+def _alternative(
+    evals: Sequence[CountEvaluation], req: RateRequest, required: CountEvaluation | None
+) -> tuple[CountEvaluation | None, str | None]:
+    """What the other objective picks within the ceiling, where it differs from ``required``."""
+    if required is None:
+        return None, None
+    other = "fewest-cps" if req.objective == "least-msu" else "least-msu"
+    util_ok = [e for e in evals if e.util <= req.umax + UTIL_EPS]
+    alt = pick(util_ok, other)
+    if (alt.n, alt.ziips) == (required.n, required.ziips):
+        return None, None
+    return alt, other
 
 
 def choose(
@@ -127,7 +180,8 @@ def choose(
                 f"{evals[-1].n} CPs ({evals[-1].util:.0%})",
             )
         )
-    return Choice(required, chosen, tuple(warnings), tuple(assumptions))
+    alt, other = _alternative(evals, req, required)
+    return Choice(required, chosen, tuple(warnings), tuple(assumptions), alt, other)
 
 
 def _engine_ratio_warning(

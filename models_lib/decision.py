@@ -20,11 +20,12 @@ from models_lib.answer_build import (
     mp_effect_note,
     per_tran_ms,
 )
-from models_lib.answer_parts import BusyEngines, IcfPool, Ranges, ResponseTime
+from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, IcfPool, Ranges, ResponseTime
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import Saturation
-from models_lib.evaluation import cp_cost_factor, evaluations
+from models_lib.evaluation import CountEvaluation, cp_cost_factor, evaluations
+from models_lib.feasibility import feasibility_step
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.response_step import ResponseTimes, response_step
@@ -55,6 +56,7 @@ class _Decision:
     cp_factor: float
     rt: ResponseTimes
     ranges: Ranges
+    feasibility: Feasibility
     warnings: tuple[SizingWarning, ...]
     assumptions: tuple[str, ...]
     band: float
@@ -77,9 +79,12 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     band = 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else pw.projection_band
     ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
     rng = ranges(
-        basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high), choice.required is not None
-    )
+        basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high),
+        choice.required is not None, req.objective,
+    )  # fmt: skip
+    fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips))
     warnings = (
+        *(() if fit.message is None else (SizingWarning("does-not-fit", fit.message),)),
         *basis.warnings,
         *(() if elig.warning is None else (elig.warning,)),
         *choice.warnings,
@@ -108,7 +113,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     mp = mp_effect_note(pw.capacity, chosen, req.policy)
     if mp is not None:
         assumptions = (*assumptions, mp)
-    return _Decision(basis, choice, sat, cp_factor, rt, rng, warnings, assumptions, band), elig
+    return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band), elig
 
 
 def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict[str, float], IcfPool | None]:
@@ -157,6 +162,47 @@ def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -
     )
 
 
+def _alternative(pw: PreparedWorkload, choice: Choice) -> Alternative | None:
+    alt, objective = choice.alternative, choice.alternative_objective
+    if alt is None or objective is None:
+        return None
+    return Alternative(objective, alt.n, alt.ziips, msu_used(pw, alt))
+
+
+def _carries(required: CountEvaluation | None, fit: Feasibility) -> CountEvaluation | None:
+    """The count that carries the rate where the answer does not fit: only where the given CPs
+    saturate and a sized count would carry it (``saturation``); none for ``engines`` and
+    ``software-limit``, where no configuration does."""
+    return required if fit.reason == "saturation" else None
+
+
+def _required_cps(required: CountEvaluation | None, fit: Feasibility) -> int | None:
+    """CPs required: the objective's count; where the given CPs do not carry the rate, the count
+    that would (``None`` where no count does)."""
+    ev = required if fit.feasible else _carries(required, fit)
+    return None if ev is None else ev.n
+
+
+def _required_ziips(
+    req: RateRequest, chosen: CountEvaluation, required: CountEvaluation | None, fit: Feasibility
+) -> int | None:
+    """Specialty engines required beside the CPs evaluated (within the rules); where the given
+    CPs do not carry the rate, those of the count that would (``None`` where no count does)."""
+    ev = chosen if fit.feasible else _carries(required, fit)
+    if ev is None:
+        return None
+    cap = req.policy.max_engines(ev.n)
+    return ev.needed if cap is None else min(ev.needed, cap)
+
+
+def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
+    """MSU consumed by the CP work of ``ev`` (the rating of its count at the target's setting)."""
+    table, mt, n = pw.capacity, pw.target_machine_type, ev.n
+    full = table.ratings[(mt, n)]
+    rated = full if pw.capacity_setting is None else table.settings.get((mt, pw.capacity_setting, n), full)
+    return ev.gcp * rated.msu / n
+
+
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
     """The answer at ``req.t`` from the prepared workload."""
     d, elig = _decide(pw, cost, req)
@@ -170,16 +216,17 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
     if icf is not None:
         cap_block = replace(cap_block, icf=icf)
     cap = req.policy.max_engines(chosen.n)
+    fits = d.feasibility.feasible
     return SizingResult(
         path=pw.config.path,
         configuration=pw.config.configuration,
         target_machine=pw.target_machine,
         target_machine_type=pw.target_machine_type,
         tps=req.t,
-        cps=chosen.n,
-        cps_required=None if required is None else required.n,
-        ziips=chosen.ziips,
-        ziips_required=chosen.needed if cap is None else min(chosen.needed, cap),
+        cps=chosen.n if fits else None,
+        cps_required=_required_cps(required, d.feasibility),
+        ziips=chosen.ziips if fits else None,
+        ziips_required=_required_ziips(req, chosen, required, d.feasibility),
         cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t),
         busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
         breakdown=breakdown,
@@ -204,5 +251,10 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         warnings=d.warnings,
         basis=basis_dict(basis, chosen, pw.capacity, pw.capacity_setting, elig, d.assumptions),
         max_utilization=req.umax,
+        feasibility=d.feasibility,
+        objective=req.objective,
+        alternative=_alternative(pw, d.choice) if fits else None,
+        evaluated_cps=chosen.n,
+        evaluated_ziips=chosen.ziips,
         prepared=pw,
     )

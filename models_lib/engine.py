@@ -35,6 +35,7 @@ from models_lib.capacity import Projection, projection_factor
 from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel, student_t_quantile
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData, SpecialtyEngineRules
+from models_lib.limits import engine_limits
 from models_lib.ziip import ziips_required
 
 __all__ = [
@@ -74,6 +75,9 @@ class EnginePolicy:
         Published SMT-2 throughput factor of a zIIP (``None``: none published or no SMT-2).
     rules : SpecialtyEngineRules or None
         The stored rules (their ``reference`` is the source).
+    engine_bound : int or None
+        Most engines (CPs + specialty engines) the machine type can be configured with
+        (:meth:`models_lib.limits.EngineLimits.engine_bound`; ``None``: not known).
     """
 
     name: Literal["zIIP", "zAAP"]
@@ -82,12 +86,16 @@ class EnginePolicy:
     specialty_full_speed: bool
     smt2_throughput_factor: float | None
     rules: SpecialtyEngineRules | None
+    engine_bound: int | None = None
 
     def max_engines(self, cps: int) -> int | None:
-        """Most specialty engines that may be bought beside ``cps`` CPs (``None``: no limit)."""
+        """Most specialty engines that may be bought beside ``cps`` CPs: the ratio, then the
+        engines the machine type has left beside them (``None``: no limit)."""
+        left = None if self.engine_bound is None else max(0, self.engine_bound - cps)
         if self.per_cp is None:
-            return None
-        return int(math.floor(self.per_cp * cps + _RATIO_TOLERANCE))
+            return left
+        by_ratio = int(math.floor(self.per_cp * cps + _RATIO_TOLERANCE))
+        return by_ratio if left is None else min(by_ratio, left)
 
     @property
     def ratio_field(self) -> str:
@@ -172,7 +180,8 @@ def engine_policy(table: CapacityTable, machine_type: str) -> EnginePolicy:
             f"engine_rules[{machine_type!r}].min_cps_per_lpar must be >= 1, got {rules.min_cps_per_lpar!r}",
         )
     smt = rules.smt2_throughput_factor if rules.smt2_ziip else None
-    return EnginePolicy(name, per_cp, rules.min_cps_per_lpar, rules.specialty_full_speed, smt, rules)
+    bound = engine_limits(table, machine_type).engine_bound()
+    return EnginePolicy(name, per_cp, rules.min_cps_per_lpar, rules.specialty_full_speed, smt, rules, bound)
 
 
 #: rated_counts per (table, machine type, setting, minimum): a scan of every rating was the

@@ -109,16 +109,19 @@ def evaluations(
 ) -> list[CountEvaluation]:
     """The CP counts the choice reads, evaluated in order without response times.
 
-    Up to the first count within the utilisation ceiling (and the given count ``cps``), which
-    is all the choice needs unless a response-time goal is checked at every count within the
-    ceiling (``goal``); then, or when no count is within it, every rated count.  Evaluating all
-    141 counts of a z13 with their response times was most of the cost of an answer.
+    Up to the first count within the utilisation ceiling whose specialty engines take all the
+    eligible work (and the given count ``cps``): no later count spills less or has fewer
+    engines, so that is all any objective of the choice needs (:data:`models_lib.choice.OBJECTIVES`),
+    unless a response-time goal is checked at every count within the ceiling (``goal``); then,
+    or when no count is within it, every rated count.  Evaluating all 141 counts of a z13 with
+    their response times was most of the cost of an answer.
     """
     out = []
     for k in counts:
         ev = evaluate_count(k, basis=basis, target=target)
         out.append(ev)
-        if not goal and ev.util <= umax + UTIL_EPS and (cps is None or k >= cps):
+        settled = ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips)
+        if not goal and ev.util <= umax + UTIL_EPS and settled and (cps is None or k >= cps):
             break
     return out
 

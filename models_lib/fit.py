@@ -60,7 +60,11 @@ class ModelFit:
     cps_range, ziips_range, saturation_range : list of (float or None), or None
         The estimate's ranges ([low, high]; ``None`` where it gives none).
     reason : str
-        Why no model fits (empty when one does).
+        Why no model fits (empty when one does): the answer's "does not fit" sentence where the
+        engine finds no configuration of the setting that carries the rate.
+    max_tps, max_tps_cps, max_tps_ziips : float, int or None
+        Where no model fits: the most the setting carries (transactions/s) and on which CPs and
+        specialty engines (the answer's ``feasibility``).
     cheapest_in_generation, cheapest : bool
         Least installed MSU among the fitting rows of its generation / of all rows.
     """
@@ -83,6 +87,9 @@ class ModelFit:
     ziips_range: list[float | None] | None = None
     saturation_range: list[float | None] | None = None
     reason: str = ""
+    max_tps: float | None = None
+    max_tps_cps: int | None = None
+    max_tps_ziips: int | None = None
     cheapest_in_generation: bool = False
     cheapest: bool = False
 
@@ -135,9 +142,12 @@ def _row(
     cp: Mapping[str, Any] = cap.get("cp") or {}
     codes = {w.code for w in sized.warnings}
     missed = sorted(codes & set(_GOAL_MISSED))
-    fits = sized.cps_required is not None and not missed
+    fit = sized.feasibility
+    fits = fit.feasible and sized.cps_required is not None and not missed
     reason = ""
-    if sized.cps_required is None:
+    if not fit.feasible and fit.message:
+        reason = fit.message
+    elif sized.cps_required is None:
         reason = f"the largest {setting} model, {cap.get('model', '?')}, is not enough within {umax:.0%} utilisation"
     elif missed:
         reason = f"{cap.get('model', '?')} misses the response-time goal ({', '.join(missed)})"
@@ -148,7 +158,7 @@ def _row(
         kind=kind,
         fits=fits,
         model=str(cap.get("model", "")),
-        cps=result.cps,
+        cps=result.evaluated_cps,
         ziips=result.ziips_required,
         mips=cp.get("mips_installed"),
         msu=cp.get("msu_installed"),
@@ -160,6 +170,9 @@ def _row(
         ziips_range=_range(result, "ziips"),
         saturation_range=_range(result, "saturation_tps"),
         reason=reason,
+        max_tps=_finite(fit.max_tps),
+        max_tps_cps=fit.max_tps_cps,
+        max_tps_ziips=fit.max_tps_ziips,
     )
 
 

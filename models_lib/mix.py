@@ -70,6 +70,8 @@ class Shared:
     total: tuple[float, ...]
     on_ziip: tuple[float, ...]
     gcp: tuple[float, ...]
+    #: eligible work that runs on CPs, in measured-LPAR busy engines (what least-msu minimises)
+    spilled: float = 0.0
 
     @property
     def gcp_busy(self) -> float:
@@ -105,7 +107,21 @@ def share_lpar(
         for wm, n in zip(models, native, strict=True)
     ]
     total = [g + zi for g, zi in zip(gcp, on_ziip, strict=True)]
-    return Shared(cps=cps, ziips=z, total=tuple(total), on_ziip=tuple(on_ziip), gcp=tuple(gcp))
+    spilled = sum(n * wm.eligible * (1.0 - keep) for wm, n in zip(models, native, strict=True))
+    return Shared(cps=cps, ziips=z, total=tuple(total), on_ziip=tuple(on_ziip), gcp=tuple(gcp), spilled=spilled)
+
+
+def _pick(candidates: Sequence[Shared], objective: str) -> Shared:
+    """The LPAR ``objective`` picks among ``candidates`` within the ceiling, in CP-count order:
+    the rule of :func:`models_lib.choice.pick` (least eligible work on CPs, then the fewest
+    engines, then the fewest CPs; or the fewest CPs; or the fewest engines first)."""
+    if objective == "fewest-cps":
+        return candidates[0]
+    if objective == "fewest-engines":
+        fewest = min(s.cps + s.ziips for s in candidates)
+        candidates = [s for s in candidates if s.cps + s.ziips == fewest]
+    least = min(s.spilled for s in candidates)
+    return min((s for s in candidates if s.spilled <= least + 1e-9), key=lambda s: (s.cps + s.ziips, s.cps))
 
 
 def fcfs_wait_s(servers: int, load: float, rates: Sequence[float], services: Sequence[float]) -> float:
@@ -244,10 +260,17 @@ def _lpar(
             return lpar, [MixWarning("utilization-above-ceiling", message)]
         return lpar, []
     counts = models[0].counts
-    fits = (share_lpar(models, rates, cps=c, ziips=ziips, ceiling=ceiling) for c in counts)
-    found = next((s for s in fits if s.gcp_utilization <= ceiling + _UTIL_EPS), None)
-    if found is not None:
-        return found, []
+    # Within the ceiling, up to the first count whose specialty engines take all the eligible
+    # work: no later count spills less or has fewer engines (as models_lib.evaluation.evaluations).
+    within: list[Shared] = []
+    for c in counts:
+        s = share_lpar(models, rates, cps=c, ziips=ziips, ceiling=ceiling)
+        if s.gcp_utilization <= ceiling + _UTIL_EPS:
+            within.append(s)
+            if s.spilled <= 0.0 or (ziips is not None and s.ziips >= ziips):
+                break
+    if within:
+        return _pick(within, str(models[0].engine_options.get("objective") or "least-msu")), []
     lpar = share_lpar(models, rates, cps=counts[-1], ziips=ziips, ceiling=ceiling)
     message = (
         f"no CP count up to {counts[-1]} carries the combined GCP demand within {ceiling:.0%}: "

@@ -32,7 +32,7 @@ from models_lib.answer_build import (
 )
 from models_lib.capacity import Projection, rating
 from models_lib.checks import InputError, opt_int, pos_float
-from models_lib.choice import RateRequest
+from models_lib.choice import OBJECTIVES, RateRequest
 from models_lib.cost_basis import Basis
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel, fit_configuration
 from models_lib.decision import answer_at
@@ -119,6 +119,8 @@ class PreparedWorkload:
         is divided by it, so each zIIP core carries ``smt2_factor`` zIIPs of eligible work.
     smt2_statement : str
         "SMT-2 on zIIPs: ..." for the answer's basis, either way.
+    objective : str
+        What the choice of the mix minimises by default (:data:`models_lib.choice.OBJECTIVES`).
     """
 
     config: ConfigurationData
@@ -137,6 +139,7 @@ class PreparedWorkload:
     counts: tuple[int, ...]
     smt2_factor: float = 1.0
     smt2_statement: str = ""
+    objective: str = "least-msu"
     # Projections per CP count, filled on first use (the set-up, not a result).
     _projections: dict[int, tuple[Projection, Projection]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -280,6 +283,7 @@ class PreparedWorkload:
         clients: int | None = None,
         think_time_s: float | None = None,
         response_time_sla_ms: float | None = None,
+        objective: str | None = None,
     ) -> SizingResult:
         """The engine's answer at ``tps`` transactions/s (see :func:`models_lib.sizing.size`)."""
         req = self.request(
@@ -289,11 +293,12 @@ class PreparedWorkload:
             clients=clients,
             think_time_s=think_time_s,
             response_time_sla_ms=response_time_sla_ms,
+            objective=objective,
         )
         if self.cost is None:
             config = self.config
             no_cpu = no_cpu_result(config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax)
-            return replace(no_cpu, specialty_engine=self.policy.name, prepared=self)
+            return replace(no_cpu, specialty_engine=self.policy.name, objective=req.objective, prepared=self)
         return answer_at(self, self.cost, req)
 
     def request(
@@ -305,9 +310,12 @@ class PreparedWorkload:
         clients: int | None,
         think_time_s: float | None,
         response_time_sla_ms: float | None,
+        objective: str | None = None,
     ) -> RateRequest:
-        """Check the rate's inputs; an :class:`~models_lib.checks.InputError` names the argument."""
+        """Check the rate's inputs; an :class:`~models_lib.checks.InputError` names the argument.
+        ``objective``: the prepared workload's unless given."""
         t = pos_float("tps", tps)
+        objective = check_objective(self.objective if objective is None else objective)
         cps_given = opt_int("cps", cps, 1)
         n_clients = opt_int("clients", clients, 1)
         think = None if think_time_s is None else pos_float("think_time_s", think_time_s, allow_zero=True)
@@ -326,8 +334,15 @@ class PreparedWorkload:
         sla = None if response_time_sla_ms is None else pos_float("response_time_sla_ms", response_time_sla_ms)
         return RateRequest(
             t, cps_given, opt_int("ziips", ziips, 0), n_clients, think, sla,
-            self.max_utilization, self.ziip_max_utilization, self.policy,
+            self.max_utilization, self.ziip_max_utilization, self.policy, objective,
         )  # fmt: skip
+
+
+def check_objective(objective: str) -> str:
+    """``objective`` when it is one of :data:`~models_lib.choice.OBJECTIVES`, else an InputError naming it."""
+    if objective not in OBJECTIVES:
+        raise InputError("objective", f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    return objective
 
 
 def prepare(
@@ -348,6 +363,7 @@ def prepare(
     response_model: ResponseModel | None = None,
     other_cost: ComponentCost | None = None,
     smt2_factor: float | None = None,
+    objective: str = "least-msu",
 ) -> PreparedWorkload:
     """Prepare ``config`` for the target: everything derived before a rate is known.
 
@@ -368,6 +384,7 @@ def prepare(
     )  # fmt: skip
     policy, counts = target_rules(capacity, target_machine_type, capacity_setting)
     smt2, smt2_statement = smt2_option(policy, smt2_factor)
+    objective = check_objective(objective)
     if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
         raise InputError(
             "model", f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
@@ -393,4 +410,5 @@ def prepare(
         counts=counts,
         smt2_factor=smt2,
         smt2_statement=smt2_statement,
+        objective=objective,
     )

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from models_lib.answer import SizingWarning, finite_or_none
 from models_lib.answer_parts import BindingAtTarget, Range, Ranges, SaturationBinding
+from models_lib.choice import pick
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation, saturation
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_total
@@ -67,6 +68,7 @@ def ranges(
     band: float,
     rt: tuple[float | None, float | None],
     sized: bool,
+    objective: str = "least-msu",
 ) -> Ranges:
     """[low, high] of CPs, specialty engines, saturation and response time from the cost range.
 
@@ -74,7 +76,8 @@ def ranges(
     cost (prediction interval or published bounds) widened by ``band`` on each side, and at the
     ends of the eligible share (``ends``: targets with the low and the high share).  Fewest CPs:
     low cost, high share; most CPs: high cost, low share.  Specialty engines: low cost and low
-    share, high cost and high share.
+    share, high cost and high share.  The count at each end is the one ``objective`` picks
+    (:func:`models_lib.choice.pick`), as at the centre.
     """
     total = basis.total
     lo = (basis.low / total if total > 0 else 1.0) * (1.0 - band)
@@ -84,11 +87,14 @@ def ranges(
         scaled = basis.total * scale
         if cps_given is not None:
             return evaluate_total(cps_given, scaled, target)
+        within = []
         for n in counts:
             ev = evaluate_total(n, scaled, target)
             if ev.util <= umax + UTIL_EPS:
-                return ev
-        return None
+                within.append(ev)
+                if ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips):
+                    break  # no later count spills less or has fewer engines
+        return pick(within, objective) if within else None
 
     c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
     z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])

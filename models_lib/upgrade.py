@@ -127,6 +127,7 @@ def upgrade_column(
         )
     else:
         basis = f"±{projection_band:.0%} given"
+    fit = answer.get("feasibility") or {}
     return {
         "label": label,
         "machine_type": machine_type,
@@ -153,6 +154,11 @@ def upgrade_column(
         "assumed_band": assumed_band(gap),
         "band_basis": basis,
         "warnings": [w["code"] for w in answer.get("warnings", [])],
+        "feasible": answer.get("feasible", True),
+        "does_not_fit": fit.get("message"),
+        "max_tps": _finite(fit.get("max_tps")),
+        "max_tps_cps": fit.get("max_tps_cps"),
+        "max_tps_ziips": fit.get("max_tps_ziips"),
     }
 
 

@@ -131,11 +131,33 @@ def engine_name(answer: Mapping[str, Any]) -> str:
     return str(answer.get("specialty_engine") or "zIIP")
 
 
+#: The objectives of the mix in words (models_lib.choice.OBJECTIVES).
+OBJECTIVE_WORDS = {"least-msu": "least MSU consumed", "fewest-cps": "fewest CPs", "fewest-engines": "fewest engines"}
+
+
+def alternative_text(answer: Mapping[str, Any]) -> str:
+    """The mix the other objective picks, where it differs: "fewest CPs: 1 CP + 2 zIIPs, 244 MSU"."""
+    alt = answer.get("alternative")
+    if not alt:
+        return ""
+    words = OBJECTIVE_WORDS.get(str(alt.get("objective")), str(alt.get("objective")))
+    mix = plural(alt.get("cps"), "CP") + (
+        f" + {plural(alt.get('ziips'), engine_name(answer))}" if alt.get("ziips") else ""
+    )
+    return f"{words}: {mix}, {count(alt.get('msu'))} MSU"
+
+
 def cps_figure(answer: Mapping[str, Any]) -> Figure:
     busy = (answer.get("busy_cps") or {}).get("gcp")
     note = f"{number(busy, 2)} busy CPs" if finite(busy) is not None else ""
+    if (answer.get("feasibility") or {}).get("feasible") is False:
+        return Figure(DASH, note="does not fit")
     if answer.get("cps_required") is None:
         return Figure(DASH, note="cannot be sized")
+    alternative = alternative_text(answer)
+    if alternative:
+        chosen = OBJECTIVE_WORDS.get(str(answer.get("objective")), "")
+        note = " · ".join(x for x in (note, f"{chosen}; {alternative}") if x)
     return Figure(count(answer.get("cps_required")), _spread(answer, *_ranges(answer, "cps")), note)
 
 
@@ -148,6 +170,8 @@ def ziips_figure(answer: Mapping[str, Any]) -> Figure:
     else:
         spread = _spread(answer, low, high)
     note = f"{number(busy, 2)} busy {eng}s" if busy else f"no {eng} work"
+    if (answer.get("feasibility") or {}).get("feasible") is False:
+        return Figure(DASH, note="does not fit")
     return Figure(count(answer.get("ziips_required")), spread, note)
 
 
@@ -248,6 +272,12 @@ def _capacity_exceeded(a: Mapping[str, Any]) -> str:
     )
 
 
+def _does_not_fit(a: Mapping[str, Any]) -> str:
+    fit = a.get("feasibility") or {}
+    message = str(fit.get("message") or "does not fit")
+    return message[0].upper() + message[1:]
+
+
 def _beyond_saturation(a: Mapping[str, Any]) -> str:
     return (
         f"The target, {_tps(a)}, is at or past the rate where this configuration saturates "
@@ -292,7 +322,7 @@ def _engine_ratio(a: Mapping[str, Any]) -> str:
     eng = engine_name(a)
     return (
         f"The {eng}-eligible work needs more {eng}s than this machine allows beside "
-        f"{plural(a.get('cps_required') or a.get('cps'), 'CP')}: at most {count(a.get('specialty_engine_max'))}."
+        f"{plural(a.get('cps_required') or a.get('cps') or a.get('evaluated_cps'), 'CP')}: at most {count(a.get('specialty_engine_max'))}."
     )
 
 
@@ -371,6 +401,7 @@ def _projection(a: Mapping[str, Any]) -> str:
 
 #: code -> the sentence a customer reads, built from the answer's own numbers.
 _SENTENCES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "does-not-fit": _does_not_fit,
     "capacity-exceeded": _capacity_exceeded,
     "beyond-saturation": _beyond_saturation,
     "sla-missed": _sla,

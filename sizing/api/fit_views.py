@@ -44,6 +44,10 @@ class FitRowSerializer(serializers.Serializer[Any]):
         child=serializers.FloatField(allow_null=True), allow_null=True, help_text="the estimate's saturation range"
     )
     reason = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(allow_blank=True, help_text="why no model fits: the answer's does-not-fit sentence")
+    max_tps = serializers.FloatField(allow_null=True, help_text="where none fits: the most TPS the setting carries")
+    max_tps_cps = serializers.IntegerField(allow_null=True, help_text="CPs that carry max_tps")
+    max_tps_ziips = serializers.IntegerField(allow_null=True, help_text="specialty engines beside them")
     cheapest_in_generation = serializers.BooleanField()
     cheapest = serializers.BooleanField()
 
@@ -111,6 +115,11 @@ class UpgradeColumnSerializer(serializers.Serializer[Any]):
     )
     band_basis = serializers.CharField(help_text="which band the ranges carry, and the assumption")
     warnings = serializers.ListField(child=serializers.CharField())
+    feasible = serializers.BooleanField(help_text="false: the column does not carry the rate (see does_not_fit)")
+    does_not_fit = serializers.CharField(allow_null=True, help_text="why not, and the most this target carries")
+    max_tps = serializers.FloatField(allow_null=True, help_text="where it does not fit: the most TPS it carries")
+    max_tps_cps = serializers.IntegerField(allow_null=True)
+    max_tps_ziips = serializers.IntegerField(allow_null=True)
 
 
 class UpgradeOutputSerializer(serializers.Serializer[Any]):

@@ -138,6 +138,7 @@ class TargetParams(ParamsSerializer):
     projection_band = estimate_field("projection_band")
     lpar_overhead = estimate_field("lpar_overhead")
     server_share = estimate_field("server_share")
+    objective = estimate_field("objective")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         """Resolved as the estimate resolves it, and checked computable: an accepted job can run."""

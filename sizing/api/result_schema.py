@@ -197,6 +197,29 @@ class BasisCalibrationSerializer(serializers.Serializer[Any]):
     speed_factor = serializers.FloatField(help_text="capacity-setting speed of the measured CPs (1.0: full speed)")
 
 
+class FeasibilitySerializer(serializers.Serializer[Any]):
+    feasible = serializers.BooleanField(help_text="false: no configuration of the target carries the rate as asked")
+    reason = serializers.ChoiceField(
+        choices=["engines", "software-limit", "saturation"],
+        allow_null=True,
+        help_text="engines: no buildable mix of CPs and specialty engines carries it within the ceiling; "
+        "software-limit: at or beyond the software station's saturation; saturation: the given CPs saturate",
+    )
+    message = serializers.CharField(allow_null=True, help_text="does not fit: why, and the most the target carries")
+    max_tps = serializers.FloatField(allow_null=True, help_text="the most TPS the target carries within the ceilings")
+    max_tps_cps = serializers.IntegerField(allow_null=True, help_text="CPs that carry max_tps")
+    max_tps_ziips = serializers.IntegerField(allow_null=True, help_text="specialty engines beside them")
+
+
+class AlternativeSerializer(serializers.Serializer[Any]):
+    objective = serializers.ChoiceField(
+        choices=["least-msu", "fewest-cps", "fewest-engines"], help_text="the other objective"
+    )
+    cps = serializers.IntegerField(help_text="CPs it picks")
+    ziips = serializers.IntegerField(help_text="specialty engines it picks")
+    msu = serializers.FloatField(allow_null=True, help_text="MSU consumed by the CP work of that mix")
+
+
 class BasisSerializer(serializers.Serializer[Any]):
     points = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the benchmark points used")
     model = BasisModelSerializer(allow_null=True)
@@ -224,8 +247,12 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
     target_machine = serializers.CharField(help_text="machine slug sized for")
     target_machine_type = serializers.CharField(help_text="its machine type, e.g. 3931")
     tps = serializers.FloatField(help_text="target rate, transactions per second")
-    cps = serializers.IntegerField(allow_null=True, help_text="CPs given in the request (null: sized)")
-    ziips = serializers.IntegerField(allow_null=True, help_text="specialty engines given (null: sized)")
+    cps = serializers.IntegerField(
+        allow_null=True, help_text="CPs the figures are evaluated at (given or sized); null: does not fit"
+    )
+    ziips = serializers.IntegerField(
+        allow_null=True, help_text="specialty engines (given or sized); null: does not fit"
+    )
     max_utilization = serializers.FloatField(help_text="utilisation ceiling applied, in (0, 1]")
     cpu_per_tran_ms = CpuPerTranSerializer()
     busy_cps = BusyCpsSerializer()
@@ -233,8 +260,13 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
         child=serializers.FloatField(),
         help_text="busy CPs per address space; icf: coupling-facility busy ICF engines, outside the LPAR",
     )
-    cps_required = serializers.IntegerField(allow_null=True)
-    ziips_required = serializers.IntegerField(allow_null=True)
+    cps_required = serializers.IntegerField(
+        allow_null=True,
+        help_text="CPs the objective picks within the ceiling; null where no configuration carries the rate",
+    )
+    ziips_required = serializers.IntegerField(
+        allow_null=True, help_text="specialty engines beside them, within the rules"
+    )
     gcp_utilization = serializers.FloatField(allow_null=True)
     ziip_utilization = serializers.FloatField(allow_null=True)
     mips = serializers.FloatField(allow_null=True, help_text="MIPS of the CP work at the target rate")
@@ -264,6 +296,20 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
     capacity = CapacitySerializer(allow_null=True, help_text="MIPS and MSU of the target model, per pool")
     warnings = WarningSerializer(many=True)
     basis = BasisSerializer()
+    feasible = serializers.BooleanField(help_text="false: the answer does not fit the target (see feasibility)")
+    feasibility = FeasibilitySerializer(help_text="whether it fits, why not, and the most the target carries")
+    objective = serializers.ChoiceField(
+        choices=["least-msu", "fewest-cps", "fewest-engines"], help_text="what the choice of the mix minimised"
+    )
+    alternative = AlternativeSerializer(
+        allow_null=True, help_text="what the other objective picks, where it differs (null: the same mix)"
+    )
+    evaluated_cps = serializers.IntegerField(
+        allow_null=True, help_text="CPs the figures are evaluated at (cps where it fits; the largest or given count)"
+    )
+    evaluated_ziips = serializers.IntegerField(
+        allow_null=True, help_text="specialty engines the figures are evaluated at"
+    )
 
 
 class InputsEchoSerializer(serializers.Serializer[Any]):
@@ -288,6 +334,7 @@ class InputsEchoSerializer(serializers.Serializer[Any]):
     lpar_overhead = serializers.FloatField(required=False)
     server_share = serializers.FloatField(required=False)
     smt2_factor = serializers.FloatField(required=False, help_text="SMT-2 zIIP capacity factor given")
+    objective = serializers.CharField(required=False)
 
 
 class EstimateAnswerSerializer(EstimateResultSerializer):

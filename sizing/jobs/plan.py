@@ -37,7 +37,7 @@ from sizing.selectors.fitted import current_reference
 BASIS_WARNINGS = frozenset({"cics-only"})
 
 #: Engine options a plan passes to every evaluation (the estimate's names).
-PLAN_ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share")
+PLAN_ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share", "objective")
 
 COLUMNS = (
     "candidate",

@@ -14,7 +14,7 @@ from sizing.selectors.scenario import prepared_scenario
 from sizing.services.scenario import scenario_workload
 
 #: ``size()`` options a job's params may carry (same names as the estimate's).
-ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share")
+ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share", "objective")
 
 __all__ = [
     "Evaluation",

@@ -87,8 +87,15 @@ def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     binding = o.get("binding_resource") or {}
     model = cap.get("model")
     cpu = f["cpu_per_tran_ms"]
+    alternative = presentation.alternative_text(o)
+    how = "sized to the ceiling, " + presentation.OBJECTIVE_WORDS.get(str(o.get("objective")), "least MSU consumed")
     rows = [
-        ("CPs required", f["cps_required"].value, f["cps_required"].spread, "sized to the ceiling"),
+        (
+            "CPs required",
+            f["cps_required"].value,
+            f["cps_required"].spread,
+            how + (f"; {alternative}" if alternative else ""),
+        ),
         (
             f"{eng}s required",
             f["ziips_required"].value,
@@ -165,12 +172,21 @@ def answer_section(e: EstimateSubject) -> list[Flowable]:
     out: list[Flowable] = heading("The answer")
     eng = engine_name(o)
     cap = o.get("capacity") or {}
-    summary = (
-        f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: <b>{num(o.get('cps_required'))} CPs</b> and "
-        f"<b>{num(o.get('ziips_required'))} {eng}s</b>"
-        + (f" ({escape(cap.get('model'))})" if cap.get("model") else "")
-        + f", {num(o.get('mips'))} MIPS, {num(o.get('msu'))} MSU."
-    )
+    fit = o.get("feasibility") or {}
+    if fit.get("feasible") is False:
+        # Does not fit: no CPs or zIIPs are quoted; why, and the most the target carries, follow
+        # under "Before you sign this" (said once).
+        summary = (
+            f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: <b>does not fit</b>; "
+            f"no CPs or {eng}s are quoted."
+        )
+    else:
+        summary = (
+            f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: <b>{num(o.get('cps_required'))} CPs</b> and "
+            f"<b>{num(o.get('ziips_required'))} {eng}s</b>"
+            + (f" ({escape(cap.get('model'))})" if cap.get("model") else "")
+            + f", {num(o.get('mips'))} MIPS, {num(o.get('msu'))} MSU."
+        )
     out.append(para(summary))
     out += decisions_block(o)
     if e.private_data:

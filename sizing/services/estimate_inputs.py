@@ -11,6 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from models_lib.choice import OBJECTIVES
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 MAX_TPS = 10_000_000
@@ -123,6 +124,14 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         "[1, 2], e.g. 1.25 (IBM publishes no single factor; gains vary by workload). Applied only where the "
         "target runs SMT-2 on zIIPs (z13 and later); every answer says whether it was applied (default: not "
         "applied)",
+    )
+    objective = serializers.ChoiceField(
+        choices=list(OBJECTIVES),
+        required=False,
+        allow_null=True,
+        help_text="What the mix of CPs and zIIPs minimises: least-msu (default: the MSU consumed, keeping eligible "
+        "work on zIIPs, then the fewest engines), fewest-cps, or fewest-engines; the answer shows the other "
+        "choice where it differs",
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 

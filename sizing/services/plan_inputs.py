@@ -26,7 +26,7 @@ MAX_YEARS = 20
 MAX_QUARTERS = 80
 MAX_PEAK_RATIO = 100.0
 MAX_GROWTH_PCT = 1000.0
-OPTION_FIELDS = ("max_utilization", "projection_band", "lpar_overhead", "server_share")
+OPTION_FIELDS = ("max_utilization", "projection_band", "lpar_overhead", "server_share", "objective")
 
 
 def _estimate_field(name: str, **overrides: Any) -> serializers.Field[Any, Any, Any, Any]:
@@ -99,6 +99,7 @@ class PlanInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any])
     projection_band = _estimate_field("projection_band")
     lpar_overhead = _estimate_field("lpar_overhead")
     server_share = _estimate_field("server_share")
+    objective = _estimate_field("objective")
 
     validate_max_utilization = EstimateInputSerializer.validate_max_utilization
     validate_projection_band = EstimateInputSerializer.validate_projection_band

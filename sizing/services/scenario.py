@@ -37,6 +37,7 @@ ENGINE_ARGS = (
     "lpar_overhead",
     "server_share",
     "smt2_factor",
+    "objective",
 )
 
 #: The engine's arguments that are fields of the request, by the same name.

@@ -29,6 +29,7 @@ __all__ = ["HEADLINES", "LEVEL_ORDER", "UNKNOWN_LEVEL", "WARNING_LEVELS", "Level
 
 #: code -> what an engineer would say to the customer.
 HEADLINES: Mapping[str, str] = {
+    "does-not-fit": "This target cannot carry the rate: no CPs or zIIPs are quoted.",
     # Decisions by default.
     "capacity-exceeded": "No CP count of this machine carries this rate.",
     "beyond-saturation": "The target is at or past the rate where the system saturates.",

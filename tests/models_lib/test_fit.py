@@ -46,7 +46,8 @@ def test_every_row_is_the_estimate_of_its_setting(fiteq: tuple[object, object, o
             response_model=rmodel,  # type: ignore[arg-type]
             capacity_setting=None if row.capacity_setting == full else row.capacity_setting,
         )
-        assert row.cps == est.cps and row.fits == (est.cps_required is not None)
+        assert row.cps == est.evaluated_cps and row.fits == (est.feasibility.feasible and est.cps_required is not None)
+        assert row.max_tps == est.feasibility.max_tps
         assert row.msu_used == est.msu
         assert est.capacity_detail is not None and row.model == est.capacity_detail["model"]
         rated = table.settings[(row.machine_type, row.capacity_setting, row.cps)]

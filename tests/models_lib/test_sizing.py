@@ -500,7 +500,15 @@ WARNING_CASES: dict[str, tuple[str, str, str | None, dict[str, Any]]] = {
     ),
     "no-cpu-data": ("hostbridge-http", "default-tcpip", None, {"tps": 20.0}),
     # Issue 10's example: 2,000 TPS of 32K z/OS Connect on a z13 (2 zIIPs per CP, engine_data.py).
-    "engine-ratio": ("zosconnect-cics", "channel", "z13", {"tps": 2000.0, "payload_bytes": 32768}),
+    # With fewest-cps: least-msu (the default) sizes the CPs that allow enough zIIPs instead.
+    "engine-ratio": (
+        "zosconnect-cics",
+        "channel",
+        "z13",
+        {"tps": 2000.0, "payload_bytes": 32768, "objective": "fewest-cps"},
+    ),
+    # Issue 22 item 3: REDP-5114 multi-region's fitted software station saturates at about 8,830 TPS.
+    "does-not-fit": ("fiteq-authenticator", "multi-region", "z13", {"tps": 10000.0}),
     "sla-unreachable": ("fiteq-authenticator", "single-region-log", None, {"tps": 3000.0, "response_time_sla_ms": 5.0}),
     # REDP-5320, Figure 13: with performance class monitoring the QR TCB limits v5.3 at ~135 K TPS.
     "published-limit": ("cicsts-catalog", "v5.3", None, {"tps": 140000.0}),

@@ -53,10 +53,12 @@ def _estimate(path: str, configuration: str, machine: str, **kw: object):  # typ
 def test_curve_point_is_the_estimate(cfg: tuple[str, str], machine: str, tps: float, cps: int) -> None:
     est = _estimate(*cfg, machine, tps=tps, cps=cps)
     ev = _wm(*cfg, machine).evaluate(tps, cps)
-    assert ev.ziips == est.ziips
+    # Where the given CPs saturate the answer quotes no engines; its figures are still those of cps.
+    assert est.cps in (cps, None) and est.evaluated_cps == cps
+    assert ev.ziips == est.evaluated_ziips
     assert ev.gcp == pytest.approx(est.busy_cps["gcp"], rel=1e-9, abs=1e-12)
     assert ev.ziip == pytest.approx(est.busy_cps["ziip"], rel=1e-9, abs=1e-12)
-    sat = _wm(*cfg, machine).saturation_tps(cps, est.ziips)
+    sat = _wm(*cfg, machine).saturation_tps(cps, est.evaluated_ziips)
     if est.saturation_tps is None:
         assert sat == float("inf")
     else:
@@ -67,9 +69,9 @@ def test_curve_point_is_the_estimate(cfg: tuple[str, str], machine: str, tps: fl
 @pytest.mark.parametrize("cfg", CONFIGS)
 def test_optimiser_with_free_specialty_engines_picks_the_estimates_cps(cfg: tuple[str, str], machine: str) -> None:
     # With specialty engines free, the cheapest mix has the fewest CPs that carry the load: the
-    # estimate's cps_required (it offloads as much as the rules allow).
+    # estimate's cps_required with objective fewest-cps (it offloads as much as the rules allow).
     tps = 1500.0
-    est = _estimate(*cfg, machine, tps=tps)
+    est = _estimate(*cfg, machine, tps=tps, objective="fewest-cps")
     wm = _wm(*cfg, machine)
     found, _ = feasible_mixes(
         wm,
@@ -88,6 +90,35 @@ def test_optimiser_with_free_specialty_engines_picks_the_estimates_cps(cfg: tupl
     assert best["cps"] == est.cps_required
     allowed = wm.max_engines(best["cps"])
     assert allowed is None or best["ziips"] <= allowed
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+@pytest.mark.parametrize("cfg", CONFIGS)
+def test_optimisers_mixes_ranked_by_least_msu_give_the_estimates_mix(cfg: tuple[str, str], machine: str) -> None:
+    # Issue 22 item 4: among the optimiser's feasible mixes (every CP count, 0..the allowed
+    # specialty engines), the least eligible work on CPs (in measured-LPAR busy engines, so the
+    # least MSU consumed), then the fewest engines, then the fewest CPs, is the estimate's
+    # least-msu answer.
+    tps = 1500.0
+    est = _estimate(*cfg, machine, tps=tps)
+    wm = _wm(*cfg, machine)
+    found, _ = feasible_mixes(
+        wm,
+        tps=tps,
+        costs={"gcp": 1.0, "ziip": 1.0},
+        max_cps=wm.counts[-1],
+        max_ziips=None,
+        response_time_sla_ms=None,
+        progress=lambda done, total: None,
+    )
+    if not est.feasibility.feasible:
+        assert not found and est.cps is None
+        return
+    rows = [row for _, row in found]
+    least = min(row["ziip_on_gcp"] / wm.factor(row["cps"]) for row in rows)
+    kept = [row for row in rows if row["ziip_on_gcp"] / wm.factor(row["cps"]) <= least + 1e-9]
+    best = min(kept, key=lambda row: (row["cps"] + row["ziips"], row["cps"]))
+    assert (best["cps"], best["ziips"]) == (est.cps_required, est.ziips_required)
 
 
 @pytest.mark.parametrize("machine", [Z13, Z17])

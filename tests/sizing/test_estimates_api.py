@@ -160,6 +160,34 @@ def test_answer_names_engine_binding_ranges_and_capacity(api: Any) -> None:
     assert wide["saturation_tps"] == body["saturation_tps"]
 
 
+def test_an_answer_that_does_not_fit_says_so_and_quotes_no_engines(api: Any) -> None:
+    # Issue 22 item 3: CICS TG EXCI at 20,000 TPS on z10 answered 41 CPs + 39 zAAPs, 80 engines on
+    # a machine type with 64 (2097-764, benchmarks/engine_rules.yaml max_engines).
+    body = _post(api, path="cicstg", configuration="exci-commarea-31", machine="z10", tps=20000).json()
+    assert body["feasible"] is False and body["feasibility"]["reason"] == "engines"
+    assert (body["cps"], body["ziips"], body["cps_required"], body["ziips_required"]) == (None, None, None, None)
+    fit = body["feasibility"]
+    assert fit["max_tps"] < 20000 and fit["max_tps_cps"] + fit["max_tps_ziips"] <= 64
+    assert body["warnings"][0]["code"] == "does-not-fit" and body["warnings"][0]["level"] == "decision"
+
+
+def test_objective_chooses_the_mix_and_the_answer_names_the_other(api: Any) -> None:
+    # Issue 22 item 4: z/OS Connect at 1,000 TPS on z17 answered 1 CP + 2 zIIPs, 243.8 MSU, most
+    # of the CP busy spilled eligible work; least-msu (the default) keeps it on zIIPs.
+    query = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z17", "tps": 1000}
+    least = api.get("/api/v1/estimate", query).json()
+    fewest = api.get("/api/v1/estimate", {**query, "objective": "fewest-cps"}).json()
+    assert least["objective"] == "least-msu" and fewest["objective"] == "fewest-cps"
+    assert least["busy_cps"]["ziip_on_gcp"] == 0.0 and least["msu"] < fewest["msu"]
+    assert least["alternative"] == {
+        "objective": "fewest-cps",
+        "cps": fewest["cps"],
+        "ziips": fewest["ziips"],
+        "msu": pytest.approx(fewest["msu"], rel=1e-12),
+    }
+    assert fewest["alternative"]["objective"] == "least-msu" and fewest["alternative"]["cps"] == least["cps"]
+
+
 def test_zosconnect_answer_scopes_the_offload_to_the_server(api: Any) -> None:
     body = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z13", "tps": 800}
     answer = _post(api, **body).json()
@@ -216,6 +244,7 @@ BAD_INPUTS = [
     ({"lpar_overhead": -1}, "lpar_overhead", ""),
     ({"smt2_factor": 0.9}, "smt2_factor", ""),
     ({"smt2_factor": 2.5}, "smt2_factor", ""),
+    ({"objective": "cheapest"}, "objective", "not a valid choice"),
 ]
 
 

@@ -367,7 +367,8 @@ def test_optimize_finds_the_cheapest_mix_the_engine_accepts(user: Any) -> None:
     # Brute force with the engine: no cheaper mix within the zIIP-to-CP limit carries the load.
     for cps in range(1, best["cps"] + 1):
         # Up to what the engine configures at most (the ratio, or the engines the work needs).
-        for ziips in range(_size(user, CICSTG, "z13", tps=3000, cps=cps)["ziips_required"] + 1):
+        # (evaluated_ziips: what it configures beside cps CPs even where they do not carry the rate)
+        for ziips in range(_size(user, CICSTG, "z13", tps=3000, cps=cps)["evaluated_ziips"] + 1):
             if costs["gcp"] * cps + costs["ziip"] * ziips < best["cost"] - 1e-12:
                 assert _size(user, CICSTG, "z13", tps=3000, cps=cps, ziips=ziips)["gcp_utilization"] > umax, (
                     cps,

@@ -46,7 +46,12 @@ def test_estimate_operations_document_errors(schema: dict[str, Any]) -> None:
     get = schema["paths"]["/api/v1/estimate"]["get"]
     assert {"200", "400", "401"} <= set(get["responses"])
     names = {p["name"] for p in get["parameters"]}
-    assert {"path", "configuration", "machine", "tps", "cps", "ziips", "format"} <= names
+    assert {"path", "configuration", "machine", "tps", "cps", "ziips", "objective", "format"} <= names
+    objective = next(p for p in get["parameters"] if p["name"] == "objective")
+    assert set(objective["schema"]["enum"]) >= {"least-msu", "fewest-cps", "fewest-engines"}
+    # The answer documents what fits and the mix chosen (issue 22 items 3 and 4).
+    answer = schema["components"]["schemas"]["EstimateAnswer"]["properties"]
+    assert {"feasible", "feasibility", "objective", "alternative"} <= set(answer)
 
 
 def test_interactive_docs_load_nothing_from_the_internet(api: Any) -> None:

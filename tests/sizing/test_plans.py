@@ -157,13 +157,17 @@ def test_recommendation_is_the_least_msu_years_from_the_mix_answers(user: Any, a
     assert_allclose(rec["single"]["msu_years"], single[0], rtol=1e-12)
 
 
-def test_a_plan_of_one_workload_is_its_estimate_every_year(user: Any, api: Any) -> None:
+@pytest.mark.parametrize("objective", [None, "fewest-cps"])
+def test_a_plan_of_one_workload_is_its_estimate_every_year(user: Any, api: Any, objective: str | None) -> None:
+    # The mix of each period's LPAR is the estimate's, with the same objective (issue 22 item 4).
     workloads = [WORKLOADS[0]]
-    plan = _create(api, {"name": "API layer", "horizon_years": YEARS, "workloads": workloads, "generations": ["z16"]})
+    body = {"name": "API layer", "horizon_years": YEARS, "workloads": workloads, "generations": ["z16"]}
+    plan = _create(api, body if objective is None else {**body, "objective": objective})
     (candidate,) = plan["result"]["candidates"]
+    chosen = {} if objective is None else {"objective": objective}
     for year, q in enumerate(candidate["periods"], start=1):
         (tps,) = peaks(year, workloads)
-        _, _, est = estimate_compute(user=user, inputs={**ZOSCONNECT, "machine": "z16", "tps": tps})
+        _, _, est = estimate_compute(user=user, inputs={**ZOSCONNECT, "machine": "z16", "tps": tps, **chosen})
         assert (q["cps"], q["ziips"]) == (est["cps_required"], est["ziips"])
         assert_allclose(q["gcp_utilization"], est["gcp_utilization"], rtol=1e-9)
         assert_allclose(q["gcp_busy"], est["busy_cps"]["gcp"], rtol=1e-9)

@@ -20,6 +20,9 @@ from tests.sizing.test_reports import _create, _pdf, _stored_job, pdf_text
 pytestmark = pytest.mark.django_db
 
 ZCEE = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z16", "tps": 3000}
+# The fewest CPs that carry 3,000 TPS: the zIIPs the ratio allows beside them are short, an
+# engine-ratio decision (the default, least MSU consumed, sizes the CPs that allow enough zIIPs).
+ZCEE_FEWEST_CPS = {**ZCEE, "objective": "fewest-cps"}
 FITEQ_Z17 = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z17", "tps": 8000}
 CICSTS_5XX = {
     "path": "cicsts-catalog",
@@ -63,7 +66,7 @@ def _answer_table(words: str) -> str:
 
 
 def test_zosconnect_report_cites_its_own_documents_and_prints_bounds_as_bounds(api: Any) -> None:
-    body = _create(api, {**ZCEE, "name": "zCEE on z16"})
+    body = _create(api, {**ZCEE_FEWEST_CPS, "name": "zCEE on z16"})
     o = Estimate.objects.get(pk=body["id"]).outputs
     pdf = _pdf(api, f"/api/v1/estimates/{body['id']}/report.pdf")
     words, flowing = _words(pdf), _flowing(pdf)
@@ -89,6 +92,10 @@ def test_zosconnect_report_cites_its_own_documents_and_prints_bounds_as_bounds(a
     levels = {w["code"]: w["level"] for w in o["warnings"]}
     assert levels["engine-ratio"] == "caveat" and "decision" not in levels.values()
     assert "Before you sign this" not in words
+    # The mix least MSU consumed would pick, beside the CPs (issue 22 item 4).
+    alt = o["alternative"]
+    assert alt["objective"] == "least-msu"
+    assert f"least MSU consumed: {alt['cps']} CPs + {alt['ziips']} zIIPs, {alt['msu']:,.0f} MSU" in table
 
 
 def test_fiteq_report_prints_95_percent_intervals_and_no_range_where_low_equals_high(api: Any) -> None:
@@ -126,7 +133,9 @@ def test_cicsts_report_prints_the_response_floor_as_a_lower_bound(api: Any) -> N
 
 
 def test_comparison_report_says_the_three_answers_in_the_single_reports_words(api: Any) -> None:
-    ids = [_create(api, {**p, "name": n})["id"] for n, p in (("a", ZCEE), ("b", FITEQ_Z17), ("c", CICSTS_5XX))]
+    ids = [
+        _create(api, {**p, "name": n})["id"] for n, p in (("a", ZCEE_FEWEST_CPS), ("b", FITEQ_Z17), ("c", CICSTS_5XX))
+    ]
     pdf = _pdf(api, f"/api/v1/estimates/report.pdf?ids={','.join(map(str, ids))}")
     pages = pdf_text(pdf, layout=True)
     first = " ".join(pages[0].split())

@@ -100,4 +100,5 @@ def test_answer_serializer_lists_every_key_of_to_dict() -> None:
     assert served == documented
     # Every dataclass field of the answer is served, under its API name, except the prepared workload.
     api_name = {"capacity_detail": "capacity"}
-    assert {api_name.get(f.name, f.name) for f in fields(SizingResult) if f.name != "prepared"} == served
+    # ``feasible`` is served beside ``feasibility`` (its first field), for clients that read one flag.
+    assert {api_name.get(f.name, f.name) for f in fields(SizingResult) if f.name != "prepared"} | {"feasible"} == served

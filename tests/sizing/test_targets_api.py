@@ -239,6 +239,23 @@ def test_fit_lists_the_smallest_model_per_setting_and_marks_the_cheapest_in_msu(
         assert est["capacity"]["cp"]["msu_installed"] == row["msu"]
 
 
+def test_a_fit_row_that_does_not_fit_says_why_and_the_most_its_setting_carries(api: Any) -> None:
+    # Issue 22 item 3: z/OS Connect at 50,000 TPS answered 141 CPs + 282 zIIPs on z13; no z16
+    # setting carries it now (3931-7K0: 200 engines, 2 zIIPs per CP), and each row says so.
+    query = {"path": "zosconnect-cics", "configuration": "channel", "tps": 50000, "generations": "z16"}
+    rows = api.get("/api/v1/fit", query).json()["rows"]
+    full = next(r for r in rows if r["machine_type"] == "3931" and r["capacity_setting"] == "700")
+    est = _get(api, path="zosconnect-cics", configuration="channel", machine="z16", tps=50000).json()
+    assert not full["fits"] and est["feasible"] is False
+    assert full["reason"] == est["feasibility"]["message"] and full["reason"].startswith("does not fit")
+    assert (full["max_tps"], full["max_tps_cps"], full["max_tps_ziips"]) == (
+        est["feasibility"]["max_tps"],
+        est["feasibility"]["max_tps_cps"],
+        est["feasibility"]["max_tps_ziips"],
+    )
+    assert full["max_tps"] < 50000 and full["max_tps_cps"] + full["max_tps_ziips"] <= 200
+
+
 def test_fit_defaults_to_the_two_newest_generations_and_names_bad_ones(api: Any) -> None:
     body = api.get("/api/v1/fit", {**FITEQ_8000, "tps": 2000}).json()
     assert {r["generation"] for r in body["rows"]} == {"z17", "z16"}
