@@ -198,10 +198,14 @@ def _engine_ratio_warning(
     # more given engines than the rule allows do not hold as asked.
     fixed = cps_given is not None or given is not None
     sized = "on the CPs given" if fixed else "and the CP count is sized with that work on it"
+    rule = (
+        f"the machine has {cap} engines left beside {chosen.n} CPs"
+        if policy.per_cp is None
+        else f"{policy.rules.generation} allows at most {policy.per_cp:g} {policy.name} per CP: {cap} beside {chosen.n} CPs"
+    )
     return SizingWarning(
         "engine-ratio",
-        f"{what}, but {policy.rules.generation} allows at most {policy.per_cp:g} {policy.name} per CP: "
-        f"{cap} beside {chosen.n} CPs ({policy.rules.reference}). {chosen.on_gcp:.3g} busy engines "
+        f"{what}, but {rule} ({policy.rules.reference}). {chosen.on_gcp:.3g} busy engines "
         f"of eligible work run on CPs, {sized}",
         "decision" if fixed else "caveat",
     )

@@ -256,6 +256,8 @@ def fitting_models(
             sized = size(config, **asked)
             # The row's figures are the estimate of the model found (its CPs given), so that a
             # row reads exactly as GET /api/v1/estimate with that model, ranges included.
-            model = sized if sized.cps is None else size(config, cps=sized.cps, **asked)
+            # Where the setting does not fit, the model the sized answer evaluates (its largest).
+            n = sized.cps if sized.cps is not None else sized.evaluated_cps
+            model = sized if n is None else size(config, cps=n, **asked)
             rows.append(_row(sized, model, mt, generation, setting, setting_kind(setting, full), umax))
     return FitResult(tps, umax, response_time_sla_ms, _mark_cheapest(rows), capacity.source)
