@@ -107,11 +107,11 @@ def mix_workload(
     owner: User,
     params: Mapping[str, Any],
     entry: Mapping[str, Any],
-    capacity: CapacityTable | None = None,
     **engine: Any,
 ) -> WorkloadModel:
     """The model of one of the mix's ``workloads`` on its machine (``ValueError`` if it cannot be
-    sized); the submission check calls this too, so an accepted mix can be computed."""
+    sized); the submission check calls this too, so an accepted mix can be computed.  The
+    capacity table is the scenario's (the current reference-data version's)."""
     return load_workload(
         owner=owner,
         path=entry["path"],
@@ -120,7 +120,6 @@ def mix_workload(
         payload_bytes=entry.get("payload_bytes"),
         max_utilization=params.get("max_utilization"),
         tps=entry["tps"],
-        capacity=capacity,
         capacity_setting=params.get("capacity_setting"),
         **engine,
     )
@@ -146,7 +145,7 @@ def mix_evaluate(
     params = {"machine": machine, "max_utilization": max_utilization, "capacity_setting": capacity_setting}
     models: list[WorkloadModel] = []
     for i, entry in enumerate(workloads):
-        models.append(mix_workload(owner=owner, params=params, entry=entry, capacity=capacity, **engine))
+        models.append(mix_workload(owner=owner, params=params, entry=entry, **engine))
         if progress is not None:
             progress(i + 1, len(workloads) + 1)
     return mix_lpar(models, [float(e["tps"]) for e in workloads], cps=cps, ziips=ziips, capacity=capacity)

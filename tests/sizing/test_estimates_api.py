@@ -229,7 +229,7 @@ def test_bad_input_is_a_400_naming_the_field_and_stores_nothing(
 
 def test_engine_error_is_put_on_the_field_its_argument_names_not_on_a_word_of_its_message() -> None:
     from models_lib.checks import InputError
-    from sizing.services.estimates import _engine_error
+    from sizing.services.scenario import engine_error as _engine_error
 
     named = _engine_error(InputError("server_share", "the share of the part must be in [0, 1], got 2"))
     assert named.message_dict == {"server_share": ["the share of the part must be in [0, 1], got 2"]}

@@ -17,8 +17,10 @@ from sizing.models import Configuration
 from sizing.selectors.configuration_data import configuration_data, other_component_cost
 from sizing.selectors.fitted import current_reference
 from sizing.selectors.scenario import prepared_scenario
-from sizing.services.estimates import estimate_compute
-from sizing.services.scenario import engine_error
+from sizing.services import scenario as scenario_service
+from sizing.services.charts import chart_data
+from sizing.services.estimates import estimate_compute, estimate_scenario
+from sizing.services.scenario import engine_error, estimate_result
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +76,37 @@ def test_an_engine_error_goes_to_the_field_it_names() -> None:
 
     assert engine_error(Named("too large")).message_dict == {"payload_bytes": ["too large"]}
     assert engine_error(TargetError("cps", "cps 99 is not rated")).message_dict == {"cps": ["cps 99 is not rated"]}
+    # A plain ValueError names no argument: its text is never read, even where it names a field.
     assert engine_error(ValueError("max_utilization must be in (0, 1]")).message_dict == {
-        "max_utilization": ["max_utilization must be in (0, 1]"]
+        "non_field_errors": ["max_utilization must be in (0, 1]"]
     }
     assert "non_field_errors" in engine_error(ValueError("something else")).message_dict
+
+
+def test_a_chart_request_computes_its_answer_once_and_serves_the_same_answer(user: Any, monkeypatch: Any) -> None:
+    # Issue 21: the charts built the typed answer with their own copy of the set-up and computed
+    # it a second time.  A spy (it calls the engine) counts the engine's calls.
+    calls = []
+    engine = scenario_service.size
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs["tps"])
+        return engine(*args, **kwargs)
+
+    monkeypatch.setattr(scenario_service, "size", counted)
+    inputs = {**ZOSCONNECT, "machine": "z16", "tps": 2011.0}
+    body = chart_data(user=user, inputs=inputs)
+    assert calls == [2011.0]
+    again = chart_data(user=user, inputs=inputs)
+    assert calls == [2011.0]  # a repeated request computes nothing
+    assert again == body
+    scenario, target = estimate_scenario(user=user, inputs=inputs)
+    answer = estimate_result(scenario=scenario, target=target, inputs=scenario.inputs)
+    assert answer is estimate_result(scenario=scenario, target=target, inputs=scenario.inputs)
+    # The served estimate is the typed answer serialised (plus the warnings' levels and whose data).
+    served = body["estimate"]
+    for name, value in answer.to_dict().items():
+        if name not in ("warnings", "basis"):
+            assert served[name] == value, name
+    assert sorted(w["code"] for w in served["warnings"]) == sorted(answer.warning_codes())
+    assert served["cps"] == body["cpu"]["capacity"]["cps"] == answer.cps
