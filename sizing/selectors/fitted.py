@@ -53,8 +53,10 @@ T = TypeVar("T")
 LOCAL_ANSWERS = 2048
 
 #: Typed answers (with their prepared workloads) kept per process, for the charts and the PDF
-#: that draw from them (the oldest dropped first).
+#: that draw from them, and prepared workloads kept per process, for every rate asked of them
+#: (the oldest dropped first).
 LOCAL_RESULTS = 256
+LOCAL_PREPARED = 256
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,7 @@ class _Store:
     values: dict[Any, Any] = field(default_factory=dict)
     answers: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
     results: OrderedDict[str, Any] = field(default_factory=OrderedDict)
+    prepared: OrderedDict[str, Any] = field(default_factory=OrderedDict)
 
 
 _store = _Store()
@@ -123,6 +126,7 @@ def reference_token() -> str | None:
             _store.values = {}
             _store.answers = OrderedDict()
             _store.results = OrderedDict()
+            _store.prepared = OrderedDict()
         _store.checked_at = now
     return token
 
@@ -245,18 +249,29 @@ class Reference:
         """The engine's typed answer for ``parts`` (the same normalised inputs as :meth:`answer`)
         under this version, computed once in this process; never shared (it holds its prepared
         workload).  An exception is not kept."""
+        return self._local("results", LOCAL_RESULTS, parts, compute)
+
+    def prepared(self, parts: dict[str, Any], compute: Callable[[], T]) -> T:
+        """A prepared workload for ``parts`` (configuration, target and rate-free options) under
+        this version, prepared once in this process and evaluated at every rate asked of it.  An
+        exception is not kept."""
+        return self._local("prepared", LOCAL_PREPARED, parts, compute)
+
+    def _local(self, kind: str, limit: int, parts: dict[str, Any], compute: Callable[[], T]) -> T:
         if self.token is None:
             return compute()
-        key = f"result:{self.token}:{_digest(parts)}"
-        hit = _store.results.get(key) if _store.token == self.token else None
+        key = f"{kind}:{self.token}:{_digest(parts)}"
+        store: OrderedDict[str, Any] = getattr(_store, kind)
+        hit = store.get(key) if _store.token == self.token else None
         if hit is not None:
             return hit  # type: ignore[no-any-return]
         value = compute()
         with _lock:
             if _store.token == self.token:
-                _store.results[key] = value
-                while len(_store.results) > LOCAL_RESULTS:
-                    _store.results.popitem(last=False)
+                store = getattr(_store, kind)  # the version's, if it changed meanwhile
+                store[key] = value
+                while len(store) > limit:
+                    store.popitem(last=False)
         return value
 
 

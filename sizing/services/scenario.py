@@ -9,6 +9,8 @@ per reference-data version.
   per reference-data version and inputs: the charts, the PDF and the pages draw from it.
 * :func:`estimate_answer`: the same estimate serialised, as ``GET /api/v1/estimate`` answers
   it (the API and the shared cache); an upgrade column and a batch row are this answer.
+* :func:`scenario_prepared`: the scenario prepared for a target (``models_lib.prepared``), kept
+  in this process per version and rate-free options: every rate asked of it is an evaluation.
 * :func:`scenario_workload`: the scenario's :class:`~models_lib.workload.WorkloadModel`, which
   the job kinds evaluate at many rates and CP counts.
 """
@@ -21,7 +23,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from models_lib.answer import SizingResult
-from models_lib.sizing import size
+from models_lib.prepared import PreparedWorkload, prepare
 from models_lib.workload import WorkloadModel, workload_model
 from sizing.models import Calibration, Configuration, Visibility
 from sizing.selectors.scenario import Scenario
@@ -110,25 +112,40 @@ def _estimate_key(*, target: Target, inputs: dict[str, Any]) -> tuple[dict[str, 
     return kwargs, tps, {"machine": target.machine.pk, "tps": tps, **kwargs}
 
 
+#: ``size()``'s options that belong to the rate (``PreparedWorkload.answer``); the others
+#: (ceiling, payload, setting, band, LPAR overhead, share) are the prepared workload's.
+RATE_ARGS = frozenset(("cps", "ziips", "clients", "think_time_s", "response_time_sla_ms"))
+
+
+def scenario_prepared(*, scenario: Scenario, target: Target, options: dict[str, Any]) -> PreparedWorkload:
+    """The scenario prepared for ``target`` with the rate-free engine ``options``, once per
+    reference-data version and options in this process (``ValueError`` for a bad option)."""
+    machine = target.machine
+    return scenario.reference.prepared(
+        {**scenario.key(), "machine": machine.pk, **options},
+        lambda: prepare(
+            scenario.fitted.data,
+            target_machine=machine.slug,
+            target_machine_type=machine.machine_type,
+            capacity=scenario.capacity,
+            **scenario.engine(),
+            **options,
+        ),
+    )
+
+
 def estimate_result(*, scenario: Scenario, target: Target, inputs: dict[str, Any]) -> SizingResult:
     """The estimate of ``scenario`` on ``target`` at ``inputs["tps"]`` with the request's engine
-    options (``ENGINE_ARGS``): the engine's typed answer, computed once per reference-data
-    version and inputs in this process.  A ``ValueError`` of the engine becomes a 400 naming its
-    field."""
+    options (``ENGINE_ARGS``): the engine's typed answer (``size()``, as its prepared workload's
+    answer at the rate), computed once per reference-data version and inputs in this process.
+    A ``ValueError`` of the engine becomes a 400 naming its field."""
     kwargs, tps, key = _estimate_key(target=target, inputs=inputs)
-    machine = target.machine
+    options = {k: v for k, v in kwargs.items() if k not in RATE_ARGS}
+    at_rate = {k: v for k, v in kwargs.items() if k in RATE_ARGS}
 
     def compute() -> SizingResult:
         try:
-            return size(
-                scenario.fitted.data,
-                target_machine=machine.slug,
-                target_machine_type=machine.machine_type,
-                capacity=scenario.capacity,
-                tps=tps,
-                **scenario.engine(),
-                **kwargs,
-            )
+            return scenario_prepared(scenario=scenario, target=target, options=options).answer(tps, **at_rate)
         except ValueError as exc:
             raise engine_error(exc) from None
 
