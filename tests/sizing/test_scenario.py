@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from models_lib.prepared import PreparedWorkload
@@ -21,6 +21,7 @@ from sizing.selectors.fitted import current_reference
 from sizing.selectors.scenario import prepared_scenario
 from sizing.services.charts import chart_data
 from sizing.services.estimates import estimate_compute, estimate_scenario
+from sizing.services.reference_version import bump_reference_version
 from sizing.services.scenario import engine_error, estimate_result, scenario_prepared
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +140,20 @@ def test_a_prepared_workload_serves_every_rate_of_its_scenario_as_size_does(user
         )
         assert served.to_dict() == fresh.to_dict()
         assert served.prepared is prepared
+
+
+def test_a_new_reference_version_prepares_and_answers_afresh(user: Any) -> None:
+    # The prepared workloads and typed answers kept in the process belong to their version: new
+    # reference data (bump_reference_version) must never meet an old fit or answer.
+    inputs = {**FITEQ, "machine": "z13", "tps": 3100.0}
+    scenario, target = estimate_scenario(user=user, inputs=inputs)
+    before = estimate_result(scenario=scenario, target=target, inputs=scenario.inputs)
+    prepared = scenario_prepared(scenario=scenario, target=target, options={})
+    assert before.prepared is prepared
+    with transaction.atomic():
+        bump_reference_version()
+    scenario, target = estimate_scenario(user=user, inputs=inputs)
+    after = estimate_result(scenario=scenario, target=target, inputs=scenario.inputs)
+    assert after is not before and after.prepared is not prepared
+    assert after.prepared is scenario_prepared(scenario=scenario, target=target, options={})
+    assert after.to_dict() == before.to_dict()  # the same data, so the same answer
