@@ -127,13 +127,13 @@ def _point_rows(cfg: ConfigurationData) -> dict[int, BenchmarkPoint]:
     }
 
 
-def _capacity(outputs: dict[str, Any], answer: SizingResult) -> dict[str, Any]:
+def _capacity(answer: SizingResult) -> dict[str, Any]:
     """The target LPAR the estimate evaluated: CPs and zIIPs (given or sized), utilisation ceiling,
     and its capacity line (CPs plus specialty engines, as a level of busy engines)."""
     out: dict[str, Any] = {
-        "cps": outputs.get("cps"),
-        "ziips": outputs.get("ziips") or 0,
-        "max_utilization": _finite(outputs.get("max_utilization")),
+        "cps": answer.cps,
+        "ziips": answer.ziips or 0,
+        "max_utilization": _finite(answer.max_utilization),
     }
     if answer.cps is not None and answer.prepared is not None and answer.prepared.has_cpu_data:
         line = answer.capacity_line()
@@ -279,26 +279,26 @@ def response_chart(
     return chart
 
 
-def demand_chart(*, outputs: dict[str, Any], capacity: dict[str, Any]) -> dict[str, Any]:
+def demand_chart(*, answer: SizingResult, capacity: dict[str, Any]) -> dict[str, Any]:
     """Busy engines on GCPs and zIIPs from the estimate; zIIP-eligible work on GCPs kept apart."""
-    busy = outputs.get("busy_cps") or {}
-    gcp = _finite(busy.get("gcp")) or 0.0
-    spill = _finite(busy.get("ziip_on_gcp")) or 0.0
+    busy = answer.busy_cps
+    gcp = _finite(busy.gcp) or 0.0
+    spill = _finite(busy.ziip_on_gcp) or 0.0
     return {
         "gcp_work": max(gcp - spill, 0.0),
         "ziip_on_gcp": spill,
-        "ziip": _finite(busy.get("ziip")) or 0.0,
-        "total": _finite(busy.get("total")),
+        "ziip": _finite(busy.ziip) or 0.0,
+        "total": _finite(busy.total),
         "cps": capacity.get("cps"),
         "ziips": capacity.get("ziips"),
         "max_utilization": capacity.get("max_utilization"),
-        "breakdown": {k: _finite(v) for k, v in (outputs.get("breakdown") or {}).items()},
+        "breakdown": {k: _finite(v) for k, v in answer.breakdown.items()},
     }
 
 
 def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     """The estimate (as GET /api/v1/estimate answers it) and the data of its three charts, drawn
-    from the same answer (computed once: the serialised estimate is its ``to_dict()``)."""
+    from the typed answer (computed once: the served estimate is its ``to_dict()``)."""
     scenario, target = estimate_scenario(user=user, inputs=inputs)
     outputs = estimate_answer(scenario=scenario, target=target, inputs=scenario.inputs)
     answer = estimate_result(scenario=scenario, target=target, inputs=scenario.inputs)
@@ -308,9 +308,9 @@ def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     projection = answer.basis.projection
     factor = 1.0 if projection is None else projection.factor
     tps = float(inputs["tps"])
-    capacity = _capacity(outputs, answer)
+    capacity = _capacity(answer)
     etr_max = model.primary_fit().etr_max if model.has_cpu_model else max((b.tps for b in cfg.bounds), default=tps)
-    grid = _etr_grid(tps=tps, etr_max=etr_max, saturation=_finite(outputs.get("saturation_tps")))
+    grid = _etr_grid(tps=tps, etr_max=etr_max, saturation=_finite(answer.saturation_tps))
     native = config_row.path.native_machine
     rows = _point_rows(cfg)  # provenance of the points, for the hover texts
     return {
@@ -335,7 +335,7 @@ def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
             cfg=cfg, model=model, answer=answer, tps=tps, capacity=capacity, factor=factor, grid=grid, rows=rows
         ),
         "response": response_chart(cfg=cfg, answer=answer, inputs=inputs, tps=tps, grid=grid, rows=rows),
-        "demand": demand_chart(outputs=outputs, capacity=capacity),
+        "demand": demand_chart(answer=answer, capacity=capacity),
     }
 
 
