@@ -6,11 +6,11 @@ Serialised at the API boundary only, by :meth:`SizingResult.to_dict`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any, Literal
 
+from models_lib.answer_json import answer_json
 from models_lib.answer_parts import (
     Alternative,
     AnswerBasis,
@@ -19,9 +19,7 @@ from models_lib.answer_parts import (
     Capacity,
     CpuPerTran,
     Feasibility,
-    Range,
     Ranges,
-    Record,
     ResponseTime,
     SaturationBinding,
 )
@@ -291,7 +289,16 @@ class SizingResult:
         return tuple(w.code for w in self.warnings)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe plain form: non-finite floats become ``None``."""
+        """JSON-safe plain form: non-finite floats become ``None``.
+
+        Each value is made JSON-safe by the converter of its key or, inside a block, of its
+        field's declared type (:mod:`models_lib.answer_json`), not by a walk that asks every
+        value its type: the same output in about half the time.
+        """
+        return answer_json(self._plain())
+
+    def _plain(self) -> dict[str, Any]:
+        """The serialised form's keys and values before they are made JSON-safe."""
         out: dict[str, Any] = {
             "path": self.path,
             "configuration": self.configuration,
@@ -302,15 +309,15 @@ class SizingResult:
             "cps_required": self.cps_required,
             "ziips": self.ziips,
             "ziips_required": self.ziips_required,
-            "cpu_per_tran_ms": dict(self.cpu_per_tran_ms),
-            "busy_cps": dict(self.busy_cps),
-            "breakdown": dict(self.breakdown),
+            "cpu_per_tran_ms": self.cpu_per_tran_ms,
+            "busy_cps": self.busy_cps,
+            "breakdown": self.breakdown,
             "gcp_utilization": self.gcp_utilization,
             "ziip_utilization": self.ziip_utilization,
             "mips": self.mips,
             "msu": self.msu,
             "ziip_mips": self.ziip_mips,
-            "response_time_ms": dict(self.response_time_ms),
+            "response_time_ms": self.response_time_ms,
             "saturation_tps": self.saturation_tps,
             "knee_tps": self.knee_tps,
             "closed_throughput_tps": self.closed_throughput_tps,
@@ -322,7 +329,7 @@ class SizingResult:
             "binding_resource": self.binding_resource,
             "saturation_binding": self.saturation_binding,
             "saturation_kind": self.saturation_kind,
-            "ranges": {k: list(v) for k, v in self.ranges.items()},
+            "ranges": self.ranges,
             "capacity": self.capacity_detail,
             "feasible": self.feasibility.feasible,
             "feasibility": self.feasibility,
@@ -331,39 +338,7 @@ class SizingResult:
             "evaluated_cps": self.evaluated_cps,
             "evaluated_ziips": self.evaluated_ziips,
         }
-        safe: dict[str, Any] = _json_safe(out)
-        return safe
-
-
-def _json_safe(value: Any) -> Any:
-    kind = type(value)
-    if kind is float:
-        return value if math.isfinite(value) else None
-    if value is None or kind is str or kind is bool or kind is int:
-        return value
-    if kind is dict:
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if kind is list or kind is tuple or kind is Range:
-        return [_json_safe(v) for v in value]
-    if isinstance(value, Record):
-        return {k: _json_safe(getattr(value, k)) for k in value._keys()}
-    return _json_safe_other(value)
-
-
-def _json_safe_other(value: Any) -> Any:
-    """:func:`_json_safe` for the types it does not check first (subclasses, numpy scalars)."""
-    if isinstance(value, bool) or isinstance(value, str):
-        return value
-    if isinstance(value, Integral):
-        return int(value)
-    if isinstance(value, Real):
-        v = float(value)
-        return v if math.isfinite(v) else None
-    if isinstance(value, Mapping):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, Sequence)):
-        return [_json_safe(v) for v in value]
-    raise TypeError(f"cannot serialise {type(value).__name__}")
+        return out
 
 
 def finite_or_none(v: float | None) -> float | None:

@@ -82,7 +82,7 @@ def test_function_length_check_counts_statements_not_docstrings() -> None:
 SIZING_STEP_MODULES = (
     "sizing", "prepared", "prepare_inputs", "decision", "answer", "answer_build", "checks", "choice",
     "cost_basis", "cost_bounds", "evaluation", "native_cost", "payload_step", "response_step",
-    "saturation_ranges", "scope", "answer_parts", "answer_curves", "workload",
+    "saturation_ranges", "scope", "answer_parts", "answer_curves", "answer_json", "workload",
 )  # fmt: skip
 
 
@@ -248,3 +248,58 @@ def test_numerics_check_sees_a_queue(tmp_path: Path) -> None:
         "import numpy as np\nfrom models_lib.response import erlang_c_array\nx = np.random.default_rng()\n"
     )
     assert _numeric_imports(module) == ["models_lib.response.erlang_c_array", "np.random"]
+
+
+# -- one place calls the engine ------------------------------------------------------------------
+
+#: The engine's entry points: ``size()`` and ``prepare()`` (``size`` is ``prepare(...).answer(...)``).
+ENGINE_MODULES = ("models_lib.sizing", "models_lib.prepared")
+ENGINE_NAMES = ("size", "prepare")
+
+#: The one module of the app that evaluates a scenario (``sizing.selectors.scenario`` prepares
+#: it); every estimate, fit, upgrade, batch row, job, chart, page and PDF goes through it.
+ENGINE_CALLERS = ("sizing/services/scenario.py",)
+
+
+def _engine_calls(path: Path) -> list[str]:
+    """The engine entry points ``path`` can call: ``size``/``prepare`` imported from an engine
+    module, an engine module imported whole (``import models_lib.sizing``, ``from models_lib
+    import sizing``), at the top or inside a function."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.extend(a.name for a in node.names if a.name in ENGINE_MODULES)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            if node.module in ENGINE_MODULES:
+                found.extend(f"{node.module}.{a.name}" for a in node.names if a.name in ENGINE_NAMES)
+            elif node.module == "models_lib":
+                found.extend(f"models_lib.{a.name}" for a in node.names if f"models_lib.{a.name}" in ENGINE_MODULES)
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in (REPO / "sizing").rglob("*.py") if "migrations" not in p.parts),
+    ids=lambda p: str(p.relative_to(REPO / "sizing")),
+)
+def test_only_the_scenario_service_calls_the_engine(path: Path) -> None:
+    # A second caller would repeat the set-up (the fits, the other component's cost, the target)
+    # and compute the answer a second time; it asks sizing.services.scenario instead.
+    if path.relative_to(REPO).as_posix() in ENGINE_CALLERS:
+        assert _engine_calls(path) != []  # the check still sees the one caller
+        return
+    assert _engine_calls(path) == [], f"{path.relative_to(REPO)} calls the engine itself"
+
+
+def test_engine_call_check_sees_every_import_form(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import models_lib.sizing\nfrom models_lib import sizing\nfrom models_lib.sizing import WARNING_CODES\n"
+        "def f():\n    from models_lib.prepared import prepare\n    from models_lib.sizing import size\n"
+    )
+    assert _engine_calls(module) == [
+        "models_lib.sizing",
+        "models_lib.sizing",
+        "models_lib.prepared.prepare",
+        "models_lib.sizing.size",
+    ]

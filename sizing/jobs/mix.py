@@ -110,7 +110,8 @@ def mix_workload(
     **engine: Any,
 ) -> WorkloadModel:
     """The model of one of the mix's ``workloads`` on its machine (``ValueError`` if it cannot be
-    sized); the submission check calls this too, so an accepted mix can be computed."""
+    sized); the submission check calls this too, so an accepted mix can be computed.  The
+    capacity table is the scenario's (the current reference-data version's)."""
     return load_workload(
         owner=owner,
         path=entry["path"],

@@ -52,6 +52,12 @@ T = TypeVar("T")
 #: Answers kept per process (the oldest dropped first).
 LOCAL_ANSWERS = 2048
 
+#: Typed answers (with their prepared workloads) kept per process, for the charts and the PDF
+#: that draw from them, and prepared workloads kept per process, for every rate asked of them
+#: (the oldest dropped first).
+LOCAL_RESULTS = 256
+LOCAL_PREPARED = 256
+
 
 @dataclass(frozen=True)
 class FittedConfiguration:
@@ -77,6 +83,8 @@ class _Store:
     checked_at: float = float("-inf")
     values: dict[Any, Any] = field(default_factory=dict)
     answers: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
+    results: OrderedDict[str, Any] = field(default_factory=OrderedDict)
+    prepared: OrderedDict[str, Any] = field(default_factory=OrderedDict)
 
 
 _store = _Store()
@@ -117,6 +125,8 @@ def reference_token() -> str | None:
             _store.token = token
             _store.values = {}
             _store.answers = OrderedDict()
+            _store.results = OrderedDict()
+            _store.prepared = OrderedDict()
         _store.checked_at = now
     return token
 
@@ -215,8 +225,7 @@ class Reference:
         """
         if self.token is None:
             return compute()
-        digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
-        key = f"answer:{self.token}:{code_digest()}:{digest}"
+        key = f"answer:{self.token}:{code_digest()}:{_digest(parts)}"
         hit = _store.answers.get(key) if _store.token == self.token else None
         if hit is not None:
             return hit
@@ -235,6 +244,39 @@ class Reference:
                 while len(_store.answers) > LOCAL_ANSWERS:
                     _store.answers.popitem(last=False)
         return answer
+
+    def result(self, parts: dict[str, Any], compute: Callable[[], T]) -> T:
+        """The engine's typed answer for ``parts`` (the same normalised inputs as :meth:`answer`)
+        under this version, computed once in this process; never shared (it holds its prepared
+        workload).  An exception is not kept."""
+        return self._local("results", LOCAL_RESULTS, parts, compute)
+
+    def prepared(self, parts: dict[str, Any], compute: Callable[[], T]) -> T:
+        """A prepared workload for ``parts`` (configuration, target and rate-free options) under
+        this version, prepared once in this process and evaluated at every rate asked of it.  An
+        exception is not kept."""
+        return self._local("prepared", LOCAL_PREPARED, parts, compute)
+
+    def _local(self, kind: str, limit: int, parts: dict[str, Any], compute: Callable[[], T]) -> T:
+        if self.token is None:
+            return compute()
+        key = f"{kind}:{self.token}:{_digest(parts)}"
+        store: OrderedDict[str, Any] = getattr(_store, kind)
+        hit = store.get(key) if _store.token == self.token else None
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        value = compute()
+        with _lock:
+            if _store.token == self.token:
+                store = getattr(_store, kind)  # the version's, if it changed meanwhile
+                store[key] = value
+                while len(store) > limit:
+                    store.popitem(last=False)
+        return value
+
+
+def _digest(parts: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def current_reference() -> Reference:

@@ -30,17 +30,9 @@ from models_lib import units
 from models_lib.answer import SizingResult
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
 from models_lib.inputs import ConfigurationData, Point
-from models_lib.sizing import size
-from sizing.models import BenchmarkPoint, Estimate, MetricName, MetricUnit
-from sizing.selectors.configuration_data import other_component_cost
-from sizing.selectors.fitted import current_reference
-from sizing.services.estimates import (
-    ENGINE_ARGS,
-    estimate_compute,
-    normalised_inputs,
-    resolve_scenario,
-    with_calibration,
-)
+from sizing.models import BenchmarkPoint, MetricName, MetricUnit
+from sizing.services.estimates import estimate_scenario, normalised_inputs
+from sizing.services.scenario import estimate_answer, estimate_result
 
 #: Points on the ETR grid of the CPU and response-time charts.
 GRID_POINTS = 121
@@ -136,43 +128,18 @@ def _point_rows(cfg: ConfigurationData) -> dict[int, BenchmarkPoint]:
     }
 
 
-def _capacity(outputs: dict[str, Any], answer: SizingResult) -> dict[str, Any]:
+def _capacity(answer: SizingResult) -> dict[str, Any]:
     """The target LPAR the estimate evaluated: CPs and zIIPs (given or sized), utilisation ceiling,
     and its capacity line (CPs plus specialty engines, as a level of busy engines)."""
     out: dict[str, Any] = {
-        "cps": outputs.get("cps"),
-        "ziips": outputs.get("ziips") or 0,
-        "max_utilization": _finite(outputs.get("max_utilization")),
+        "cps": answer.cps,
+        "ziips": answer.ziips or 0,
+        "max_utilization": _finite(answer.max_utilization),
     }
     if answer.cps is not None and answer.prepared is not None and answer.prepared.has_cpu_data:
         line = answer.capacity_line()
         out.update(engines=line.engines, label=line.label, ceiling=line.ceiling, ceiling_label=line.ceiling_label)
     return out
-
-
-def _typed_answer(*, user: User, inputs: dict[str, Any]) -> SizingResult:
-    """The estimate's answer as the engine's typed result (with its prepared workload), for the
-    curves it draws; the same inputs as ``estimate_compute``, which has validated them."""
-    reference = current_reference()
-    inputs = with_calibration(user=user, inputs=inputs)
-    config_row, target = resolve_scenario(user=user, inputs=inputs, reference=reference)
-    kwargs = {name: inputs[name] for name in ENGINE_ARGS if inputs.get(name) is not None}
-    if target.model.cps is not None:
-        kwargs["cps"] = target.model.cps
-    if target.engine_setting is not None:
-        kwargs["capacity_setting"] = target.engine_setting
-    fitted = reference.fitted(config_row)
-    return size(
-        fitted.data,
-        other_cost=other_component_cost(configuration=config_row, data=fitted.data),
-        target_machine=target.machine.slug,
-        target_machine_type=target.machine.machine_type,
-        capacity=reference.lspr_table(),
-        tps=float(inputs["tps"]),
-        model=fitted.model,
-        response_model=fitted.response,
-        **kwargs,
-    )
 
 
 def cpu_chart(
@@ -313,35 +280,38 @@ def response_chart(
     return chart
 
 
-def demand_chart(*, outputs: dict[str, Any], capacity: dict[str, Any]) -> dict[str, Any]:
+def demand_chart(*, answer: SizingResult, capacity: dict[str, Any]) -> dict[str, Any]:
     """Busy engines on GCPs and zIIPs from the estimate; zIIP-eligible work on GCPs kept apart."""
-    busy = outputs.get("busy_cps") or {}
-    gcp = _finite(busy.get("gcp")) or 0.0
-    spill = _finite(busy.get("ziip_on_gcp")) or 0.0
+    busy = answer.busy_cps
+    gcp = _finite(busy.gcp) or 0.0
+    spill = _finite(busy.ziip_on_gcp) or 0.0
     return {
         "gcp_work": max(gcp - spill, 0.0),
         "ziip_on_gcp": spill,
-        "ziip": _finite(busy.get("ziip")) or 0.0,
-        "total": _finite(busy.get("total")),
+        "ziip": _finite(busy.ziip) or 0.0,
+        "total": _finite(busy.total),
         "cps": capacity.get("cps"),
         "ziips": capacity.get("ziips"),
         "max_utilization": capacity.get("max_utilization"),
-        "breakdown": {k: _finite(v) for k, v in (outputs.get("breakdown") or {}).items()},
+        "breakdown": {k: _finite(v) for k, v in answer.breakdown.items()},
     }
 
 
 def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
-    """The estimate (as GET /api/v1/estimate answers it) and the data of its three charts."""
-    config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
-    answer = _typed_answer(user=user, inputs=inputs)
-    fitted = current_reference().fitted(config_row)
+    """The estimate (as GET /api/v1/estimate answers it) and the data of its three charts, drawn
+    from the typed answer (computed once: the served estimate is its ``to_dict()``)."""
+    scenario, target = estimate_scenario(user=user, inputs=inputs)
+    outputs = estimate_answer(scenario=scenario, target=target, inputs=scenario.inputs)
+    answer = estimate_result(scenario=scenario, target=target, inputs=scenario.inputs)
+    config_row, machine_row = scenario.configuration, target.machine
+    fitted = scenario.fitted
     cfg, model = fitted.data, fitted.model
     projection = answer.basis.projection
     factor = 1.0 if projection is None else projection.factor
     tps = float(inputs["tps"])
-    capacity = _capacity(outputs, answer)
+    capacity = _capacity(answer)
     etr_max = model.primary_fit().etr_max if model.has_cpu_model else max((b.tps for b in cfg.bounds), default=tps)
-    grid = _etr_grid(tps=tps, etr_max=etr_max, saturation=_finite(outputs.get("saturation_tps")))
+    grid = _etr_grid(tps=tps, etr_max=etr_max, saturation=_finite(answer.saturation_tps))
     native = config_row.path.native_machine
     rows = _point_rows(cfg)  # provenance of the points, for the hover texts
     return {
@@ -366,7 +336,7 @@ def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
             cfg=cfg, model=model, answer=answer, tps=tps, capacity=capacity, factor=factor, grid=grid, rows=rows
         ),
         "response": response_chart(cfg=cfg, answer=answer, inputs=inputs, tps=tps, grid=grid, rows=rows),
-        "demand": demand_chart(outputs=outputs, capacity=capacity),
+        "demand": demand_chart(answer=answer, capacity=capacity),
     }
 
 
@@ -405,79 +375,3 @@ def source_points_chart(*, points: list[BenchmarkPoint]) -> dict[str, Any]:
             series["response_ms"].append(p.response_time_ms)
             series["text"].append(p.reference_text)
     return {"cpu": list(cpu.values()), "response": list(response.values())}
-
-
-# -- saved estimates ---------------------------------------------------------------------------
-
-_COMPARE_ROWS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
-    ("CPs required", "cps_required", (), "int"),
-    ("zIIPs required", "ziips_required", (), "int"),
-    ("MIPS", "mips", (), "num0"),
-    ("MSU", "msu", (), "num0"),
-    ("GCP utilisation", "gcp_utilization", (), "pct"),
-    ("zIIP utilisation", "ziip_utilization", (), "pct"),
-    ("CPU per transaction, ms", "cpu_per_tran_ms", ("total",), "num3"),
-    ("Busy engines", "busy_cps", ("total",), "num2"),
-    ("zIIP-eligible work on CPs", "busy_cps", ("ziip_on_gcp",), "num2"),
-    ("Response time, ms", "response_time_ms", ("value",), "num1"),
-    ("Saturation, TPS", "saturation_tps", (), "num0"),
-)
-
-
-def _format(value: Any, kind: str) -> str:
-    v = _finite(value) if not isinstance(value, bool) and isinstance(value, (int, float)) else None
-    if v is None:
-        return "—"
-    if kind == "int":
-        return f"{int(v):,}"
-    if kind == "pct":
-        return f"{v * 100:.0f}%"
-    digits = int(kind[-1])
-    return f"{v:,.{digits}f}"
-
-
-#: Inputs of an estimate as the comparison shows them, in the order an engineer reads them.
-_COMPARE_INPUTS: tuple[tuple[str, str], ...] = (
-    ("Path", "path"),
-    ("Configuration", "configuration"),
-    ("Machine", "machine"),
-    ("Target, TPS", "tps"),
-    ("CPs given", "cps"),
-    ("zIIPs given", "ziips"),
-    ("Utilisation ceiling", "max_utilization"),
-    ("Payload, bytes", "payload_bytes"),
-    ("Clients", "clients"),
-    ("Think time, s", "think_time_s"),
-    ("Response-time goal, ms", "response_time_sla_ms"),
-)
-
-
-def comparison_input_rows(*, estimates: list[Estimate]) -> list[dict[str, Any]]:
-    """The question each estimate asked, one row per input; an input nobody gave is left out
-    and one given to some estimates only shows "default" for the others."""
-    rows = []
-    for label, key in _COMPARE_INPUTS:
-        raw = [e.inputs.get(key) for e in estimates]
-        if all(v is None for v in raw):
-            continue
-        cells = ["default" if v is None else f"{v:,}" if isinstance(v, (int, float)) else str(v) for v in raw]
-        rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
-    return rows
-
-
-def comparison_rows(*, estimates: list[Estimate]) -> list[dict[str, Any]]:
-    """Rows of the side-by-side comparison: label, one formatted cell per estimate, and whether
-    the estimates differ on it."""
-    rows = []
-    for label, key, sub, kind in _COMPARE_ROWS:
-        raw = []
-        for e in estimates:
-            value: Any = e.outputs.get(key)
-            for part in sub:
-                value = value.get(part) if isinstance(value, dict) else None
-            raw.append(value)
-        cells = [_format(v, kind) for v in raw]
-        rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
-    codes = [", ".join(w.get("code", "") for w in e.outputs.get("warnings", [])) or "none" for e in estimates]
-    rows.append({"label": "Warnings", "cells": codes, "differs": len(set(codes)) > 1, "wide": True})
-    return rows

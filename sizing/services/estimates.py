@@ -10,8 +10,7 @@ from django.core.exceptions import ValidationError
 
 import models_lib
 from sizing.models import Configuration, Estimate, Machine
-from sizing.selectors.fitted import Reference, current_reference
-from sizing.selectors.scenario import prepared_scenario, resolve_configuration, with_calibration
+from sizing.selectors.scenario import Scenario, prepared_scenario, resolve_configuration, with_calibration
 from sizing.selectors.targets import Target, target_for
 from sizing.services.scenario import ENGINE_ARGS, data_origin, engine_error, estimate_answer
 
@@ -23,36 +22,23 @@ __all__ = [
     "estimate_create",
     "estimate_delete",
     "normalised_inputs",
+    "estimate_scenario",
     "resolve_configuration",
-    "resolve_scenario",
     "with_calibration",
 ]
 
 
-def resolve_scenario(
-    *, user: User, inputs: dict[str, Any], reference: Reference | None = None
-) -> tuple[Configuration, Target]:
-    """The configuration and the target (machine, capacity setting, CPs) of validated inputs."""
-    reference = reference or current_reference()
-    config_row = resolve_configuration(
-        user=user, path=inputs["path"], configuration=inputs["configuration"], reference=reference
-    )
-    target = target_for(
-        machine=inputs.get("machine"),
-        model=inputs.get("model"),
-        capacity_setting=inputs.get("capacity_setting"),
-        cps=inputs.get("cps"),
-        reference=reference,
-    )
-    return config_row, target
+def estimate_scenario(*, user: User, inputs: dict[str, Any]) -> tuple[Scenario, Target]:
+    """The prepared scenario of an estimate's validated inputs and its target (400 without one)."""
+    scenario = prepared_scenario(user=user, inputs=inputs)
+    if scenario.target is None:  # the input forms require a machine or a model
+        raise ValidationError({"machine": ["Give a machine or a model."]})
+    return scenario, scenario.target
 
 
 def estimate_compute(*, user: User, inputs: dict[str, Any]) -> tuple[Configuration, Machine, dict[str, Any]]:
     """Size one scenario without storing it; ``inputs`` are validated request fields."""
-    scenario = prepared_scenario(user=user, inputs=inputs)
-    target = scenario.target
-    if target is None:  # the input forms require a machine or a model
-        raise ValidationError({"machine": ["Give a machine or a model."]})
+    scenario, target = estimate_scenario(user=user, inputs=inputs)
     outputs = estimate_answer(scenario=scenario, target=target, inputs=scenario.inputs)
     return scenario.configuration, target.machine, outputs
 

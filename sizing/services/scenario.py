@@ -4,8 +4,13 @@ per reference-data version.
 
 * :func:`scenario_answer`: any engine computation of a scenario (an estimate, a fit, an upgrade
   comparison), cached under the scenario's configuration and the normalised inputs.
-* :func:`estimate_answer`: the estimate of one target, as ``GET /api/v1/estimate`` answers it;
-  an upgrade column and a batch row are this answer.
+* :func:`estimate_result`: the estimate of one target as the engine's typed answer
+  (:class:`~models_lib.answer.SizingResult`, with its prepared workload), kept in this process
+  per reference-data version and inputs: the charts, the PDF and the pages draw from it.
+* :func:`estimate_answer`: the same estimate serialised, as ``GET /api/v1/estimate`` answers
+  it (the API and the shared cache); an upgrade column and a batch row are this answer.
+* :func:`scenario_prepared`: the scenario prepared for a target (``models_lib.prepared``), kept
+  in this process per version and rate-free options: every rate asked of it is an evaluation.
 * :func:`scenario_workload`: the scenario's :class:`~models_lib.workload.WorkloadModel`, which
   the job kinds evaluate at many rates and CP counts.
 """
@@ -17,7 +22,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from models_lib.sizing import size
+from models_lib.answer import SizingResult
+from models_lib.prepared import PreparedWorkload, prepare
 from models_lib.workload import WorkloadModel, workload_model
 from sizing.models import Calibration, Configuration, Visibility
 from sizing.selectors.scenario import Scenario
@@ -100,31 +106,66 @@ def estimate_kwargs(*, target: Target, inputs: dict[str, Any]) -> dict[str, Any]
     return kwargs
 
 
-def estimate_answer(*, scenario: Scenario, target: Target, inputs: dict[str, Any]) -> dict[str, Any]:
-    """The estimate of ``scenario`` on ``target`` at ``inputs["tps"]`` with the request's engine
-    options (``ENGINE_ARGS``), as the estimate API answers it, computed once per version."""
+def _estimate_key(*, target: Target, inputs: dict[str, Any]) -> tuple[dict[str, Any], float, dict[str, Any]]:
+    """The engine's options of the estimate, its rate, and its cache key besides the configuration:
+    the same key as before this module existed (version, configuration, machine, inputs)."""
     kwargs = estimate_kwargs(target=target, inputs=inputs)
     tps = float(inputs["tps"])
-    machine = target.machine
+    return kwargs, tps, {"machine": target.machine.pk, "tps": tps, **kwargs}
 
-    def compute() -> dict[str, Any]:
-        result = size(
+
+#: ``size()``'s options that belong to the rate (``PreparedWorkload.answer``); the others
+#: (ceiling, payload, setting, band, LPAR overhead, share) are the prepared workload's.
+RATE_ARGS = frozenset(("cps", "ziips", "clients", "think_time_s", "response_time_sla_ms"))
+
+
+def scenario_prepared(*, scenario: Scenario, target: Target, options: dict[str, Any]) -> PreparedWorkload:
+    """The scenario prepared for ``target`` with the rate-free engine ``options``, once per
+    reference-data version and options in this process (``ValueError`` for a bad option)."""
+    machine = target.machine
+    return scenario.reference.prepared(
+        {**scenario.key(), "machine": machine.pk, **options},
+        lambda: prepare(
             scenario.fitted.data,
             target_machine=machine.slug,
             target_machine_type=machine.machine_type,
             capacity=scenario.capacity,
-            tps=tps,
             **scenario.engine(),
-            **kwargs,
-        )
-        outputs = result.to_dict()  # JSON-safe: non-finite numbers are None
+            **options,
+        ),
+    )
+
+
+def estimate_result(*, scenario: Scenario, target: Target, inputs: dict[str, Any]) -> SizingResult:
+    """The estimate of ``scenario`` on ``target`` at ``inputs["tps"]`` with the request's engine
+    options (``ENGINE_ARGS``): the engine's typed answer (``size()``, as its prepared workload's
+    answer at the rate), computed once per reference-data version and inputs in this process.
+    A ``ValueError`` of the engine becomes a 400 naming its field."""
+    kwargs, tps, key = _estimate_key(target=target, inputs=inputs)
+    options = {k: v for k, v in kwargs.items() if k not in RATE_ARGS}
+    at_rate = {k: v for k, v in kwargs.items() if k in RATE_ARGS}
+
+    def compute() -> SizingResult:
+        try:
+            return scenario_prepared(scenario=scenario, target=target, options=options).answer(tps, **at_rate)
+        except ValueError as exc:
+            raise engine_error(exc) from None
+
+    return scenario.reference.result({**scenario.key(), **key}, compute)
+
+
+def estimate_answer(*, scenario: Scenario, target: Target, inputs: dict[str, Any]) -> dict[str, Any]:
+    """:func:`estimate_result` as the estimate API answers it (JSON-safe, warnings with their
+    levels, whose data), computed once per version and cached for every process."""
+    _, _, key = _estimate_key(target=target, inputs=inputs)
+
+    def compute() -> dict[str, Any]:
+        outputs = estimate_result(scenario=scenario, target=target, inputs=inputs).to_dict()
         outputs["warnings"] = with_levels(outputs["warnings"])
         outputs["basis"] = {**outputs["basis"], **data_origin(scenario.configuration)}
         return outputs
 
-    # The same key as before this module existed: one answer per (version, configuration,
-    # machine, inputs).
-    return scenario_answer(scenario=scenario, key={"machine": machine.pk, "tps": tps, **kwargs}, compute=compute)
+    return scenario_answer(scenario=scenario, key=key, compute=compute)
 
 
 def scenario_workload(
