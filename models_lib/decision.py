@@ -82,14 +82,15 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high),
         choice.required is not None, req.objective,
     )  # fmt: skip
-    fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips))
+    lower_bound = basis.cost_is_upper_bound and band == 0.0
+    fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), lower_bound)
     warnings = (
         *(() if fit.message is None else (SizingWarning("does-not-fit", fit.message),)),
         *basis.warnings,
         *(() if elig.warning is None else (elig.warning,)),
         *choice.warnings,
         *chosen_warnings(chosen, req),
-        *saturation_warnings(req.t, chosen, sat.tps, req.policy, basis.cost_is_upper_bound and band == 0.0),
+        *saturation_warnings(req.t, chosen, sat.tps, req.policy, lower_bound),
         *software_warnings(sat, rmodel, pw.config),
         *rt.warnings,
         *limit_warnings(pw.config, req.t),

@@ -69,11 +69,14 @@ def most_carried(pw: PreparedWorkload, *, cps: int | None = None, ziips: int | N
 
 
 def _reason(t: float, required: CountEvaluation | None, chosen: CountEvaluation, sat: Saturation,
-            given: bool) -> FeasibilityReason | None:  # fmt: skip
+            given: bool, lower_bound: bool) -> FeasibilityReason | None:  # fmt: skip
     if sat.binding == "software" and t >= sat.tps:
         return "software-limit"
+    # A saturation that is a lower bound is passed only beyond it: a published run at its bound's
+    # rate is where the bound came from (as models_lib.saturation_ranges.saturation_warnings).
+    beyond = t > sat.tps * (1.0 + 1e-9) if lower_bound else t >= sat.tps
     if given:
-        return "saturation" if chosen.util > 1.0 or t >= sat.tps else None
+        return "saturation" if chosen.util > 1.0 + 1e-9 or beyond else None
     return "engines" if required is None else None
 
 
@@ -106,10 +109,11 @@ def _why(pw: PreparedWorkload, reason: FeasibilityReason, t: float, chosen: Coun
 
 def feasibility_step(
     pw: PreparedWorkload, t: float, required: CountEvaluation | None, chosen: CountEvaluation, sat: Saturation,
-    given: tuple[int | None, int | None],
+    given: tuple[int | None, int | None], lower_bound: bool = False,
 ) -> Feasibility:  # fmt: skip
-    """Whether the answer at ``t`` transactions/s fits; ``given``: the CPs and specialty engines given."""
-    reason = _reason(t, required, chosen, sat, given[0] is not None)
+    """Whether the answer at ``t`` transactions/s fits; ``given``: the CPs and specialty engines
+    given; ``lower_bound``: the saturation is a lower bound (the cost is the published upper bound)."""
+    reason = _reason(t, required, chosen, sat, given[0] is not None, lower_bound)
     if reason is None:
         return Feasibility.fits()
     name = pw.policy.name

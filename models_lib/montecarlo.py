@@ -177,10 +177,43 @@ def _required(
     gcp, _, z = split_pools_array(native, f[:, None], factors[None, :], special[None, :], caps[None, :], umax, ziips)
     ok = gcp / counts[None, :] <= umax + _UTIL_EPS
     carried = ok.any(axis=1)
-    first = ok.argmax(axis=1)
-    required = np.where(carried, counts[first], np.inf).astype(np.float64)
-    needed = z[np.arange(a.size), np.where(carried, first, counts.size - 1)].astype(np.float64)
+    pick = _pick(wm, ok, native * f[:, None], z, special, counts, ziips)
+    required = np.where(carried, counts[pick], np.inf).astype(np.float64)
+    needed = z[np.arange(a.size), np.where(carried, pick, counts.size - 1)].astype(np.float64)
     return required, needed
+
+
+def _pick(
+    wm: WorkloadModel,
+    ok: npt.NDArray[np.bool_],
+    eligible: FloatArray,
+    z: FloatArray,
+    special: FloatArray,
+    counts: npt.NDArray[np.int_],
+    ziips: int | None,
+) -> npt.NDArray[np.int_]:
+    """Index of the CP count each sample's objective picks, as :func:`models_lib.choice.pick`
+    over the counts :func:`models_lib.evaluation.evaluations` reads: those within the ceiling up
+    to the first whose specialty engines take all the eligible work; ``least-msu`` the least
+    eligible work on CPs, then the fewest engines, then the fewest CPs."""
+    objective = str(wm.engine_options.get("objective") or "least-msu")
+    first = ok.argmax(axis=1)
+    if objective == "fewest-cps":
+        return np.asarray(first, dtype=np.int_)
+    spill = eligible - np.minimum(eligible, z * wm.ziip_ceiling / special[None, :])
+    full = (z >= ziips) if ziips is not None else np.zeros_like(ok)
+    settled = ok & ((spill <= 0.0) | full)
+    index = np.arange(counts.size)[None, :]
+    stop = np.where(settled.any(axis=1), settled.argmax(axis=1), counts.size - 1)[:, None]
+    candidate = ok & (index <= stop)
+    engines = counts[None, :] + z
+    if objective == "fewest-engines":
+        fewest = np.where(candidate, engines, np.inf).min(axis=1, keepdims=True)
+        candidate &= engines <= fewest
+    least = np.where(candidate, spill, np.inf).min(axis=1, keepdims=True)
+    candidate &= spill <= least + 1e-9
+    score = np.where(candidate, engines * (counts.size + 1) + index, np.inf)
+    return np.asarray(np.where(candidate.any(axis=1), score.argmin(axis=1), first), dtype=np.int_)
 
 
 def simulate(

@@ -47,10 +47,11 @@ def _sentence(r: SizingResult, needle: str) -> str:
 def test_zec12_answer_cites_its_unconfirmed_ratio_and_gives_the_2_to_1_alternative(table: CapacityTable) -> None:
     # engine_rules.yaml, zEC12: zaaps_per_cp 1, unconfirmed, alternatives {zaaps_per_cp: 2}.
     # The alternative must be the engine's own answer under the 2:1 rule (issue 22 example 7).
-    r = _size(table, "zec12", tps=1000.0)
+    # The fewest CPs the rule allows (objective fewest-cps), as the example was read.
+    r = _size(table, "zec12", tps=1000.0, objective="fewest-cps")
     rule = _sentence(r, "zEC12: eligible (Java) work runs on zAAPs")
     assert "at most 1 per CP (unconfirmed" in rule and "z/OS V2R1 MVS Planning" in rule
-    other = _size(_with_rule(table, "2827", zaaps_per_cp=2.0), "zec12", tps=1000.0)
+    other = _size(_with_rule(table, "2827", zaaps_per_cp=2.0), "zec12", tps=1000.0, objective="fewest-cps")
     assert (r.cps, r.ziips) == (3, 3)  # 1:1 in force (docs/models.md, example 7 "now")
     assert (other.cps, other.ziips) != (r.cps, r.ziips)
     alt = _sentence(r, "ratio in force is unconfirmed")
@@ -140,7 +141,7 @@ def test_basis_states_the_mp_effect_of_the_whole_configuration(table: CapacityTa
     # z/OS Connect 32K at 3,000 TPS on z16 answers 4 CPs + 8 zIIPs.  LSPR rows (the zPCR export,
     # benchmarks/lspr_zpcr_configuration_summary.csv): 3931-704 and 3931-712; per engine
     # MIPS(4)/4 against MIPS(12)/12.
-    r = _size(table, "z16", tps=3000.0)
+    r = _size(table, "z16", tps=3000.0, objective="fewest-cps")
     assert (r.cps, r.ziips) == (4, 8)
     rows = {int(row["cps"]): float(row["mips"]) for row in P.lspr_rows("3931", (4, 12))}
     per4, per12 = rows[4] / 4, rows[12] / 12

@@ -159,10 +159,12 @@ def test_zosconnect_as_published_draws_no_decision_but_another_configuration_doe
 
 def test_engine_ratio_is_a_caveat_when_sized_and_a_decision_on_given_cps() -> None:
     cfg = P.configuration("zosconnect-cics", "channel")
-    sized = _size(cfg, Z16, tps=2000.0)
+    # The fewest CPs the ratio allows (objective fewest-cps): the rule binds and the CPs sized
+    # carry the rest of the eligible work; least-msu sizes CPs that allow enough zIIPs instead.
+    sized = _size(cfg, Z16, tps=2000.0, objective="fewest-cps")
     assert {w.code: w.level for w in sized.warnings}.get("engine-ratio") == "caveat"
     assert not _decisions(sized)
-    fixed = _size(cfg, Z16, tps=2000.0, cps=sized.cps)
+    fixed = _size(cfg, Z16, tps=2000.0, cps=sized.cps, objective="fewest-cps")
     assert "engine-ratio" in _decisions(fixed)
 
 
