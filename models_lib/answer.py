@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_MAX_UTILIZATION",
     "LEVEL_ORDER",
     "WARNING_CODES",
+    "WARNING_INPUTS",
     "WARNING_LEVELS",
     "Level",
     "SizingResult",
@@ -119,16 +120,45 @@ WARNING_LEVELS: Mapping[str, Level] = {
 }
 
 
+#: The inputs each warning refers to (the request fields a reader would change to act on it):
+#: a page can put the warning beside them, and a caller can tell which input it concerns
+#: without reading the message.
+WARNING_INPUTS: Mapping[str, tuple[str, ...]] = {
+    "extrapolation": ("tps",),
+    "projection": ("machine", "model", "capacity_setting", "projection_band"),
+    "payload-outside-range": ("payload_bytes",),
+    "payload-scaled": ("payload_bytes",),
+    "eligibility-scope": ("server_share",),
+    "sla-missed": ("response_time_sla_ms",),
+    "sla-unreachable": ("response_time_sla_ms",),
+    "utilization-above-ceiling": ("cps", "max_utilization"),
+    "ziip-overflow": ("ziips",),
+    "capacity-exceeded": ("tps", "max_utilization"),
+    "beyond-saturation": ("tps", "cps", "ziips"),
+    "clients-limit-throughput": ("clients", "think_time_s"),
+    "clients-exceed-throughput": ("clients", "think_time_s"),
+    "no-cpu-data": ("path", "configuration"),
+    "engine-ratio": ("cps", "ziips", "objective"),
+    "published-limit": ("tps",),
+    "cics-only": ("lpar_overhead",),
+    "does-not-fit": ("tps", "machine", "model", "cps", "ziips"),
+}
+
+
 @dataclass(frozen=True)
 class SizingWarning:
-    """A warning with a stable ``code`` (see :data:`WARNING_CODES`), a ``message`` and its
-    ``level`` (default: the code's in :data:`WARNING_LEVELS`, a caveat for an unknown code)."""
+    """A warning with a stable ``code`` (see :data:`WARNING_CODES`), a ``message``, its
+    ``level`` (default: the code's in :data:`WARNING_LEVELS`, a caveat for an unknown code) and
+    the ``inputs`` it refers to (default: the code's in :data:`WARNING_INPUTS`, none)."""
 
     code: str
     message: str
     level: Level | None = None
+    inputs: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
+        if self.inputs is None:
+            object.__setattr__(self, "inputs", WARNING_INPUTS.get(self.code, ()))
         if self.level is None:
             object.__setattr__(self, "level", WARNING_LEVELS.get(self.code, "caveat"))
         elif self.level not in LEVEL_ORDER:
@@ -321,7 +351,10 @@ class SizingResult:
             "saturation_tps": self.saturation_tps,
             "knee_tps": self.knee_tps,
             "closed_throughput_tps": self.closed_throughput_tps,
-            "warnings": [{"code": w.code, "message": w.message, "level": w.level} for w in self.warnings],
+            "warnings": [
+                {"code": w.code, "message": w.message, "level": w.level, "inputs": list(w.inputs or ())}
+                for w in self.warnings
+            ],
             "basis": self.basis,
             "max_utilization": self.max_utilization,
             "specialty_engine": self.specialty_engine,

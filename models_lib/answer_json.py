@@ -92,7 +92,12 @@ def _warnings(value: Any) -> Any:
     """``warnings``: a list of objects of scalars."""
     if type(value) is not list:
         return json_safe(value)
-    return [_scalar_dict(w) for w in value]
+    return [
+        {str(k): [_scalar(x) for x in v] if type(v) is list else _scalar(v) for k, v in w.items()}
+        if type(w) is dict
+        else block_json(w)
+        for w in value
+    ]
 
 
 #: The JSON-safe form of each block class, compiled from its fields' declared types.

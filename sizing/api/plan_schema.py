@@ -127,6 +127,9 @@ class BasisNoteSerializer(serializers.Serializer[Any]):
     level = serializers.ChoiceField(
         choices=["decision", "caveat", "note"], required=False, help_text="the level the engine gave the warning"
     )
+    inputs = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="the request fields the warning refers to"
+    )
 
 
 class PlanCandidateSerializer(StoredCandidateSerializer):

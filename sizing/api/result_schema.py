@@ -31,6 +31,11 @@ class WarningSerializer(serializers.Serializer[Any]):
         help_text="decision: changes what can be signed; caveat: a limitation to say; note: how it was reached",
     )
     headline = serializers.CharField(required=False, help_text="the warning in words for the customer")
+    inputs = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="the request fields the warning refers to (what to change to act on it)",
+    )
 
 
 class CpuPerTranSerializer(serializers.Serializer[Any]):

@@ -390,7 +390,7 @@ def test_result_is_json_safe_and_carries_its_basis(table: CapacityTable) -> None
     # 20000 TPS is beyond the HSM-channel station of the fitted model: unbounded response -> None
     assert "beyond-saturation" in r.warning_codes() and d["response_time_ms"]["value"] is None
     assert all(
-        set(w) == {"code", "message", "level"} and w["code"] in WARNING_CODES and w["level"] in LEVEL_ORDER
+        set(w) == {"code", "message", "level", "inputs"} and w["code"] in WARNING_CODES and w["level"] in LEVEL_ORDER
         for w in d["warnings"]
     )
 

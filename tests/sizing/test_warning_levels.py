@@ -62,3 +62,18 @@ def test_a_level_the_engine_gave_is_kept_and_a_missing_one_is_the_codes_default(
     out = with_levels([{"code": "ziip-overflow", "message": "m", "level": "caveat"}, {"code": "engine-ratio"}])
     assert [(w["code"], w["level"]) for w in out] == [("ziip-overflow", "caveat"), ("engine-ratio", "caveat")]
     assert with_levels([{"code": "engine-ratio", "level": "decision"}])[0]["level"] == "decision"
+
+
+def test_every_warning_names_inputs_the_estimate_form_has() -> None:
+    # Issue 21 item 3: a warning carries the inputs it refers to.  Each one is a field of the
+    # estimate's input form (sizing/services/estimate_inputs.py), so a page can put the warning
+    # beside it, and each code it is given for is a code the engine raises (models_lib/answer.py).
+    from models_lib.answer import WARNING_CODES, WARNING_INPUTS, SizingWarning
+    from sizing.services.estimate_inputs import EstimateInputSerializer
+
+    fields = set(EstimateInputSerializer().fields)
+    assert set(WARNING_INPUTS) <= set(WARNING_CODES)
+    for code, inputs in WARNING_INPUTS.items():
+        assert inputs and set(inputs) <= fields, (code, set(inputs) - fields)
+        assert SizingWarning(code, "x").inputs == inputs
+    assert SizingWarning("bounds-only", "x").inputs == ()  # how the cost was reached: no input changes it
