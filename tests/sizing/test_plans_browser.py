@@ -7,52 +7,24 @@ to ``test-artifacts/`` (git-ignored).
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.management import call_command
-from django.db import connections
 
-from tests.sizing.test_ui_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _non_local
+from tests.celery_worker import (  # noqa: F401 (pytest finds the worker's fixtures by name here)
+    fixture_jobs_worker,
+    fixture_reload_benchmarks,
+    fixture_session_worker,
+)
+from tests.sizing.test_ui_browser import ARTIFACTS, _non_local, page  # noqa: F401 (the signed-in page fixture)
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def page(live_server: Any) -> Iterator[Any]:
-    from django.contrib.auth import get_user_model
-    from playwright.sync_api import sync_playwright
-
-    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)"
-    # Database work before Playwright's event loop starts (see test_ui_browser.py).
-    call_command("load_benchmarks", verbosity=0)
-    get_user_model().objects.create_user(username="planner", password="sizing-pass-7")
-    connections.close_all()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        pg = context.new_page()
-        pg.requests = []  # type: ignore[attr-defined]
-        pg.errors = []  # type: ignore[attr-defined]
-        pg.on("request", lambda r: pg.requests.append(r.url))
-        pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-        pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
-        pg.set_default_timeout(30_000)
-        pg.goto(f"{live_server.url}/login/")
-        pg.get_by_label("User name").fill("planner")
-        pg.get_by_label("Password").fill("sizing-pass-7")
-        pg.get_by_role("button", name="Log in").click()
-        pg.wait_for_url(f"{live_server.url}/")
-        try:
-            yield pg
-        finally:
-            context.close()
-            browser.close()
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
 def test_build_the_plan_in_the_workbench_and_read_the_recommendation_from_its_pdf(
-    live_server: Any, page: Any, tmp_path: Any
+    live_server: Any,
+    page: Any,  # noqa: F811 (the fixture imported above)
+    tmp_path: Any,
 ) -> None:
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Plans").click()
     page.get_by_label("Name").fill("API layer and CICS")
