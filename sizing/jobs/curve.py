@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from models_lib.curve import CurveSeries, curve_series
-from models_lib.workload import Evaluation
+from models_lib.workload import Evaluation, WorkloadModel
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import load_workload_for
 
@@ -41,8 +41,16 @@ def _at(e: Evaluation) -> dict[str, Any]:
     }
 
 
-def series_dict(s: CurveSeries) -> dict[str, Any]:
-    """One series as the job's result gives it."""
+def _fit_at(wm: WorkloadModel, s: CurveSeries, ziips: int | None) -> dict[str, Any]:
+    """Whether the series' CPs carry its marked rate, as the estimate with those CPs says it
+    (``feasible``, and the estimate's "does not fit" sentence where they do not)."""
+    assert s.at_tps is not None
+    answer = wm.estimate(tps=s.at_tps.tps, cps=s.cps, ziips=ziips)
+    return {"feasible": answer["feasible"], "does_not_fit": (answer.get("feasibility") or {}).get("message")}
+
+
+def series_dict(s: CurveSeries, fit: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One series as the job's result gives it (``fit``: :func:`_fit_at` at its marked rate)."""
     evals = s.points
     return {
         "cps": s.cps,
@@ -58,7 +66,7 @@ def series_dict(s: CurveSeries) -> dict[str, Any]:
         "saturation_tps": s.saturation_tps,
         "ceiling_tps": s.ceiling_tps,
         "sla_tps": s.sla_tps,
-        "at_tps": None if s.at_tps is None else _at(s.at_tps),
+        "at_tps": None if s.at_tps is None else {**_at(s.at_tps), **(fit or {})},
     }
 
 
@@ -93,7 +101,9 @@ def run_curve(*, params: dict[str, Any], owner: User, progress: Progress) -> dic
             "machine": wm.machine,
             "max_utilization": umax,
             "response_time_data": wm.has_response_data,
-            "series": [series_dict(s) for s in series],
+            "series": [
+                series_dict(s, None if s.at_tps is None else _fit_at(wm, s, params.get("ziips"))) for s in series
+            ],
             "warnings": warnings_of(wm.reference),
             "basis": wm.reference["basis"],
             "table": table(COLUMNS, rows),

@@ -105,6 +105,9 @@ def test_a_given_lpar_answers_alike_everywhere(
         # The figures of a point are those of the configuration the estimate evaluates (its
         # headline engines are empty where the given CPs do not carry the rate).
         assert series["ziips"] == est["evaluated_ziips"]
+        # Whether the CPs carry the rate, and why not, in the estimate's own words (issue 22 item 3).
+        assert series["at_tps"]["feasible"] == est["feasible"]
+        assert series["at_tps"]["does_not_fit"] == (est["feasibility"] or {}).get("message")
         assert _close(series["at_tps"]["gcp_utilization"], est["gcp_utilization"])
         assert _close(series["saturation_tps"], est["saturation_tps"])
     # The Monte Carlo sampler without spread: every sample is the estimate.
