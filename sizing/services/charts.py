@@ -294,6 +294,7 @@ def demand_chart(*, answer: SizingResult, capacity: dict[str, Any]) -> dict[str,
         "ziips": capacity.get("ziips"),
         "max_utilization": capacity.get("max_utilization"),
         "breakdown": {k: _finite(v) for k, v in answer.breakdown.items()},
+        "engine": answer.specialty_engine,  # zAAP on z10..zEC12, zIIP from z13
     }
 
 

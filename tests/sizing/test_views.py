@@ -293,6 +293,13 @@ def test_demand_split_comes_from_the_estimate(browser: Any) -> None:
     assert data["response"]["curve"] is None and data["response"]["lower_bound"] is not None
 
 
+def test_demand_chart_names_the_generations_specialty_engine(browser: Any) -> None:
+    # zAAPs on z10..zEC12/zBC12, zIIPs from z13 (benchmarks/engine_rules.yaml java_engine).
+    params = {"path": "cicstg", "configuration": "exci-commarea-31", "tps": "1780"}
+    assert _chart(browser, **params, machine="z10")["demand"]["engine"] == "zAAP"
+    assert _chart(browser, **params, machine="z16")["demand"]["engine"] == "zIIP"
+
+
 def test_zosconnect_on_z16_capacity_line_counts_cps_and_ziips_and_curves_pass_through_the_target(
     browser: Any,
 ) -> None:

@@ -248,19 +248,21 @@ export function drawDemand(el, demand) {
     empty(el, "No CPU demand to split: the path publishes no CPU figures.");
     return;
   }
-  const x = ["General-purpose CPs", "zIIPs"];
+  // The generation's specialty engine: zAAPs on z10..zEC12/zBC12, zIIPs from z13.
+  const engine = demand.engine || "zIIP";
+  const x = ["General-purpose CPs", `${engine}s`];
   const data = [
     {
       type: "bar", x, y: [demand.gcp_work, 0], name: "Work on CPs", marker: { color: COLORS.gcp },
       hovertemplate: "%{y:.2f} busy CPs<extra>not zIIP-eligible</extra>",
     },
     {
-      type: "bar", x, y: [demand.ziip_on_gcp, 0], name: "zIIP-eligible on CPs", marker: { color: COLORS.spill, pattern: { shape: "/", fillmode: "overlay", fgcolor: "rgba(255,255,255,0.55)", size: 7 } },
-      hovertemplate: "%{y:.2f} busy CPs<extra>zIIP-eligible work on CPs (IIPCP)</extra>",
+      type: "bar", x, y: [demand.ziip_on_gcp, 0], name: `${engine}-eligible on CPs`, marker: { color: COLORS.spill, pattern: { shape: "/", fillmode: "overlay", fgcolor: "rgba(255,255,255,0.55)", size: 7 } },
+      hovertemplate: `%{y:.2f} busy CPs<extra>${engine}-eligible work on CPs</extra>`,
     },
     {
-      type: "bar", x, y: [0, demand.ziip], name: "Work on zIIPs", marker: { color: COLORS.ziip },
-      hovertemplate: "%{y:.2f} busy zIIPs<extra>on zIIPs</extra>",
+      type: "bar", x, y: [0, demand.ziip], name: `Work on ${engine}s`, marker: { color: COLORS.ziip },
+      hovertemplate: `%{y:.2f} busy ${engine}s<extra>on ${engine}s</extra>`,
     },
   ];
   const layout = baseLayout("", "Busy engines", { barmode: "stack", bargap: 0.45 });
@@ -270,7 +272,7 @@ export function drawDemand(el, demand) {
   const caps = [demand.cps, demand.ziips];
   caps.forEach((n, i) => {
     if (!n) return;
-    lines.push(hline(n, COLORS.capacity, "dash", `${n} ${i ? "zIIPs" : "CPs"}`, { xref: "x", x0: i - 0.38, x1: i + 0.38 }));
+    lines.push(hline(n, COLORS.capacity, "dash", `${n} ${i ? `${engine}s` : "CPs"}`, { xref: "x", x0: i - 0.38, x1: i + 0.38 }));
     if (demand.max_utilization && demand.max_utilization < 1) {
       lines.push({ shape: { type: "line", xref: "x", x0: i - 0.38, x1: i + 0.38, yref: "y", y0: n * demand.max_utilization, y1: n * demand.max_utilization, line: { color: COLORS.ceiling, width: 1.4, dash: "dot" } } });
     }
