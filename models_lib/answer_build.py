@@ -117,6 +117,7 @@ def basis_dict(
     setting: str | None,
     eligibility: Eligibility,
     assumptions: tuple[str, ...],
+    lpar: tuple[float | None, float | None, float | None] = (None, None, None),
 ) -> AnswerBasis:
     """The answer's ``basis``: points, model, projection, statements, assumptions, native demand."""
     proj = chosen.proj
@@ -145,6 +146,9 @@ def basis_dict(
             slope_s=basis.slope,
             payload_factor=basis.payload_factor,
             busy_cps=basis.total,
+            lpar_factor=lpar[0],
+            lpar_factor_low=lpar[1],
+            lpar_factor_high=lpar[2],
         ),
     )
 

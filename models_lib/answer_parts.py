@@ -284,6 +284,10 @@ class NativeDemand(Record):
     slope_s: float
     payload_factor: float
     busy_cps: float
+    #: CICS regions -> LPAR factor applied (1 + overhead), with its range (None: none applied)
+    lpar_factor: float | None = None
+    lpar_factor_low: float | None = None
+    lpar_factor_high: float | None = None
 
 
 @dataclass(frozen=True, eq=False)

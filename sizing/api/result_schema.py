@@ -180,6 +180,11 @@ class BasisNativeSerializer(serializers.Serializer[Any]):
     slope_s = serializers.FloatField(help_text="CP-seconds per transaction on the measured LPAR (payload-scaled)")
     payload_factor = serializers.FloatField(help_text="payload scaling applied to the published cost (1 = none)")
     busy_cps = serializers.FloatField(help_text="busy CPs at the target TPS on the measured LPAR, before projection")
+    lpar_factor = serializers.FloatField(
+        allow_null=True, required=False, help_text="CICS regions -> LPAR factor applied (1 + overhead); null: none"
+    )
+    lpar_factor_low = serializers.FloatField(allow_null=True, required=False, help_text="low end of its range")
+    lpar_factor_high = serializers.FloatField(allow_null=True, required=False, help_text="high end of its range")
 
 
 class ShareSerializer(serializers.Serializer[Any]):

@@ -40,3 +40,17 @@ def test_fresh_drops_clauses_already_said_and_never_cuts_inside_parentheses() ->
     assert fresh("Central value = 4.265 ms", seen) == ""
     assert fresh("Bounded: ... 6 ms", seen) == ""
     assert fresh("Central value = 4.265 ms; the rest is new", seen) == "the rest is new"
+
+
+def test_95_percent_only_where_no_stated_overhead_widened_the_interval() -> None:
+    # Issue 23 item 3: "95%" only on a real prediction interval.  CICS TS sizes the LPAR as the
+    # CICS regions' fit times 1 + the stated overhead, whose range (REDP-5320: 1.114-1.17) widens
+    # the fit's 95% interval: that is a range, not a 95% interval.
+    from sizing.presentation import cps_figure
+
+    fitted = {"model": {"interval_basis": "residuals"}, "native": {}}
+    answer = {"cps_required": 2, "busy_cps": {"total": 0.98}, "ranges": {"cps": [1.0, 2.0]}, "basis": fitted}
+    assert "95%: 1\u20132" in cps_figure(answer).spread
+    native = {"lpar_factor": 1.1645, "lpar_factor_low": 1.1136, "lpar_factor_high": 1.1705}
+    widened = {**answer, "basis": {**fitted, "native": native}}
+    assert cps_figure(widened).spread == "range 1\u20132"

@@ -47,8 +47,11 @@ def _api(pg: Any, url: str, params: dict[str, str]) -> dict[str, Any]:
 
 
 def _prediction_interval(api: dict[str, Any]) -> bool:
-    # A fitted cost model (basis.model with residuals) carries a 95% prediction interval; bounds do not.
-    return bool((api["basis"].get("model") or {}).get("interval_basis") == "residuals")
+    # A fitted cost model (basis.model with residuals) carries a 95% prediction interval; bounds do
+    # not, nor a range widened by a stated LPAR overhead's range (CICS TS: REDP-5320, 1.114-1.17).
+    native = api["basis"].get("native") or {}
+    widened = native.get("lpar_factor_low") != native.get("lpar_factor_high")
+    return bool((api["basis"].get("model") or {}).get("interval_basis") == "residuals") and not widened
 
 
 def _expected_cards(api: dict[str, Any]) -> dict[str, tuple[str, str]]:
