@@ -9,7 +9,6 @@ the same on any machine, whatever fonts it has.
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,7 +38,9 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.doctemplate import BaseDocTemplate
 
-from sizing.presentation import WarningText
+from sizing.presentation import DASH as DASH
+from sizing.presentation import WarningText, number
+from sizing.presentation import finite as finite
 
 #: Font family embedded in every report (TrueType files of the ReportLab package).
 FONT = "ZsizerVera"
@@ -66,7 +67,6 @@ DECISION = colors.HexColor("#a61b1b")
 CAVEAT = colors.HexColor("#8a5a00")
 
 #: What a missing number prints as.
-DASH = "\u2014"  # as the pages print it (sizing.presentation.DASH)
 
 #: In the spirit of the seeds' own notices (IBM Redbooks and product performance reports).
 DISCLAIMER = (
@@ -138,23 +138,8 @@ def styles() -> Styles:
 # -- numbers as the report prints them ---------------------------------------------------------
 
 
-def finite(value: Any) -> float | None:
-    """A finite float, or None for missing, boolean, non-numeric, NaN or infinite values."""
-    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    v = float(value)
-    return v if math.isfinite(v) else None
-
-
-def num(value: Any, digits: int = 0, unit: str = "") -> str:
-    """``1,234.5`` with ``digits`` decimals (and `` unit``); an en dash when there is no number."""
-    v = finite(value)
-    if v is None:
-        return DASH
-    text = f"{v:,.{digits}f}"
-    if text.startswith("-") and not text.strip("-0.,"):
-        text = text[1:]  # a value that rounds to zero carries no sign ("-0.0%")
-    return f"{text} {unit}" if unit else text
+# One set of number rules for the pages and the PDF (sizing.presentation).
+num = number
 
 
 def pct(value: Any, digits: int = 0) -> str:
