@@ -234,27 +234,31 @@ class PreparedWorkload:
                 ceiling, ziips,
             )  # fmt: skip
             return PoolLoads(gcp, special, engines)
-        native_s = cost.busy(float(tps))
-        z, needed = specialty_engines(self.policy, cps, native_s * f * sp, ceiling, ziips)
-        return split_pools(native_s, f, cp, sp, z, needed, ceiling)
+        return self.split_native(cost.busy(float(tps)), cps, ziips)
 
-    def saturation(self, cps: int, ziips: int | None = None) -> Saturation:
+    def split_native(self, native: float, cps: int, ziips: int | None = None, fraction: float | None = None) -> PoolDemand:  # fmt: skip
+        """The scalar :meth:`evaluate` of ``native`` busy engines of the measured LPAR, with the
+        eligible share ``fraction`` (default: the central one; a sampler gives its own)."""
+        cp, sp = self.cp_factor(cps), self.special_factor(cps)
+        f = self.eligible_share if fraction is None else fraction
+        z, needed = specialty_engines(self.policy, cps, native * f * sp, self.ziip_max_utilization, ziips)
+        return split_pools(native, f, cp, sp, z, needed, self.ziip_max_utilization)
+
+    def saturation(
+        self, cps: int, ziips: int | None = None, *, line: tuple[float, float] | None = None, fraction: float | None = None
+    ) -> Saturation:  # fmt: skip
         """Rate at which ``cps`` CPs (with ``ziips`` specialty engines; ``None``: as many as the
-        rules allow) or the software station saturate, and the resource that binds."""
-        basis = self.line
+        rules allow) or the software station saturate, and the binding resource; ``line``
+        (intercept, slope) and ``fraction`` replace the central ones (a sampler's)."""
+        intercept, slope = (self.line.intercept, self.line.slope) if line is None else line
         cap = self.policy.max_engines(cps)
         engines = cap if ziips is None else (ziips if cap is None else min(ziips, cap))
         software = self.response.software if self.response is not None else None
         return saturation(
-            cps=cps,
-            engines=engines,
-            fraction=self.eligible_share,
-            cp_factor=self.cp_factor(cps),
-            special_factor=self.special_factor(cps),
-            intercept=basis.intercept,
-            slope=basis.slope,
+            cps=cps, engines=engines, fraction=self.eligible_share if fraction is None else fraction,
+            cp_factor=self.cp_factor(cps), special_factor=self.special_factor(cps), intercept=intercept, slope=slope,
             software_tps=None if software is None else software.saturation_tps(),
-        )
+        )  # fmt: skip
 
     def response_at(self, tps: float, cps: int, ziips: int | None = None) -> ResponsePoint:
         """Response time at ``tps`` on ``cps`` CPs and ``ziips`` specialty engines (``None``:

@@ -24,7 +24,7 @@ from typing import Any
 from models_lib.answer import DEFAULT_MAX_UTILIZATION
 from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel, LinearFit
-from models_lib.engine import EnginePolicy, PoolDemand, Saturation, saturation, specialty_engines, split_pools
+from models_lib.engine import EnginePolicy, PoolDemand, Saturation
 from models_lib.evaluation import cost_factor, ziip_residence_ms
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.prepared import PreparedWorkload, prepare
@@ -171,16 +171,9 @@ class WorkloadModel:
     def split(self, tps: float, cps: int, ziips: int | None = None) -> PoolDemand:
         """The engine's split of the demand at ``tps`` between CPs and specialty engines
         (``ziips=None``: sized to the eligible work, within the rules' ratio)."""
-        # The prepared workload's split (PreparedWorkload.evaluate) with this model's own line and
-        # eligible share, so that a model with a sampled line (models_lib.montecarlo) is evaluated
-        # by the same steps.
-        if self._own_line_is_prepared():
-            assert self.prepared is not None
-            return self.prepared.evaluate(float(tps), cps, ziips)
-        native = self.native_busy(float(tps))
-        cp, sp, f = self.factor(cps), self.special_factor(cps), self.eligible
-        z, needed = specialty_engines(self.policy, cps, native * f * sp, self.ziip_ceiling, ziips)
-        return split_pools(native, f, cp, sp, z, needed, self.ziip_ceiling)
+        # The prepared workload's split with this model's own line and eligible share, so that a
+        # model with a sampled line (models_lib.montecarlo) is evaluated by the same steps.
+        return self._prepared().split_native(self.native_busy(float(tps)), cps, ziips, self.eligible)
 
     def ziips_for(self, tps: float, cps: int) -> int:
         """Specialty engines the engine sizes for ``tps``: the eligible work within the ceiling
@@ -280,22 +273,7 @@ class WorkloadModel:
     def saturation(self, cps: int, ziips: int | None = None) -> Saturation:
         """:meth:`saturation_tps` with the resource that binds, as
         :meth:`PreparedWorkload.saturation` computes it, with this model's own line and share."""
-        if self._own_line_is_prepared():
-            assert self.prepared is not None
-            return self.prepared.saturation(cps, ziips)
-        cap = self.policy.max_engines(cps)
-        engines = cap if ziips is None else (ziips if cap is None else min(ziips, cap))
-        software = self.response.software if self.response is not None else None
-        return saturation(
-            cps=cps,
-            engines=engines,
-            fraction=self.eligible,
-            cp_factor=self.factor(cps),
-            special_factor=self.special_factor(cps),
-            intercept=self.intercept,
-            slope=self.slope,
-            software_tps=None if software is None else software.saturation_tps(),
-        )
+        return self._prepared().saturation(cps, ziips, line=(self.intercept, self.slope), fraction=self.eligible)
 
     def _prepared(self) -> PreparedWorkload:
         if self.prepared is None:

@@ -35,22 +35,25 @@ def database_status() -> Check:
     return "ok"
 
 
-def broker_status() -> Check:
-    """PING the Redis broker; with no broker (embedded default) tasks run in-process."""
-    url: str = settings.CELERY_BROKER_URL
-    if not url:
-        return "not configured"
+def _ping(url: str, what: str) -> Check:
+    """PING the Redis at ``url``: ``ok``, or ``unavailable`` (logged, naming ``what``)."""
     import redis
 
     client = redis.Redis.from_url(url, socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S)
     try:
         client.ping()
     except (redis.RedisError, OSError):
-        logger.warning("health check: the broker does not answer", exc_info=True)
+        logger.warning("health check: the %s does not answer", what, exc_info=True)
         return "unavailable"
     finally:
         client.close()
     return "ok"
+
+
+def broker_status() -> Check:
+    """PING the Redis broker; with no broker (embedded default) tasks run in-process."""
+    url: str = settings.CELERY_BROKER_URL
+    return _ping(url, "broker") if url else "not configured"
 
 
 def cache_status() -> Check:
@@ -59,18 +62,10 @@ def cache_status() -> Check:
     url: str = settings.ZSIZER_CACHE_URL
     if not url:
         return "not configured"
-    import redis
-
     from config.redis_cache import cache_outage
 
-    client = redis.Redis.from_url(url, socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S)
-    try:
-        client.ping()
-    except (redis.RedisError, OSError):
-        logger.warning("health check: the shared cache does not answer", exc_info=True)
+    if _ping(url, "shared cache") != "ok":
         return "unavailable"
-    finally:
-        client.close()
     return "unavailable" if cache_outage(location=url) is not None else "ok"
 
 
