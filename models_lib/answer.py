@@ -248,7 +248,7 @@ class SizingResult:
         except where given CPs saturate and a sized count would carry the rate (``saturation``:
         they name that count); the other figures are those of ``evaluated_cps`` CPs (the
         largest count, or the given one).
-    objective : {"least-msu", "fewest-cps", "fewest-engines"}
+    objective : {"fewest-cps", "least-msu-consumed", "fewest-engines"}
         What the choice of the mix minimised (:data:`models_lib.choice.OBJECTIVES`).
     alternative : Alternative or None
         What the other objective picks where it differs (``objective``, ``cps``, ``ziips``, ``msu``).
@@ -289,7 +289,7 @@ class SizingResult:
     ranges: Ranges = field(default_factory=Ranges.unknown)
     capacity_detail: Capacity | None = None
     feasibility: Feasibility = field(default_factory=Feasibility.fits)
-    objective: str = "least-msu"
+    objective: str = "fewest-cps"
     alternative: Alternative | None = None
     evaluated_cps: int | None = None
     evaluated_ziips: int | None = None

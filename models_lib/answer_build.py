@@ -29,6 +29,7 @@ from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
 from models_lib.evaluation import CountEvaluation
+from models_lib.feasibility import no_cpu_verdict
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility
@@ -280,4 +281,5 @@ def no_cpu_result(
             assumptions=("response floor = elapsed time of a published packet trace of one request",),
         ),
         max_utilization=umax,
+        feasibility=no_cpu_verdict(floor.value_ms),
     )

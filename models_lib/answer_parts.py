@@ -42,7 +42,7 @@ __all__ = [
 
 
 #: Why an answer does not fit (:mod:`models_lib.feasibility`).
-FeasibilityReason = Literal["engines", "software-limit", "saturation"]
+FeasibilityReason = Literal["engines", "software-limit", "saturation", "ceiling", "response-goal", "no-cpu-data"]
 
 #: Field names per block class (``dataclasses.fields`` is slow to ask on every key).
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -321,11 +321,15 @@ class MostCarried(Record):
 
 @dataclass(frozen=True, eq=False)
 class Feasibility(Record):
-    """``feasible``; where not, ``reason`` (``engines``, ``software-limit``, ``saturation``), the
-    plain ``message`` and the most the target carries (``max_tps``, on ``max_tps_cps`` CPs and
+    """``feasible``: whether the answer fits (:func:`models_lib.feasibility.fits_at`: every pool
+    at or under its ceiling, below saturation, within the software limit, meeting the response
+    goal when one is given); ``None`` where the path publishes no CPU figures (no CPU verdict).
+    Where it does not fit, or no verdict is given, ``reason`` (``engines``, ``ceiling``,
+    ``saturation``, ``software-limit``, ``response-goal``, ``no-cpu-data``), the plain
+    ``message`` and the most the target carries (``max_tps``, on ``max_tps_cps`` CPs and
     ``max_tps_ziips`` specialty engines)."""
 
-    feasible: bool
+    feasible: bool | None
     reason: FeasibilityReason | None
     message: str | None
     max_tps: float | None
@@ -339,10 +343,12 @@ class Feasibility(Record):
 
 @dataclass(frozen=True, eq=False)
 class Alternative(Record):
-    """What the other objective picks where it differs from the answer: ``objective``, ``cps``,
-    ``ziips`` and the ``msu`` consumed (MSU of the CP work at that count)."""
+    """What the other objective picks where it differs from the answer: ``objective``, the
+    installed ``cps`` and ``ziips``, the ``msu_installed`` (the rating of those CPs at the
+    target's setting) and the ``msu`` consumed (MSU of the CP work at that count)."""
 
     objective: str
     cps: int
     ziips: int
     msu: float | None
+    msu_installed: float | None = None

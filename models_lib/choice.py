@@ -13,19 +13,51 @@ from models_lib.engine import EnginePolicy
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, cp_cost_factor, with_response
 from models_lib.response import ResponseModel
 
-__all__ = ["OBJECTIVES", "Choice", "RateRequest", "choose", "chosen_warnings", "pick", "spilled_native"]
+__all__ = [
+    "DEFAULT_OBJECTIVE",
+    "OBJECTIVES",
+    "OBJECTIVE_ALIASES",
+    "Choice",
+    "RateRequest",
+    "canonical_objective",
+    "choose",
+    "chosen_warnings",
+    "pick",
+    "spilled_native",
+]
 
 #: What the choice of CPs and specialty engines minimises, first to last key.
 #:
-#: ``least-msu`` (default): the MSU consumed, then the fewest engines (CPs + specialty), then
-#: the fewest CPs.  A mix's MSU consumed is its CP MIPS used times the model's MSU per MIPS, and
-#: its CP MIPS used is the same on every mix that keeps the eligible work on the specialty
-#: engines (the LSPR projection preserves MIPS); what differs is the eligible work that finds no
-#: specialty engine and runs on CPs (IIPCP).  So mixes are compared by that work: the table's own
-#: drift of MSU per MIPS with the CP count (0.1275 at 1 CP to 0.1175 at 64 on a z10) is no
-#: reason to buy CPs.  ``fewest-cps``: the smallest CP count within the ceiling (what the engine
-#: gave before).  ``fewest-engines``: the fewest CPs + specialty engines, then least MSU.
-OBJECTIVES: tuple[str, ...] = ("least-msu", "fewest-cps", "fewest-engines")
+#: ``fewest-cps`` (default, the planner's quote): the fewest CPs that carry the CP work within
+#: the ceiling -- the ineligible work plus whatever eligible work the specialty engines cannot
+#: take within the generation's ratio -- then the fewest specialty engines that carry the
+#: eligible work within their ceiling and the ratio.  Installed CPs set the hardware price and,
+#: under full-capacity licensing, the software bill, so a CP is never added only to allow
+#: another specialty engine.  ``least-msu-consumed``: the MSU consumed, then the fewest engines
+#: (CPs + specialty), then the fewest CPs.  A mix's MSU consumed is its CP MIPS used times the
+#: model's MSU per MIPS, and its CP MIPS used is the same on every mix that keeps the eligible
+#: work on the specialty engines (the LSPR projection preserves MIPS); what differs is the
+#: eligible work that finds no specialty engine and runs on CPs (IIPCP), so mixes are compared
+#: by that work (the table's own drift of MSU per MIPS with the CP count is no reason to buy
+#: CPs); it buys CPs to license specialty engines, for sub-capacity contracts that pay for MSU
+#: consumed.  ``fewest-engines``: the fewest CPs + specialty engines, then least MSU consumed.
+OBJECTIVES: tuple[str, ...] = ("fewest-cps", "least-msu-consumed", "fewest-engines")
+
+#: The objective every answer takes unless one is asked for.
+DEFAULT_OBJECTIVE = "fewest-cps"
+
+#: Former names still accepted (stored inputs keep loading): ``least-msu`` was the default of
+#: issue 22, the same rule as ``least-msu-consumed``.
+OBJECTIVE_ALIASES: dict[str, str] = {"least-msu": "least-msu-consumed"}
+
+
+def canonical_objective(objective: str | None) -> str:
+    """``objective`` by its current name (``None`` or empty: the default); an unknown name is
+    returned as given, for the caller's check to name."""
+    if not objective:
+        return DEFAULT_OBJECTIVE
+    return OBJECTIVE_ALIASES.get(objective, objective)
+
 
 #: Two spills closer than this (busy engines) are the same.
 _SPILL_EPS = 1e-9
@@ -45,15 +77,15 @@ class RateRequest:
     umax: float
     zmax: float
     policy: EnginePolicy
-    objective: str = "least-msu"
+    objective: str = DEFAULT_OBJECTIVE
 
 
 @dataclass(frozen=True)
 class Choice:
     """``required``: the count the objective picks among those that carry the demand (``None``:
     none does); ``chosen``: the count the figures are evaluated at; ``alternative``: what the
-    other objective (``fewest-cps`` beside ``least-msu``, else ``least-msu``) picks, where it
-    differs; the choice's warnings and assumptions."""
+    other objective (``least-msu-consumed`` beside ``fewest-cps``, else ``fewest-cps``) picks,
+    where it differs; the choice's warnings and assumptions."""
 
     required: CountEvaluation | None
     chosen: CountEvaluation
@@ -70,7 +102,8 @@ def spilled_native(ev: CountEvaluation) -> float:
 
 def pick(candidates: Sequence[CountEvaluation], objective: str) -> CountEvaluation:
     """The mix ``objective`` picks among ``candidates`` (in CP-count order, not empty); see
-    :data:`OBJECTIVES`."""
+    :data:`OBJECTIVES` (or an alias of one)."""
+    objective = canonical_objective(objective)
     if objective == "fewest-cps":
         return candidates[0]
     if objective == "fewest-engines":
@@ -140,7 +173,7 @@ def _alternative(
     """What the other objective picks within the ceiling, where it differs from ``required``."""
     if required is None:
         return None, None
-    other = "fewest-cps" if req.objective == "least-msu" else "least-msu"
+    other = "least-msu-consumed" if canonical_objective(req.objective) == "fewest-cps" else "fewest-cps"
     util_ok = [e for e in evals if e.util <= req.umax + UTIL_EPS]
     alt = pick(util_ok, other)
     if (alt.n, alt.ziips) == (required.n, required.ziips):

@@ -83,7 +83,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         choice.required is not None, req.objective,
     )  # fmt: skip
     lower_bound = basis.cost_is_upper_bound and band == 0.0
-    fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), lower_bound)
+    fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), req.sla, rt.value)
     warnings = (
         *(() if fit.message is None else (SizingWarning("does-not-fit", fit.message),)),
         *basis.warnings,
@@ -167,14 +167,15 @@ def _alternative(pw: PreparedWorkload, choice: Choice) -> Alternative | None:
     alt, objective = choice.alternative, choice.alternative_objective
     if alt is None or objective is None:
         return None
-    return Alternative(objective, alt.n, alt.ziips, msu_used(pw, alt))
+    return Alternative(objective, alt.n, alt.ziips, msu_used(pw, alt), msu_installed(pw, alt.n))
 
 
 def _carries(required: CountEvaluation | None, fit: Feasibility) -> CountEvaluation | None:
     """The count that carries the rate where the answer does not fit: only where the given CPs
-    saturate and a sized count would carry it (``saturation``); none for ``engines`` and
-    ``software-limit``, where no configuration does."""
-    return required if fit.reason == "saturation" else None
+    saturate or run above the ceiling and a sized count would carry it (``saturation``,
+    ``ceiling``); none for ``engines``, ``software-limit`` and ``response-goal``, where no
+    configuration does."""
+    return required if fit.reason in ("saturation", "ceiling") else None
 
 
 def _required_cps(required: CountEvaluation | None, fit: Feasibility) -> int | None:
@@ -196,12 +197,17 @@ def _required_ziips(
     return ev.needed if cap is None else min(ev.needed, cap)
 
 
-def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
-    """MSU consumed by the CP work of ``ev`` (the rating of its count at the target's setting)."""
-    table, mt, n = pw.capacity, pw.target_machine_type, ev.n
+def msu_installed(pw: PreparedWorkload, n: int) -> float:
+    """MSU of ``n`` installed CPs: the rating of the count at the target's setting."""
+    table, mt = pw.capacity, pw.target_machine_type
     full = table.ratings[(mt, n)]
     rated = full if pw.capacity_setting is None else table.settings.get((mt, pw.capacity_setting, n), full)
-    return ev.gcp * rated.msu / n
+    return float(rated.msu)
+
+
+def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
+    """MSU consumed by the CP work of ``ev`` (the rating of its count at the target's setting)."""
+    return ev.gcp * msu_installed(pw, ev.n) / ev.n
 
 
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:

@@ -1,23 +1,30 @@
 """Whether the answer fits the target, and if not why, with the most the target carries.
 
-An answer does not fit when
+One predicate says whether a rate fits (:func:`fits_at`): some configuration the machine type
+can be built with (its CP counts at the setting, specialty engines within the generation's
+ratio and the machine's most engines, :meth:`models_lib.engine.EnginePolicy.max_engines`), or
+the CPs and specialty engines given, carries the rate with
 
-* ``engines``: no configuration the machine type can be built with (its CP counts at the
-  setting, specialty engines within the generation's ratio and the machine's most engines,
-  :meth:`models_lib.engine.EnginePolicy.max_engines`) carries the rate within the utilisation
-  ceilings;
-* ``software-limit``: the rate is at or beyond the saturation of the fitted software station
-  (FiTeq: the wait for a free HSM channel, REDP-5114 section 11.3), which more CPs do not raise;
-* ``saturation``: the given CPs (and specialty engines) would run at or beyond 100 % busy, or
-  the rate is at or beyond their saturation.
+* every pool at or under its ceiling (CPs within ``max_utilization``; the specialty engines
+  take eligible work up to theirs and the rest runs on CPs, as RMF's IIPCP reports it) and
+  below saturation: 100 % busy CPs never fit, whatever the ceiling;
+* the rate below the saturation of the fitted software station (FiTeq: the wait for a free HSM
+  channel, REDP-5114 section 11.3), which more CPs do not raise;
+* the modelled response time within the goal, when one is given.
 
-The most the target carries is the largest rate at which some buildable configuration keeps
-its CPs within ``max_utilization`` and its specialty engines within their ceiling (the
-saturation of :func:`models_lib.engine.saturation` with each pool's capacity taken at its
-ceiling), and below the software station's saturation; the configuration is the fewest CPs that
-reach it, with the specialty engines the rules allow beside them.
+Where it does not, the reason is ``engines`` (no sized configuration within the ceiling),
+``ceiling`` (the given CPs run above it), ``saturation`` (the given CPs run at or beyond 100 %),
+``software-limit`` or ``response-goal``.  A path without CPU figures gets no verdict
+(``feasible: None``, ``no-cpu-data``; :func:`no_cpu_verdict`).
 
-Units: transactions/s, engine counts.
+The most the target carries (:func:`most_carried`) is the largest rate for which the same
+predicate holds: per CP count the closed form of :func:`models_lib.engine.saturation` with each
+pool's capacity taken at its ceiling and the software station's saturation, checked against the
+predicate and, where it does not hold there (a response goal; 100 % busy at a ceiling of 1), a
+bisection on the predicate below it.  The configuration is the fewest CPs that reach it, with
+the specialty engines the rules allow beside them.
+
+Units: transactions/s, engine counts, ms.
 """
 
 from __future__ import annotations
@@ -27,24 +34,58 @@ from typing import TYPE_CHECKING
 
 from models_lib.answer_parts import Alternative, Feasibility, FeasibilityReason, MostCarried
 from models_lib.engine import Saturation, saturation
-from models_lib.evaluation import CountEvaluation
+from models_lib.evaluation import UTIL_EPS, CountEvaluation
 
 if TYPE_CHECKING:
     from models_lib.prepared import PreparedWorkload
 
-__all__ = ["Alternative", "Feasibility", "MostCarried", "feasibility_step", "most_carried"]
+__all__ = ["Alternative", "Feasibility", "MostCarried", "feasibility_step", "fits_at", "most_carried", "no_cpu_verdict"]
+
+#: Bisection steps on the predicate (the bracket shrinks by 2**-48: below a millionth of a TPS
+#: at any rate the engine sizes).
+_STEPS = 48
+
+
+def _software_tps(pw: PreparedWorkload) -> float | None:
+    software = pw.response.software if pw.response is not None else None
+    return None if software is None else software.saturation_tps()
+
+
+def _holds_on(pw: PreparedWorkload, t: float, n: int, ziips: int | None, sla: float | None) -> bool:
+    """The predicate on ``n`` CPs with ``ziips`` specialty engines (``None``: sized)."""
+    software_tps = _software_tps(pw)
+    if software_tps is not None and t >= software_tps:
+        return False
+    split = pw.evaluate(t, n, ziips)
+    util = split.gcp / n
+    if util > pw.max_utilization + UTIL_EPS or util >= 1.0:
+        return False
+    if sla is not None:
+        value = pw.response_at(t, n, ziips).value
+        if value is not None and not value <= sla:
+            return False
+    return True
+
+
+def fits_at(
+    pw: PreparedWorkload, t: float, *, cps: int | None = None, ziips: int | None = None, sla: float | None = None
+) -> bool:
+    """Whether ``t`` transactions/s fits the target: on the ``cps`` CPs given, else on some
+    rated CP count, with ``ziips`` specialty engines (``None``: sized) and the response goal
+    ``sla`` (ms).  The one predicate of "fits" (module docstring)."""
+    return any(_holds_on(pw, t, n, ziips, sla) for n in (pw.counts if cps is None else (cps,)))
 
 
 def _carry_at(pw: PreparedWorkload, n: int, ziips: int | None, software_tps: float | None) -> float:
     """Rate ``n`` CPs with ``ziips`` specialty engines (``None``: as many as the rules allow)
-    carry within the ceilings."""
+    carry within the ceilings (the closed form; the predicate is checked by the caller)."""
     line = pw.line
     cap = pw.policy.max_engines(n)
     sat = saturation(
         cps=n,
         engines=cap if ziips is None else (ziips if cap is None else min(ziips, cap)),
         fraction=pw.eligible_share,
-        cp_factor=pw.cp_factor(n) / pw.max_utilization,
+        cp_factor=pw.cp_factor(n) / min(pw.max_utilization, 1.0),
         special_factor=pw.special_factor(n) / pw.ziip_max_utilization,
         intercept=line.intercept,
         slope=line.slope,
@@ -53,31 +94,56 @@ def _carry_at(pw: PreparedWorkload, n: int, ziips: int | None, software_tps: flo
     return max(0.0, sat.tps)
 
 
-def most_carried(pw: PreparedWorkload, *, cps: int | None = None, ziips: int | None = None) -> MostCarried | None:
-    """The most the target carries and in which configuration (``None``: no rate is carried);
-    on ``cps`` CPs and ``ziips`` specialty engines where they are given."""
-    software = pw.response.software if pw.response is not None else None
-    software_tps = None if software is None else software.saturation_tps()
-    best_n, best = pw.counts[0], -1.0
+def _most_on(pw: PreparedWorkload, n: int, ziips: int | None, sla: float | None, above: float) -> float:
+    """The largest rate the predicate holds on ``n`` CPs, where it is above ``above`` (else 0)."""
+    top = _carry_at(pw, n, ziips, _software_tps(pw))
+    if not top > above * (1.0 + 1e-9) or not math.isfinite(top):
+        return top if not math.isfinite(top) else 0.0
+    if _holds_on(pw, top, n, ziips, sla):
+        return top
+    low = above
+    if low > 0.0 and not _holds_on(pw, low, n, ziips, sla):
+        return 0.0  # the predicate is monotone in the rate: nothing above ``above`` holds
+    high = top
+    for _ in range(_STEPS):
+        mid = 0.5 * (low + high)
+        if _holds_on(pw, mid, n, ziips, sla):
+            low = mid
+        else:
+            high = mid
+    return low if low > above else 0.0
+
+
+def most_carried(
+    pw: PreparedWorkload, *, cps: int | None = None, ziips: int | None = None, sla: float | None = None
+) -> MostCarried | None:
+    """The largest rate for which :func:`fits_at` holds, and in which configuration (``None``:
+    no rate is carried, or no bound); on ``cps`` CPs and ``ziips`` specialty engines where they
+    are given, within the response goal ``sla`` (ms) where one is given."""
+    best_n, best = pw.counts[0], 0.0
     for n in pw.counts if cps is None else (cps,):
-        tps = _carry_at(pw, n, ziips, software_tps)
+        tps = _most_on(pw, n, ziips, sla, best)
         if tps > best * (1.0 + 1e-9):
             best_n, best = n, tps
+        if not math.isfinite(best):
+            break
     if not 0.0 < best < math.inf:
         return None  # nothing carried, or no bound (all work eligible and no rule): no figure to give
     return MostCarried(best, best_n, pw.evaluate(best, best_n, ziips).engines)
 
 
-def _reason(t: float, required: CountEvaluation | None, chosen: CountEvaluation, sat: Saturation,
-            given: bool, lower_bound: bool) -> FeasibilityReason | None:  # fmt: skip
-    if sat.binding == "software" and t >= sat.tps:
+def _reason(
+    pw: PreparedWorkload, t: float, required: CountEvaluation | None, chosen: CountEvaluation, given: bool
+) -> FeasibilityReason:
+    """Why the predicate does not hold at ``t``, from the decision's configuration."""
+    software_tps = _software_tps(pw)
+    if software_tps is not None and t >= software_tps:
         return "software-limit"
-    # A saturation that is a lower bound is passed only beyond it: a published run at its bound's
-    # rate is where the bound came from (as models_lib.saturation_ranges.saturation_warnings).
-    beyond = t > sat.tps * (1.0 + 1e-9) if lower_bound else t >= sat.tps
     if given:
-        return "saturation" if chosen.util > 1.0 + 1e-9 or beyond else None
-    return "engines" if required is None else None
+        if chosen.util >= 1.0:
+            return "saturation"
+        return "ceiling" if chosen.util > pw.max_utilization + UTIL_EPS else "response-goal"
+    return "engines" if required is None else "response-goal"
 
 
 def _largest_model(pw: PreparedWorkload) -> str:
@@ -88,7 +154,10 @@ def _largest_model(pw: PreparedWorkload) -> str:
     return rated.model if rated is not None and rated.model else f"{mt} with {n} CPs"
 
 
-def _why(pw: PreparedWorkload, reason: FeasibilityReason, t: float, chosen: CountEvaluation, sat: Saturation) -> str:
+def _why(
+    pw: PreparedWorkload, reason: FeasibilityReason, t: float, chosen: CountEvaluation, sat: Saturation,
+    sla: float | None, response_ms: float | None,
+) -> str:  # fmt: skip
     """The plain reason an answer does not fit, with its numbers."""
     name = pw.policy.name
     if reason == "engines":
@@ -102,26 +171,53 @@ def _why(pw: PreparedWorkload, reason: FeasibilityReason, t: float, chosen: Coun
             "which more CPs do not raise"
         )
     where = f"{chosen.n} CPs" + (f" + {chosen.ziips} {name}s" if chosen.ziips else "")
+    if reason == "ceiling":
+        return f"{t:,.0f} TPS would run {where} at {chosen.util:.0%} busy, above the {pw.max_utilization:.0%} ceiling"
+    if reason == "response-goal":
+        took = "" if response_ms is None or not math.isfinite(response_ms) else f" ({response_ms:,.1f} ms on {where})"
+        return (
+            f"{t:,.0f} TPS misses the {sla:g} ms response-time goal{took}, and no configuration of this model meets it"
+        )
     return (
         f"{t:,.0f} TPS would run {where} at {chosen.util:.0%} busy, at or beyond their saturation ({sat.tps:,.0f} TPS)"
     )
 
 
+def no_cpu_verdict(floor_ms: float) -> Feasibility:
+    """No CPU figures, no CPU verdict: ``feasible`` is ``None``, with what is known."""
+    return Feasibility(
+        None,
+        "no-cpu-data",
+        "No CPU figures are published for this path, so no CPU verdict; what is known is the response "
+        f"floor of {floor_ms:,.4g} ms for one request on an idle system",
+        None,
+        None,
+        None,
+    )
+
+
 def feasibility_step(
     pw: PreparedWorkload, t: float, required: CountEvaluation | None, chosen: CountEvaluation, sat: Saturation,
-    given: tuple[int | None, int | None], lower_bound: bool = False,
+    given: tuple[int | None, int | None], sla: float | None = None, response_ms: float | None = None,
 ) -> Feasibility:  # fmt: skip
-    """Whether the answer at ``t`` transactions/s fits; ``given``: the CPs and specialty engines
-    given; ``lower_bound``: the saturation is a lower bound (the cost is the published upper bound)."""
-    reason = _reason(t, required, chosen, sat, given[0] is not None, lower_bound)
-    if reason is None:
+    """Whether the answer at ``t`` transactions/s fits (:func:`fits_at`); ``given``: the CPs and
+    specialty engines given; ``sla``: the response goal (ms); ``response_ms``: the answer's
+    response time (for the sentence)."""
+    if fits_at(pw, t, cps=given[0], ziips=given[1], sla=sla):
         return Feasibility.fits()
+    reason = _reason(pw, t, required, chosen, given[0] is not None)
     name = pw.policy.name
-    why = _why(pw, reason, t, chosen, sat)
-    most = most_carried(pw, cps=given[0], ziips=given[1])
+    why = _why(pw, reason, t, chosen, sat, sla, response_ms)
+    most = most_carried(pw, cps=given[0], ziips=given[1], sla=sla)
     if most is None:
-        message = f"does not fit: {why}; this model carries no rate within the ceiling (its fixed load alone passes it)"
+        none = (
+            "no rate meets the goal on this model"
+            if reason == "response-goal"
+            else "this model carries no rate within the ceiling (its fixed load alone passes it)"
+        )
+        message = f"does not fit: {why}; {none}"
         return Feasibility(False, reason, message, None, None, None)
     where = f"{most.cps} CPs" + (f" + {most.ziips} {name}s" if most.ziips else "")
-    message = f"does not fit: {why}; the most this model carries is {most.tps:,.0f} TPS on {where}"
+    goal = "" if sla is None else f" within the {sla:g} ms goal"
+    message = f"does not fit: {why}; the most this model carries{goal} is {most.tps:,.0f} TPS on {where}"
     return Feasibility(False, reason, message, most.tps, most.cps, most.ziips)

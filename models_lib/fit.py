@@ -143,7 +143,7 @@ def _row(
     codes = {w.code for w in sized.warnings}
     missed = sorted(codes & set(_GOAL_MISSED))
     fit = sized.feasibility
-    fits = fit.feasible and sized.cps_required is not None and not missed
+    fits = fit.feasible is True and sized.cps_required is not None and not missed
     reason = ""
     if not fit.feasible and fit.message:
         reason = fit.message

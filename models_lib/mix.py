@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models_lib.choice import canonical_objective
 from models_lib.engine import specialty_engines
 from models_lib.queueing import erlang_c
 from models_lib.workload import WorkloadModel
@@ -270,7 +271,7 @@ def _lpar(
             if s.spilled <= 0.0 or (ziips is not None and s.ziips >= ziips):
                 break
     if within:
-        return _pick(within, str(models[0].engine_options.get("objective") or "least-msu")), []
+        return _pick(within, canonical_objective(str(models[0].engine_options.get("objective") or ""))), []
     lpar = share_lpar(models, rates, cps=counts[-1], ziips=ziips, ceiling=ceiling)
     message = (
         f"no CP count up to {counts[-1]} carries the combined GCP demand within {ceiling:.0%}: "

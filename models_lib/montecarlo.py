@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from models_lib.choice import canonical_objective
 from models_lib.engine import split_pools_array
 from models_lib.workload import WorkloadModel
 
@@ -196,7 +197,7 @@ def _pick(
     over the counts :func:`models_lib.evaluation.evaluations` reads: those within the ceiling up
     to the first whose specialty engines take all the eligible work; ``least-msu`` the least
     eligible work on CPs, then the fewest engines, then the fewest CPs."""
-    objective = str(wm.engine_options.get("objective") or "least-msu")
+    objective = canonical_objective(str(wm.engine_options.get("objective") or ""))
     first = ok.argmax(axis=1)
     if objective == "fewest-cps":
         return np.asarray(first, dtype=np.int_)

@@ -32,7 +32,7 @@ from models_lib.answer_build import (
 )
 from models_lib.capacity import Projection, rating
 from models_lib.checks import InputError, opt_int, pos_float
-from models_lib.choice import OBJECTIVES, RateRequest
+from models_lib.choice import OBJECTIVES, RateRequest, canonical_objective
 from models_lib.cost_basis import Basis
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel, fit_configuration
 from models_lib.decision import answer_at
@@ -139,7 +139,7 @@ class PreparedWorkload:
     counts: tuple[int, ...]
     smt2_factor: float = 1.0
     smt2_statement: str = ""
-    objective: str = "least-msu"
+    objective: str = "fewest-cps"
     # Projections per CP count, filled on first use (the set-up, not a result).
     _projections: dict[int, tuple[Projection, Projection]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -343,7 +343,9 @@ class PreparedWorkload:
 
 
 def check_objective(objective: str) -> str:
-    """``objective`` when it is one of :data:`~models_lib.choice.OBJECTIVES`, else an InputError naming it."""
+    """``objective`` by its current name when it is one of :data:`~models_lib.choice.OBJECTIVES`
+    or an alias of one (``least-msu``), else an InputError naming it."""
+    objective = canonical_objective(objective)
     if objective not in OBJECTIVES:
         raise InputError("objective", f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     return objective
@@ -367,7 +369,7 @@ def prepare(
     response_model: ResponseModel | None = None,
     other_cost: ComponentCost | None = None,
     smt2_factor: float | None = None,
-    objective: str = "least-msu",
+    objective: str = "fewest-cps",
 ) -> PreparedWorkload:
     """Prepare ``config`` for the target: everything derived before a rate is known.
 

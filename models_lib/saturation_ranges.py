@@ -68,7 +68,7 @@ def ranges(
     band: float,
     rt: tuple[float | None, float | None],
     sized: bool,
-    objective: str = "least-msu",
+    objective: str = "fewest-cps",
 ) -> Ranges:
     """[low, high] of CPs, specialty engines, saturation and response time from the cost range.
 

@@ -90,7 +90,7 @@ def size(
     server_share: float | None = None,
     other_cost: ComponentCost | None = None,
     smt2_factor: float | None = None,
-    objective: str = "least-msu",
+    objective: str = "fewest-cps",
 ) -> SizingResult:
     """Size a configuration for a transaction rate on a target machine.
 
@@ -162,10 +162,11 @@ def size(
         (e.g. 1.2 to 1.4; IBM publishes no single factor).  Applied only on generations that run
         SMT-2 on zIIPs (z13 and later); the basis says "SMT-2 on zIIPs: ..." in every answer.
         Default: not applied.
-    objective : {"least-msu", "fewest-cps", "fewest-engines"}
+    objective : {"fewest-cps", "least-msu-consumed", "fewest-engines"}
         What the choice of CPs and specialty engines minimises among the mixes within the
-        generation's rules, the machine's engines and the ceilings (default ``"least-msu"``:
-        the MSU consumed, keeping eligible work on specialty engines, then the fewest engines;
+        generation's rules, the machine's engines and the ceilings (default ``"fewest-cps"``:
+        the fewest CPs that carry the CP work, then the fewest specialty engines within the
+        ratio; ``least-msu`` is accepted for ``least-msu-consumed``;
         :data:`models_lib.choice.OBJECTIVES`).
 
     Returns

@@ -136,11 +136,22 @@ def engine_name(answer: Mapping[str, Any]) -> str:
 
 
 #: The objectives of the mix in words (models_lib.choice.OBJECTIVES).
-OBJECTIVE_WORDS = {"least-msu": "least MSU consumed", "fewest-cps": "fewest CPs", "fewest-engines": "fewest engines"}
+OBJECTIVE_WORDS = {
+    "fewest-cps": "fewest CPs",
+    "least-msu-consumed": "least MSU consumed",
+    "least-msu": "least MSU consumed",
+    "fewest-engines": "fewest engines",
+}
+
+
+def _msu_pair(installed: Any, consumed: Any) -> str:
+    """ "2,254 MSU installed, 1,792 consumed" (what a mix costs in hardware and in software)."""
+    return f"{count(installed)} MSU installed, {count(consumed)} consumed"
 
 
 def alternative_text(answer: Mapping[str, Any]) -> str:
-    """The mix the other objective picks, where it differs: "fewest CPs: 1 CP + 2 zIIPs, 244 MSU"."""
+    """The mix the other objective picks, where it differs: "least MSU consumed: 2 CPs + 3 zIIPs,
+    582 MSU installed, 20 consumed"."""
     alt = answer.get("alternative")
     if not alt:
         return ""
@@ -148,20 +159,30 @@ def alternative_text(answer: Mapping[str, Any]) -> str:
     mix = plural(alt.get("cps"), "CP") + (
         f" + {plural(alt.get('ziips'), engine_name(answer))}" if alt.get("ziips") else ""
     )
-    return f"{words}: {mix}, {count(alt.get('msu'))} MSU"
+    return f"{words}: {mix}, {_msu_pair(alt.get('msu_installed'), alt.get('msu'))}"
+
+
+def chosen_text(answer: Mapping[str, Any]) -> str:
+    """The answer's own objective with its installed and consumed MSU: "fewest CPs, 306 MSU
+    installed, 244 consumed"."""
+    words = OBJECTIVE_WORDS.get(str(answer.get("objective")), "")
+    cp = (answer.get("capacity") or {}).get("cp") or {}
+    return f"{words}, {_msu_pair(cp.get('msu_installed'), answer.get('msu'))}"
 
 
 def cps_figure(answer: Mapping[str, Any]) -> Figure:
     busy = (answer.get("busy_cps") or {}).get("gcp")
     note = f"{number(busy, 2)} busy CPs" if finite(busy) is not None else ""
-    if (answer.get("feasibility") or {}).get("feasible") is False:
+    fit = answer.get("feasibility") or {}
+    if fit.get("feasible") is False:
         return Figure(DASH, note="does not fit")
+    if fit.get("reason") == "no-cpu-data":
+        return Figure(DASH, note="no CPU verdict")
     if answer.get("cps_required") is None:
         return Figure(DASH, note="cannot be sized")
     alternative = alternative_text(answer)
     if alternative:
-        chosen = OBJECTIVE_WORDS.get(str(answer.get("objective")), "")
-        note = " · ".join(x for x in (note, f"{chosen}; {alternative}") if x)
+        note = " · ".join(x for x in (note, f"{chosen_text(answer)}; {alternative}") if x)
     return Figure(count(answer.get("cps_required")), _spread(answer, *_ranges(answer, "cps")), note)
 
 
@@ -331,7 +352,9 @@ def _engine_ratio(a: Mapping[str, Any]) -> str:
 
 
 def _no_cpu_data(a: Mapping[str, Any]) -> str:
-    return f"No CPU data is published for {a.get('path')}/{a.get('configuration')}: CPs cannot be sized."
+    floor = ((a.get("ranges") or {}).get("response_time_ms") or [None])[0]
+    known = f" What is known: a response floor of {number(floor, 1, 'ms')} for one request." if finite(floor) else ""
+    return f"No CPU figures are published for this path, so no CPU verdict: CPs cannot be sized.{known}"
 
 
 def _bounds_only(a: Mapping[str, Any]) -> str:

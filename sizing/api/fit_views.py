@@ -115,7 +115,9 @@ class UpgradeColumnSerializer(serializers.Serializer[Any]):
     )
     band_basis = serializers.CharField(help_text="which band the ranges carry, and the assumption")
     warnings = serializers.ListField(child=serializers.CharField())
-    feasible = serializers.BooleanField(help_text="false: the column does not carry the rate (see does_not_fit)")
+    feasible = serializers.BooleanField(
+        allow_null=True, help_text="false: the column does not carry the rate (see does_not_fit); null: no CPU verdict"
+    )
     does_not_fit = serializers.CharField(allow_null=True, help_text="why not, and the most this target carries")
     max_tps = serializers.FloatField(allow_null=True, help_text="where it does not fit: the most TPS it carries")
     max_tps_cps = serializers.IntegerField(allow_null=True)

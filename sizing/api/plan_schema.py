@@ -46,7 +46,9 @@ class PlanOptionsSerializer(serializers.Serializer[Any]):
     projection_band = serializers.FloatField(required=False)
     lpar_overhead = serializers.FloatField(required=False)
     server_share = serializers.FloatField(required=False)
-    objective = serializers.CharField(required=False, help_text="least-msu (default), fewest-cps or fewest-engines")
+    objective = serializers.CharField(
+        required=False, help_text="fewest-cps (default), least-msu-consumed (least-msu accepted) or fewest-engines"
+    )
 
 
 class PlanInputsSerializer(serializers.Serializer[Any]):

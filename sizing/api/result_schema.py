@@ -208,26 +208,40 @@ class BasisCalibrationSerializer(serializers.Serializer[Any]):
 
 
 class FeasibilitySerializer(serializers.Serializer[Any]):
-    feasible = serializers.BooleanField(help_text="false: no configuration of the target carries the rate as asked")
+    feasible = serializers.BooleanField(
+        allow_null=True,
+        help_text="false: no configuration of the target carries the rate as asked (every pool at or under its "
+        "ceiling, below saturation, within software limits, meeting the response goal when given); null: the path "
+        "publishes no CPU figures, so no CPU verdict",
+    )
     reason = serializers.ChoiceField(
-        choices=["engines", "software-limit", "saturation"],
+        choices=["engines", "ceiling", "saturation", "software-limit", "response-goal", "no-cpu-data"],
         allow_null=True,
         help_text="engines: no buildable mix of CPs and specialty engines carries it within the ceiling; "
-        "software-limit: at or beyond the software station's saturation; saturation: the given CPs saturate",
+        "ceiling: the given CPs run above the ceiling; saturation: the given CPs saturate; "
+        "software-limit: at or beyond the software station's saturation; response-goal: no configuration meets "
+        "the response-time goal; no-cpu-data: no CPU figures are published (feasible is null)",
     )
-    message = serializers.CharField(allow_null=True, help_text="does not fit: why, and the most the target carries")
-    max_tps = serializers.FloatField(allow_null=True, help_text="the most TPS the target carries within the ceilings")
+    message = serializers.CharField(
+        allow_null=True, help_text="does not fit: why, and the most the target carries; or why there is no verdict"
+    )
+    max_tps = serializers.FloatField(
+        allow_null=True, help_text="the largest rate that fits (the same test as feasible, goal included)"
+    )
     max_tps_cps = serializers.IntegerField(allow_null=True, help_text="CPs that carry max_tps")
     max_tps_ziips = serializers.IntegerField(allow_null=True, help_text="specialty engines beside them")
 
 
 class AlternativeSerializer(serializers.Serializer[Any]):
     objective = serializers.ChoiceField(
-        choices=["least-msu", "fewest-cps", "fewest-engines"], help_text="the other objective"
+        choices=["fewest-cps", "least-msu-consumed", "fewest-engines"], help_text="the other objective"
     )
-    cps = serializers.IntegerField(help_text="CPs it picks")
+    cps = serializers.IntegerField(help_text="installed CPs it picks")
     ziips = serializers.IntegerField(help_text="specialty engines it picks")
     msu = serializers.FloatField(allow_null=True, help_text="MSU consumed by the CP work of that mix")
+    msu_installed = serializers.FloatField(
+        allow_null=True, help_text="MSU installed: the rating of its CPs at the target's setting"
+    )
 
 
 class BasisSerializer(serializers.Serializer[Any]):
@@ -306,10 +320,13 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
     capacity = CapacitySerializer(allow_null=True, help_text="MIPS and MSU of the target model, per pool")
     warnings = WarningSerializer(many=True)
     basis = BasisSerializer()
-    feasible = serializers.BooleanField(help_text="false: the answer does not fit the target (see feasibility)")
+    feasible = serializers.BooleanField(
+        allow_null=True,
+        help_text="false: the answer does not fit the target; null: no CPU figures, no CPU verdict (see feasibility)",
+    )
     feasibility = FeasibilitySerializer(help_text="whether it fits, why not, and the most the target carries")
     objective = serializers.ChoiceField(
-        choices=["least-msu", "fewest-cps", "fewest-engines"], help_text="what the choice of the mix minimised"
+        choices=["fewest-cps", "least-msu-consumed", "fewest-engines"], help_text="what the choice of the mix minimised"
     )
     alternative = AlternativeSerializer(
         allow_null=True, help_text="what the other objective picks, where it differs (null: the same mix)"

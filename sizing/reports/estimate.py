@@ -88,7 +88,7 @@ def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     model = cap.get("model")
     cpu = f["cpu_per_tran_ms"]
     alternative = presentation.alternative_text(o)
-    how = "sized to the ceiling, " + presentation.OBJECTIVE_WORDS.get(str(o.get("objective")), "least MSU consumed")
+    how = "sized to the ceiling, " + presentation.chosen_text(o)
     rows = [
         (
             "CPs required",
@@ -180,6 +180,9 @@ def answer_section(e: EstimateSubject) -> list[Flowable]:
             f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: <b>does not fit</b>; "
             f"no CPs or {eng}s are quoted."
         )
+    elif fit.get("feasible") is None and fit.get("message"):
+        # No CPU figures, no CPU verdict (issue 32 item 4): the reason and what is known.
+        summary = f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: {escape(fit.get('message'))}."
     else:
         summary = (
             f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: <b>{num(o.get('cps_required'))} CPs</b> and "

@@ -98,7 +98,7 @@ _INPUT_UNITS = {
     "lpar_overhead": ("fraction", "rest of the LPAR as a share of the CICS regions' CPU, given"),
     "server_share": ("fraction 0-1", "share of the demand the published eligible share applies to, given"),
     "smt2_factor": ("factor 1-2", "SMT-2 zIIP capacity factor given (applied on z13 and later)"),
-    "objective": ("", "what the mix minimises, given: least-msu (default), fewest-cps or fewest-engines"),
+    "objective": ("", "what the mix minimises, given: fewest-cps (default), least-msu-consumed or fewest-engines"),
 }
 _NAMED_INPUTS = ("path", "configuration", "machine", "tps", "name")
 
@@ -138,16 +138,17 @@ HEADER_COLUMNS: tuple[Column, ...] = (
     Column("ziips_low", "engines", "low end of the zIIPs range", ("ranges", "ziips", 0)),
     Column("ziips_high", "engines", "high end of the zIIPs range", ("ranges", "ziips", 1)),
     Column("ziips", "engines", "zIIPs the answer evaluates (the given count, else the required)", ("ziips",)),
-    Column("feasible", "", "false: the target cannot carry the rate as asked (CPs and zIIPs empty)", ("feasible",)),
+    Column("feasible", "", "false: the target cannot carry the rate as asked (CPs and zIIPs empty); empty: no CPU figures, no CPU verdict", ("feasible",)),
     Column("does_not_fit", "", "why not, and the most the target carries", ("feasibility", "message")),
     Column("max_tps", "transactions/s", "where it does not fit: the most the target carries", ("feasibility", "max_tps")),
     Column("max_tps_cps", "CPs", "CPs that carry max_tps", ("feasibility", "max_tps_cps")),
     Column("max_tps_ziips", "engines", "zIIPs (zAAPs) beside them", ("feasibility", "max_tps_ziips")),
-    Column("objective", "", "what the mix minimised: least-msu, fewest-cps or fewest-engines", ("objective",)),
+    Column("objective", "", "what the mix minimised: fewest-cps, least-msu-consumed or fewest-engines", ("objective",)),
     Column("alternative_objective", "", "the other objective, where its mix differs", ("alternative", "objective")),
     Column("alternative_cps", "CPs", "CPs of that mix", ("alternative", "cps")),
     Column("alternative_ziips", "engines", "zIIPs (zAAPs) of that mix", ("alternative", "ziips")),
     Column("alternative_msu", "MSU", "MSU consumed by that mix's CPs", ("alternative", "msu")),
+    Column("alternative_msu_installed", "MSU", "MSU installed with that mix's CPs", ("alternative", "msu_installed")),
     Column("cpu_per_tran_ms", "CP-ms per transaction", "CPU per transaction on the target, all engines", ("cpu_per_tran_ms", "total")),
     Column("cpu_per_tran_ms_low", "CP-ms per transaction", "low end of its range", ("cpu_per_tran_ms", "low")),
     Column("cpu_per_tran_ms_high", "CP-ms per transaction", "high end of its range", ("cpu_per_tran_ms", "high")),

@@ -11,7 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from models_lib.choice import OBJECTIVES
+from models_lib.choice import OBJECTIVE_ALIASES, OBJECTIVES
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 MAX_TPS = 10_000_000
@@ -126,12 +126,13 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         "applied)",
     )
     objective = serializers.ChoiceField(
-        choices=list(OBJECTIVES),
+        choices=[*OBJECTIVES, *OBJECTIVE_ALIASES],
         required=False,
         allow_null=True,
-        help_text="What the mix of CPs and zIIPs minimises: least-msu (default: the MSU consumed, keeping eligible "
-        "work on zIIPs, then the fewest engines), fewest-cps, or fewest-engines; the answer shows the other "
-        "choice where it differs",
+        help_text="What the mix of CPs and zIIPs minimises: fewest-cps (default: the fewest CPs that carry the CP "
+        "work within the ceiling, then the fewest zIIPs within the ratio), least-msu-consumed (least-msu is "
+        "accepted for it: the MSU consumed, keeping eligible work on zIIPs, then the fewest engines), or "
+        "fewest-engines; the answer shows the other choice where it differs",
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
@@ -156,6 +157,10 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         if errors:
             raise serializers.ValidationError(errors)
         return value
+
+    def validate_objective(self, value: str | None) -> str | None:
+        """An objective by its current name (``least-msu``, the name of issue 22, is ``least-msu-consumed``)."""
+        return None if value is None else OBJECTIVE_ALIASES.get(value, value)
 
     def validate_tps(self, value: float) -> float:
         if value <= 0:

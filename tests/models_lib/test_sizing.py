@@ -131,16 +131,18 @@ def test_sla_raises_cps_when_cp_queueing_is_what_misses_it(table: CapacityTable)
     assert any("to meet the" in a for a in raised.basis["assumptions"])
 
 
-def test_sla_that_no_cp_count_can_meet_is_sized_on_cpu_alone_and_says_why(table: CapacityTable) -> None:
+def test_sla_that_no_cp_count_can_meet_does_not_fit_and_says_why(table: CapacityTable) -> None:
     # Single region with the Validation Log: the log-file station (not the CPs) sets the response
     # near 3000 TPS, R0 alone is ~6.8 ms; a 5 ms objective is unreachable with any CP count.
-    # Issue 10 item 7: say so (sla-unreachable), name the binding resource, size on CPU alone
-    # (the CP count without a goal), instead of raising CPs that do not help.
+    # Issue 10 item 7: say so (sla-unreachable), name the binding resource, evaluate on CPU alone
+    # (the CP count without a goal), instead of raising CPs that do not help.  Issue 32 item 3: a
+    # missed goal does not fit (one predicate), and no rate at all meets it (R0 alone is above).
     r = _size("fiteq-authenticator", "single-region-log", table, tps=3000.0, response_time_sla_ms=5.0)
     assert "sla-missed" in r.warning_codes()
     assert "sla-unreachable" in r.warning_codes()
     plain = _size("fiteq-authenticator", "single-region-log", table, tps=3000.0)
-    assert r.cps_required == plain.cps_required
+    assert r.feasibility.feasible is False and r.feasibility.reason == "response-goal"
+    assert r.cps is None and r.cps_required is None and r.evaluated_cps == plain.cps_required
     message = next(w.message for w in r.warnings if w.code == "sla-unreachable")
     assert "CPs do not shorten" in message and f"{plain.cps_required} CPs" in message
     # The time that no CP count removes is named: not the CPs.

@@ -1,5 +1,6 @@
 """Issue 22 items 3 and 4: what fits (``feasible``, the reason, the most the target carries) and
-the mix a planner picks (``objective``, least MSU consumed by default).
+the mix each objective picks (``objective``; the planner's default, fewest CPs, is issue 32 item 1:
+tests/models_lib/test_planner_quote.py).
 
 Configurations come from benchmarks/ (tests/models_lib/published.py), ratings and engine rules
 (``max_engines``, specialty engines per CP) from tests/models_lib/engine_data.py, both with
@@ -184,11 +185,16 @@ def test_least_msu_uses_no_more_msu_than_the_other_objectives(
             continue
         assert least.busy_cps.ziip_on_gcp is not None and other.busy_cps.ziip_on_gcp is not None
         assert _cp_mips_used(least) <= _cp_mips_used(other) * (1.0 + 1e-9)
-        if (other.cps, other.ziips) != (least.cps, least.ziips):
-            # each answer names the other's mix as its alternative where they differ
-            assert other.alternative is not None and other.alternative.objective == "least-msu"
-            assert (other.alternative.cps, other.alternative.ziips) == (least.cps, least.ziips)
     fewest = _answer(cfg, target, tps, objective="fewest-cps")
+    if least.feasibility.feasible and (fewest.cps, fewest.ziips) != (least.cps, least.ziips):
+        # the default (fewest CPs) names least-msu-consumed's mix as its alternative where they differ
+        assert fewest.alternative is not None and fewest.alternative.objective == "least-msu-consumed"
+        assert (fewest.alternative.cps, fewest.alternative.ziips) == (least.cps, least.ziips)
+    engines = _answer(cfg, target, tps, objective="fewest-engines")
+    if engines.feasibility.feasible and (fewest.cps, fewest.ziips) != (engines.cps, engines.ziips):
+        # any other objective names the default's mix
+        assert engines.alternative is not None and engines.alternative.objective == "fewest-cps"
+        assert (engines.alternative.cps, engines.alternative.ziips) == (fewest.cps, fewest.ziips)
     if least.feasibility.feasible and (fewest.cps, fewest.ziips) != (least.cps, least.ziips):
         assert least.alternative is not None and least.alternative.objective == "fewest-cps"
         assert (least.alternative.cps, least.alternative.ziips) == (fewest.cps, fewest.ziips)
@@ -238,9 +244,11 @@ def test_fiteq_multi_region_beyond_its_software_saturation_does_not_fit() -> Non
 
 
 def test_zosconnect_on_z17_keeps_eligible_work_on_ziips_and_msu_rises_with_tps() -> None:
-    # Before: 1,000 TPS -> 1 CP + 2 zIIPs, 243.8 MSU (most of the CP busy spilled eligible work);
-    # 2,000 TPS -> 3 CPs + 6 zIIPs, 69.1 MSU.  Those are now the fewest-cps alternatives.
-    a, b = _size("zosconnect-cics", "channel", Z17, 1000.0), _size("zosconnect-cics", "channel", Z17, 2000.0)
+    # fewest-cps (the default again since issue 32): 1,000 TPS -> 1 CP + 2 zIIPs, 243.8 MSU (most
+    # of the CP busy spilled eligible work); 2,000 TPS -> 3 CPs + 6 zIIPs, 69.1 MSU.  Those are the
+    # alternatives of least-msu-consumed, which keeps the eligible work on zIIPs.
+    a = _size("zosconnect-cics", "channel", Z17, 1000.0, objective="least-msu-consumed")
+    b = _size("zosconnect-cics", "channel", Z17, 2000.0, objective="least-msu-consumed")
     for r in (a, b):
         assert r.busy_cps.ziip_on_gcp == 0.0 and r.alternative is not None
         assert r.alternative.objective == "fewest-cps" and r.alternative.msu is not None and r.msu is not None
