@@ -230,6 +230,8 @@ SPECTACULAR_SETTINGS = {
         "PlanCandidateKindEnum": "sizing.api.plan_schema.CANDIDATE_KINDS",
         "RecommendationKindEnum": "sizing.api.plan_schema.RECOMMENDATION_KINDS",
         "PlanResultKindEnum": "sizing.api.plan_schema.RESULT_KINDS",
+        "ObjectiveEnum": "models_lib.choice.OBJECTIVES",
+        "ObjectiveInputEnum": "sizing.services.estimate_inputs.OBJECTIVE_CHOICES",
     },
 }
 

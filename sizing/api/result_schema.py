@@ -21,6 +21,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from models_lib.choice import OBJECTIVES
+
 
 class WarningSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="stable code, see docs/models.md")
@@ -233,9 +235,7 @@ class FeasibilitySerializer(serializers.Serializer[Any]):
 
 
 class AlternativeSerializer(serializers.Serializer[Any]):
-    objective = serializers.ChoiceField(
-        choices=["fewest-cps", "least-msu-consumed", "fewest-engines"], help_text="the other objective"
-    )
+    objective = serializers.ChoiceField(choices=list(OBJECTIVES), help_text="the other objective")
     cps = serializers.IntegerField(help_text="installed CPs it picks")
     ziips = serializers.IntegerField(help_text="specialty engines it picks")
     msu = serializers.FloatField(allow_null=True, help_text="MSU consumed by the CP work of that mix")
@@ -325,9 +325,7 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
         help_text="false: the answer does not fit the target; null: no CPU figures, no CPU verdict (see feasibility)",
     )
     feasibility = FeasibilitySerializer(help_text="whether it fits, why not, and the most the target carries")
-    objective = serializers.ChoiceField(
-        choices=["fewest-cps", "least-msu-consumed", "fewest-engines"], help_text="what the choice of the mix minimised"
-    )
+    objective = serializers.ChoiceField(choices=list(OBJECTIVES), help_text="what the choice of the mix minimised")
     alternative = AlternativeSerializer(
         allow_null=True, help_text="what the other objective picks, where it differs (null: the same mix)"
     )

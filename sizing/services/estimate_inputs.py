@@ -24,6 +24,10 @@ MAX_SLA_MS = 3_600_000.0
 NO_TARGET = "Give a machine (e.g. z16) or a model capacity identifier as model (e.g. 3931-710)."
 
 
+#: The objectives an input may name: the current names and their aliases (stored inputs load).
+OBJECTIVE_CHOICES = [*OBJECTIVES, *OBJECTIVE_ALIASES]
+
+
 class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """What to size: a path, a configuration, a machine and a target TPS, plus optional inputs."""
 
@@ -126,7 +130,7 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         "applied)",
     )
     objective = serializers.ChoiceField(
-        choices=[*OBJECTIVES, *OBJECTIVE_ALIASES],
+        choices=OBJECTIVE_CHOICES,
         required=False,
         allow_null=True,
         help_text="What the mix of CPs and zIIPs minimises: fewest-cps (default: the fewest CPs that carry the CP "

@@ -20,8 +20,8 @@ from tests.sizing.test_reports import _create, _pdf, _stored_job, pdf_text
 pytestmark = pytest.mark.django_db
 
 ZCEE = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z16", "tps": 3000}
-# The fewest CPs that carry 3,000 TPS: the zIIPs the ratio allows beside them are short, an
-# engine-ratio decision (the default, least MSU consumed, sizes the CPs that allow enough zIIPs).
+# The fewest CPs that carry 3,000 TPS (the default since issue 32): the zIIPs the ratio allows
+# beside them are short (least MSU consumed would size the CPs that allow enough zIIPs).
 ZCEE_FEWEST_CPS = {**ZCEE, "objective": "fewest-cps"}
 FITEQ_Z17 = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z17", "tps": 8000}
 CICSTS_5XX = {
@@ -93,9 +93,15 @@ def test_zosconnect_report_cites_its_own_documents_and_prints_bounds_as_bounds(a
     assert levels["engine-ratio"] == "caveat" and "decision" not in levels.values()
     assert "Before you sign this" not in words
     # The mix least MSU consumed would pick, beside the CPs (issue 22 item 4).
+    # Issue 32 item 1: with what each costs, MSU installed (the rating of its CPs) and consumed.
     alt = o["alternative"]
-    assert alt["objective"] == "least-msu"
-    assert f"least MSU consumed: {alt['cps']} CPs + {alt['ziips']} zIIPs, {alt['msu']:,.0f} MSU" in table
+    assert o["objective"] == "fewest-cps" and alt["objective"] == "least-msu-consumed"
+    mine = f"{o['capacity']['cp']['msu_installed']:,.0f} MSU installed, {o['msu']:,.0f} consumed"
+    assert f"fewest CPs, {mine}" in table
+    assert (
+        f"least MSU consumed: {alt['cps']} CPs + {alt['ziips']} zIIPs, "
+        f"{alt['msu_installed']:,.0f} MSU installed, {alt['msu']:,.0f} consumed" in table
+    )
 
 
 def test_fiteq_report_prints_95_percent_intervals_and_no_range_where_low_equals_high(api: Any) -> None:
