@@ -167,6 +167,12 @@ class RecommendationSerializer(serializers.Serializer[Any]):
     upgrade_period = serializers.IntegerField(required=False)
     msu_years = serializers.FloatField(required=False, help_text="installed MSU x years")
     single = SingleSerializer(allow_null=True, help_text="the cheapest single model that lasts, if any")
+    binding = serializers.ListField(
+        child=serializers.ChoiceField(choices=["cps", "engines", "saturation", "software-limit"]),
+        required=False,
+        help_text="kind none: what stops the candidates; software-limit is raised by more instances or regions, "
+        "not by a larger machine",
+    )
     sentence = serializers.CharField()
 
 

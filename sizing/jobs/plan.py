@@ -123,7 +123,7 @@ def _reasons(answer: MixAnswer) -> list[dict[str, str]]:
                 {
                     "code": "software-limit",
                     "message": f"{wm.path}/{wm.configuration} saturates its own software at {sat.tps:,.0f} TPS, "
-                    f"below its peak of {t:,.0f} TPS.",
+                    f"below its peak of {t:,.0f} TPS: no machine raises it; more instances or regions do.",
                 }
             )
     return out
@@ -285,11 +285,35 @@ def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, hori
     elif upgrade is not None:
         chosen = {"kind": "upgrade", **upgrade}
     else:
-        return {"kind": "none", "sentence": "No candidate carries every period's peak within the ceiling, "
-                "alone or with one upgrade: add larger candidates or a later generation.", "single": None}  # fmt: skip
+        binding = binding_resources(candidates)
+        return {"kind": "none", "binding": binding, "sentence": advice(binding), "single": None}
     chosen["single"] = single
     chosen["sentence"] = _sentence(chosen, period)
     return chosen
+
+
+def binding_resources(candidates: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What stops the candidates: the reason codes of the periods that do not hold (``cps``,
+    ``engines``, ``saturation``, ``software-limit``), sorted."""
+    return sorted({r["code"] for c in candidates for q in c["periods"] if not q["holds"] for r in q["reasons"]})
+
+
+def advice(binding: Sequence[str]) -> str:
+    """What to do when nothing lasts, following the binding resource (issue 32 items 8 and 10):
+    a software limit (FiTeq's software station) is raised by more instances or regions, never
+    by a larger machine; CPs and engines by larger candidates or a later generation."""
+    software = "software-limit" in binding
+    hardware = any(code != "software-limit" for code in binding)
+    head = "No candidate carries every period's peak within the ceiling, alone or with one upgrade"
+    spread = (
+        "the workload's own software limit binds, which no machine raises: spread it over more "
+        "instances or regions (each carries up to the limit)"
+    )
+    if software and not hardware:
+        return f"{head}: {spread}."
+    if software:
+        return f"{head}: {spread}; and add larger candidates or a later generation for the CPs."
+    return f"{head}: add larger candidates or a later generation."
 
 
 def _sentence(chosen: Mapping[str, Any], period: str) -> str:

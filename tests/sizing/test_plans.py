@@ -283,3 +283,23 @@ def test_the_answer_matches_its_openapi_schema_field_by_field(api: Any, answered
     body = api.get(f"/api/v1/plans/{answered['id']}/").json()
     jsonschema.validate(body, {"$ref": "#/components/schemas/PlanDetail", "components": components})
     assert components["schemas"]["PlanResult"]["additionalProperties"] is False
+
+
+def test_a_software_limit_is_advised_more_instances_not_a_larger_machine(user: Any, api: Any) -> None:
+    # Issue 32 items 8 and 10: FiTeq multi-region saturates its software station (the wait for a
+    # free HSM channel, REDP-5114 sec. 11.3) whatever the CPs. A peak past that limit on every
+    # candidate is raised by more instances or regions, never by "larger candidates".
+    fiteq = {"path": "fiteq-authenticator", "configuration": "multi-region"}
+    _, _, est = estimate_compute(user=user, inputs={**fiteq, "machine": "z17", "tps": 10000})
+    assert est["feasibility"]["reason"] == "software-limit"  # the estimate names the same resource
+    body = {"name": "HSM", "horizon_years": 2, "workloads": [{**fiteq, "tps": 10000, "peak_ratio": 1.0}],
+            "candidates": ["9175-710"], "generations": ["z17"]}  # fmt: skip
+    rec = _create(api, body)["result"]["recommendation"]
+    assert rec["kind"] == "none" and rec["binding"] == ["software-limit"]
+    assert "instances or regions" in rec["sentence"] and "larger candidates" not in rec["sentence"]
+    # A peak the CPs cannot carry (CICS TS at 2,000,000 TPS) still asks for larger machines.
+    body = {"name": "big", "horizon_years": 2, "workloads": [{**CICSTS, "tps": 2_000_000, "peak_ratio": 1.0}],
+            "candidates": ["9175-702"]}  # fmt: skip
+    rec = _create(api, body)["result"]["recommendation"]
+    assert rec["kind"] == "none" and "software-limit" not in rec["binding"]
+    assert "larger candidates" in rec["sentence"] and "instances" not in rec["sentence"]
