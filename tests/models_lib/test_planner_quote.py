@@ -130,7 +130,8 @@ def _fits_agrees(pw: PreparedWorkload, tps: float, cps: int | None, sla: float |
     assert r.feasibility.feasible is fits
     assert fits == (most is not None and tps <= most), (tps, most, r.feasibility.message)
     if fits:
-        assert r.cps is not None and r.gcp_utilization is not None
+        # the decision's own choice agrees: a count it picked (or the one given) carries the rate
+        assert r.cps is not None and r.cps_required is not None and r.gcp_utilization is not None
         assert r.gcp_utilization <= pw.max_utilization + 1e-9 and r.gcp_utilization < 1.0
         rt = r.response_time_ms["value"]
         assert sla is None or rt is None or rt <= sla
