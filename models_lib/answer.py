@@ -241,17 +241,20 @@ class SizingResult:
         the specialty engines' MIPS (not priced), utilisation of each pool and the projection
         basis (both models, ratings, factors, source).
     feasibility : Feasibility
-        Served as ``feasible`` (bool) and ``feasibility``: where the answer does not fit, the
-        reason (``engines``, ``software-limit``, ``saturation``), the sentence, and the most the
-        target carries (``max_tps`` on ``max_tps_cps`` CPs + ``max_tps_ziips`` specialty
-        engines).  ``cps`` and ``ziips`` are then ``None``, and so are their ``_required``
-        except where given CPs saturate and a sized count would carry the rate (``saturation``:
-        they name that count); the other figures are those of ``evaluated_cps`` CPs (the
-        largest count, or the given one).
+        Served as ``feasible`` (bool, or ``None``: no CPU figures, no CPU verdict) and
+        ``feasibility``: the one predicate of :func:`models_lib.feasibility.fits_at`; where the
+        answer does not fit, the reason (``engines``, ``ceiling``, ``saturation``,
+        ``software-limit``, ``response-goal``), the sentence, and the most the target carries
+        (``max_tps`` on ``max_tps_cps`` CPs + ``max_tps_ziips`` specialty engines: the largest
+        rate the same predicate holds for).  ``cps`` and ``ziips`` are then ``None``, and so are
+        their ``_required`` except where given CPs run above the ceiling or saturate and a sized
+        count would carry the rate (``ceiling``, ``saturation``: they name that count); the
+        other figures are those of ``evaluated_cps`` CPs (the largest count, or the given one).
     objective : {"fewest-cps", "least-msu-consumed", "fewest-engines"}
         What the choice of the mix minimised (:data:`models_lib.choice.OBJECTIVES`).
     alternative : Alternative or None
-        What the other objective picks where it differs (``objective``, ``cps``, ``ziips``, ``msu``).
+        What the other objective picks where it differs (``objective``, ``cps``, ``ziips``,
+        ``msu`` consumed, ``msu_installed``).
     evaluated_cps, evaluated_ziips : int or None
         The CPs and specialty engines the figures are evaluated at (equal to ``cps``/``ziips``
         where the answer fits).
