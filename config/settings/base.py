@@ -231,6 +231,7 @@ SPECTACULAR_SETTINGS = {
         "RecommendationKindEnum": "sizing.api.plan_schema.RECOMMENDATION_KINDS",
         "PlanResultKindEnum": "sizing.api.plan_schema.RESULT_KINDS",
         "ObjectiveEnum": "models_lib.choice.OBJECTIVES",
+        "PlanBindingEnum": "sizing.api.plan_schema.PLAN_BINDINGS",
         "ObjectiveInputEnum": "sizing.services.estimate_inputs.OBJECTIVE_CHOICES",
     },
 }

@@ -16,6 +16,8 @@ from sizing.models import PlanPeriod
 
 #: Enumerations named in the schema (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
 CANDIDATE_KINDS = [("model", "A model: its CPs fixed"), ("generation", "The model that fits, sized each period")]
+#: What stops the candidates when nothing lasts (``sizing.jobs.plan.binding_resources``).
+PLAN_BINDINGS = ["cps", "engines", "saturation", "software-limit"]
 RECOMMENDATION_KINDS = [("single", "One model"), ("upgrade", "A model, then an upgrade"), ("none", "Nothing lasts")]
 RESULT_KINDS = [("plan", "A plan")]
 
@@ -168,7 +170,7 @@ class RecommendationSerializer(serializers.Serializer[Any]):
     msu_years = serializers.FloatField(required=False, help_text="installed MSU x years")
     single = SingleSerializer(allow_null=True, help_text="the cheapest single model that lasts, if any")
     binding = serializers.ListField(
-        child=serializers.ChoiceField(choices=["cps", "engines", "saturation", "software-limit"]),
+        child=serializers.ChoiceField(choices=PLAN_BINDINGS),
         required=False,
         help_text="kind none: what stops the candidates; software-limit is raised by more instances or regions, "
         "not by a larger machine",
