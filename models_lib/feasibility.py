@@ -26,6 +26,7 @@ import math
 from typing import TYPE_CHECKING
 
 from models_lib.answer_parts import Alternative, Feasibility, FeasibilityReason, MostCarried
+from models_lib.capacity import MAX_CPS
 from models_lib.engine import Saturation, saturation
 from models_lib.evaluation import CountEvaluation
 
@@ -36,16 +37,41 @@ __all__ = ["Alternative", "Feasibility", "MostCarried", "feasibility_step", "mos
 
 
 def _carry_at(pw: PreparedWorkload, n: int, ziips: int | None, software_tps: float | None) -> float:
-    """Rate ``n`` CPs with ``ziips`` specialty engines (``None``: as many as the rules allow)
-    carry within the ceilings."""
-    line = pw.line
+    """Rate ``n`` CPs with ``ziips`` specialty engines (``None``: those the engine sizes, at most
+    the rules' cap) carry within the ceilings.
+
+    The configuration is rated at its total engine count (the MP effect).  With sized engines a
+    rate ``t`` fits when ``t`` <= the rate ``n`` CPs + z(t) engines carry, z(t) the engines sized
+    at ``t``; z(t) <= z exactly below the rate ``b_z`` at which the eligible work fills z engines
+    at their ceiling (rated at n + z).  So the most is max over z of min(carry(z), b_z); from the
+    first z whose ``b_z`` passes its carry, the CPs (or the software) bind and more engines only
+    lower the rating: the scan stops there.
+    """
     cap = pw.policy.max_engines(n)
+    if ziips is not None:
+        return _carry_with(pw, n, ziips if cap is None else min(ziips, cap), software_tps)
+    line, f, best = pw.line, pw.eligible_share, 0.0
+    for z in range(0, (cap if cap is not None else MAX_CPS - n) + 1):
+        carry = _carry_with(pw, n, z, software_tps)
+        if f <= 0.0 or z == cap or line.slope <= 0.0:
+            fills = math.inf
+        else:
+            fills = (z * pw.ziip_max_utilization / pw.special_factor(n, z) / f - line.intercept) / line.slope
+        best = max(best, min(carry, fills))
+        if fills >= carry:
+            break
+    return best
+
+
+def _carry_with(pw: PreparedWorkload, n: int, engines: int | None, software_tps: float | None) -> float:
+    z = engines or 0
+    line = pw.line
     sat = saturation(
         cps=n,
-        engines=cap if ziips is None else (ziips if cap is None else min(ziips, cap)),
+        engines=engines,
         fraction=pw.eligible_share,
-        cp_factor=pw.cp_factor(n) / pw.max_utilization,
-        special_factor=pw.special_factor(n) / pw.ziip_max_utilization,
+        cp_factor=pw.cp_factor(n, z) / pw.max_utilization,
+        special_factor=pw.special_factor(n, z) / pw.ziip_max_utilization,
         intercept=line.intercept,
         slope=line.slope,
         software_tps=software_tps,

@@ -138,16 +138,21 @@ def test_without_eligible_work_the_other_rule_gives_the_same_answer(table: Capac
 
 
 def test_basis_states_the_mp_effect_of_the_whole_configuration(table: CapacityTable) -> None:
-    # z/OS Connect 32K at 3,000 TPS on z16 answers 4 CPs + 8 zIIPs.  LSPR rows (the zPCR export,
+    # z/OS Connect 32K at 3,000 TPS on z16, 4 CPs + 8 zIIPs given.  LSPR rows (the zPCR export,
     # benchmarks/lspr_zpcr_configuration_summary.csv): 3931-704 and 3931-712; per engine
-    # MIPS(4)/4 against MIPS(12)/12.
-    r = _size(table, "z16", tps=3000.0, objective="fewest-cps")
+    # MIPS(4)/4 at the CPs alone against MIPS(12)/12 at the configuration's 12 engines, applied.
+    r = _size(table, "z16", tps=3000.0, cps=4, ziips=8)
     assert (r.cps, r.ziips) == (4, 8)
     rows = {int(row["cps"]): float(row["mips"]) for row in P.lspr_rows("3931", (4, 12))}
     per4, per12 = rows[4] / 4, rows[12] / 12
-    note = _sentence(r, "MP effect of the whole configuration is not applied")
-    assert f"3931-704: {per4:,.1f} MIPS per engine" in note and f"{per12:,.1f} MIPS per engine (3931-712)" in note
-    assert f"{1 - per12 / per4:.1%} less" in note
+    note = _sentence(r, "MP effect: the 4 CPs and 8 zIIPs are rated at the configuration's 12 engines")
+    assert f"{per12:,.1f} MIPS per engine at full speed against {per4:,.1f} at 4 CPs alone" in note
+    assert f"(factor {per12 / per4:.3f})" in note
+    assert r.capacity_detail is not None
+    b = r.capacity_detail.basis
+    assert b.mp_engines == 12
+    assert_allclose((b.mips_per_engine_at_cps, b.mips_per_engine_at_total, b.mp_factor), (per4, per12, per12 / per4))
+    assert not [a for a in r.basis.assumptions if "not applied" in a and "MP" in a]
 
 
 def test_no_mp_effect_sentence_without_specialty_engines(table: CapacityTable) -> None:
