@@ -174,8 +174,10 @@ def test_an_answer_that_does_not_fit_says_so_and_quotes_no_engines(api: Any) -> 
 
 def test_objective_chooses_the_mix_and_the_answer_names_the_other(api: Any) -> None:
     # Issue 22 item 4: z/OS Connect at 1,000 TPS on z17 answered 1 CP + 2 zIIPs, 243.8 MSU, most
-    # of the CP busy spilled eligible work; least-msu (the default) keeps it on zIIPs.
-    query = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z17", "tps": 1000}
+    # of the CP busy spilled eligible work; least-msu (the default) keeps it on zIIPs.  Since the
+    # MP effect (issue 32 item 6) 1 CP + 2 zIIPs no longer fits at 1,000 TPS and both objectives
+    # agree there; at 2,000 TPS fewest-cps still spills (3 CPs + 6 zIIPs against 4 + 8).
+    query = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z17", "tps": 2000}
     least = api.get("/api/v1/estimate", query).json()
     fewest = api.get("/api/v1/estimate", {**query, "objective": "fewest-cps"}).json()
     assert least["objective"] == "least-msu" and fewest["objective"] == "fewest-cps"
