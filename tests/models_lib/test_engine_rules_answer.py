@@ -44,19 +44,22 @@ def _sentence(r: SizingResult, needle: str) -> str:
     return hits[0]
 
 
-def test_zec12_answer_cites_its_unconfirmed_ratio_and_gives_the_2_to_1_alternative(table: CapacityTable) -> None:
-    # engine_rules.yaml, zEC12: zaaps_per_cp 1, unconfirmed, alternatives {zaaps_per_cp: 2}.
-    # The alternative must be the engine's own answer under the 2:1 rule (issue 22 example 7).
-    # The fewest CPs the rule allows (objective fewest-cps), as the example was read.
+def test_zec12_answer_cites_its_unconfirmed_ratio_and_gives_the_1_to_1_alternative(table: CapacityTable) -> None:
+    # engine_rules.yaml, zEC12 (issue 32 item 5): zaaps_per_cp 2 (GA2, 2013), unconfirmed,
+    # alternatives {zaaps_per_cp: 1} (GA1, the z/OS V2R1 pages).  The alternative must be the
+    # engine's own answer under the 1:1 rule; the fewest CPs the rule allows (fewest-cps).
     r = _size(table, "zec12", tps=1000.0, objective="fewest-cps")
     rule = _sentence(r, "zEC12: eligible (Java) work runs on zAAPs")
-    assert "at most 1 per CP (unconfirmed" in rule and "z/OS V2R1 MVS Planning" in rule
-    other = _size(_with_rule(table, "2827", zaaps_per_cp=2.0), "zec12", tps=1000.0, objective="fewest-cps")
-    assert (r.cps, r.ziips) == (3, 3)  # 1:1 in force (docs/models.md, example 7 "now")
+    assert "at most 2 per CP (unconfirmed" in rule and "z/OS V2R1 (2013) MVS Planning" in rule
+    assert "'zAAP on zIIP capability' product page (zEC12/zBC12 edition" in rule
+    other = _size(_with_rule(table, "2827", zaaps_per_cp=1.0), "zec12", tps=1000.0, objective="fewest-cps")
+    assert r.cps is not None and r.ziips is not None and other.cps is not None and other.ziips is not None
+    assert r.ziips <= 2 * r.cps and other.ziips <= other.cps
     assert (other.cps, other.ziips) != (r.cps, r.ziips)
     alt = _sentence(r, "ratio in force is unconfirmed")
-    assert "(at most 2 zAAPs per CP)" in alt
-    assert f"takes {other.cps} CPs + {other.ziips} zAAPs at {other.gcp_utilization:.1%} CP busy" in alt
+    assert "(at most 1 zAAP per CP)" in alt
+    cps = f"{other.cps} CP{'' if other.cps == 1 else 's'}"
+    assert f"takes {cps} + {other.ziips} zAAPs at {other.gcp_utilization:.1%} CP busy" in alt
     assert f"{other.msu:,.1f} MSU" in alt
 
 
