@@ -43,27 +43,34 @@ def _carry_at(pw: PreparedWorkload, n: int, ziips: int | None, software_tps: flo
     The configuration is rated at its total engine count (the MP effect).  With sized engines a
     rate ``t`` fits when ``t`` <= the rate ``n`` CPs + z(t) engines carry, z(t) the engines sized
     at ``t``; z(t) <= z exactly below the rate ``b_z`` at which the eligible work fills z engines
-    at their ceiling (rated at n + z).  So the most is max over z of min(carry(z), b_z); from the
-    first z whose ``b_z`` passes its carry, the CPs (or the software) bind and more engines only
-    lower the rating: the scan stops there.
+    at their ceiling (rated at n + z).  So the most is max over z of min(carry(z), b_z).
     """
     cap = pw.policy.max_engines(n)
     if ziips is not None:
         return _carry_with(pw, n, ziips if cap is None else min(ziips, cap), software_tps)
-    line, f, best = pw.line, pw.eligible_share, 0.0
-    for z in range(0, (cap if cap is not None else MAX_CPS - n) + 1):
-        carry = _carry_with(pw, n, z, software_tps)
-        if f <= 0.0 or z == cap or line.slope <= 0.0:
-            fills = math.inf
+    line, f = pw.line, pw.eligible_share
+    top = cap if cap is not None else MAX_CPS - n
+
+    def fills(z: int) -> float:
+        if f <= 0.0 or z == top or line.slope <= 0.0:
+            return math.inf
+        return (z * pw.ziip_max_utilization / pw.special_factor(n, z) / f - line.intercept) / line.slope
+
+    # fills(z) rises with z; once it passes carry(z) the CPs (or the software) bind and carry(z)
+    # only falls: the first such z is found by bisection, and the most is at it or just below.
+    lo, hi = 0, top
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fills(mid) >= _carry_with(pw, n, mid, software_tps):
+            hi = mid
         else:
-            fills = (z * pw.ziip_max_utilization / pw.special_factor(n, z) / f - line.intercept) / line.slope
-        best = max(best, min(carry, fills))
-        if fills >= carry:
-            break
-    return best
+            lo = mid + 1
+    best = min(_carry_with(pw, n, lo, software_tps), fills(lo))
+    return max(best, fills(lo - 1)) if lo > 0 else best
 
 
 def _carry_with(pw: PreparedWorkload, n: int, engines: int | None, software_tps: float | None) -> float:
+    """Rate ``n`` CPs + ``engines`` carry within the ceilings, rated at their total (the MP effect)."""
     z = engines or 0
     line = pw.line
     sat = saturation(
