@@ -24,7 +24,7 @@ from models_lib.answer_parts import (
     Share,
     SpecialtyPool,
 )
-from models_lib.capacity import rating
+from models_lib.capacity import full_speed_per_engine, rating
 from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
@@ -78,23 +78,32 @@ def final_assumptions(
 
 
 def mp_effect_note(table: CapacityTable, chosen: CountEvaluation, policy: EnginePolicy) -> str | None:
-    """What rating the configuration's CPs and specialty engines at their total count would give.
+    """The MP effect the answer applies, in a sentence (``None`` without specialty engines).
 
-    The engine rates CPs and specialty engines at the CP count (the LSPR rating of the model
-    capacity identifier); the MP effect belongs to the whole configuration.  Where specialty
-    engines are configured and the full-speed table rates the total count, the sentence states
-    the per-engine capacity at that count against the one used: how optimistic the answer is
-    (not applied; docs/models.md, "Planner rules", says why).
+    CPs and specialty engines are rated at the configuration's total engine count
+    (:func:`models_lib.capacity.per_engine_mips_at`; docs/models.md, "The MP effect"): the
+    sentence states the total, the per-engine capacity at the CP count and at the total, and
+    the factor between them.
     """
     n, z, mt = chosen.n, chosen.ziips, chosen.proj.to_machine_type
-    if z <= 0 or (mt, n + z) not in table.ratings or (mt, n) not in table.ratings:
+    if z <= 0:
         return None
-    used, whole = rating(table, mt, n), rating(table, mt, n + z)
-    per_used, per_whole = used.mips / n, whole.mips / (n + z)
+    at_cps, at_total = full_speed_per_engine(table, mt, n), full_speed_per_engine(table, mt, n + z)
+    top = max(k for t, k in table.ratings if t == mt)
+    beyond = (
+        f"; {n + z} engines are beyond the {top} the table rates for {mt}: its {top}-way figure times the MP "
+        "ratio of the generation's full-speed type"
+        if n + z > top
+        else ""
+    )
+    speed = chosen.proj.to_mips_per_cp / chosen.zproj.to_mips_per_cp
+    setting = (
+        "" if abs(speed - 1.0) < 1e-9 else f"; the CPs at their setting's speed ({speed:.1%} of full speed at {n} CPs)"
+    )
     return (
-        f"CPs and {policy.name}s are rated at the CP count (full speed {used.model}: {per_used:,.1f} MIPS per engine); "
-        f"the configuration's {n + z} engines rate {per_whole:,.1f} MIPS per engine ({whole.model}), "
-        f"{1.0 - per_whole / per_used:.1%} less: the MP effect of the whole configuration is not applied"
+        f"MP effect: the {n} CPs and {z} {policy.name}s are rated at the configuration's {n + z} engines: "
+        f"{at_total:,.1f} MIPS per engine at full speed against {at_cps:,.1f} at {n} CPs alone (factor "
+        f"{at_total / at_cps:.3f}){setting}{beyond}"
     )
 
 
@@ -194,6 +203,10 @@ def capacity_block(
             cp_factor=chosen.proj.factor,
             specialty_factor=chosen.zproj.factor,
             source=table.source,
+            mp_engines=n + chosen.ziips,
+            mips_per_engine_at_cps=full_per_cp,
+            mips_per_engine_at_total=full_speed_per_engine(table, mt, n + chosen.ziips),
+            mp_factor=full_speed_per_engine(table, mt, n + chosen.ziips) / full_per_cp,
         ),
     )
 

@@ -114,7 +114,7 @@ def cpu_curve(answer: SizingResult, tps: FloatArray | list[float]) -> CpuCurve:
     assert prepared.cost is not None
     grid = _grid(tps)
     loads = prepared.evaluate(grid, n, z)
-    k = prepared.cp_factor(n)
+    k = prepared.cp_factor(n, z or 0)
     ends = [prepared.cost.at(t) for t in grid.tolist()]
     low = np.array([b.low * k for b in ends], dtype=np.float64)
     high = np.array([b.high * k for b in ends], dtype=np.float64)

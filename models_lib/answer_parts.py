@@ -184,7 +184,10 @@ class SpecialtyPool(Record):
 
 @dataclass(frozen=True, eq=False)
 class CapacityBasis(Record):
-    """The two models and ratings behind the capacity figures, and the projection factors."""
+    """The two models and ratings behind the capacity figures, and the projection factors;
+    ``mp_engines`` the configuration's total engines (CPs + specialty engines) the factors are
+    rated at, full-speed MIPS per engine at the CP count alone and at that total, and
+    ``mp_factor`` = at total / at the CP count (the MP effect applied, 1 without specialty engines)."""
 
     from_model: str
     from_machine_type: str
@@ -196,6 +199,10 @@ class CapacityBasis(Record):
     cp_factor: float
     specialty_factor: float
     source: str
+    mp_engines: int
+    mips_per_engine_at_cps: float
+    mips_per_engine_at_total: float
+    mp_factor: float
 
 
 @dataclass(frozen=True, eq=False)

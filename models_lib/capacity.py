@@ -31,10 +31,14 @@ __all__ = [
     "Projection",
     "demand_mips",
     "demand_msu",
+    "full_speed_per_engine",
+    "mp_projection",
     "per_cp_mips",
+    "per_engine_mips_at",
     "per_cp_msu",
     "projection_factor",
     "rating",
+    "setting_speed",
 ]
 
 #: Largest CP count a z/OS LPAR can have (z/OS supports up to 256 CPs; the largest model in
@@ -147,6 +151,9 @@ class Projection:
         The document the ratings come from.
     rating_ids : tuple of (int or None)
         Ids of the two ratings used (source, target).
+    from_engines, to_engines : int or None
+        Total engines (CPs + specialty engines) each side is rated at (:func:`mp_projection`);
+        ``None``: the CP count.
     """
 
     from_machine_type: str
@@ -158,10 +165,26 @@ class Projection:
     to_mips_per_cp: float
     source: str
     rating_ids: tuple[int | None, int | None]
+    from_engines: int | None = None
+    to_engines: int | None = None
+
+    @property
+    def from_total(self) -> int:
+        """Engines the source side is rated at."""
+        return self.from_cps if self.from_engines is None else self.from_engines
+
+    @property
+    def to_total(self) -> int:
+        """Engines the target side is rated at."""
+        return self.to_cps if self.to_engines is None else self.to_engines
 
     def is_identity(self) -> bool:
-        """True when source and target are the same machine type and CP count."""
-        return self.from_machine_type == self.to_machine_type and self.from_cps == self.to_cps
+        """True when source and target are the same machine type, CP count and total engines."""
+        return (
+            self.from_machine_type == self.to_machine_type
+            and self.from_cps == self.to_cps
+            and self.from_total == self.to_total
+        )
 
     def apply(self, cp_seconds: float) -> float:
         """Project a CPU amount (CP-seconds or busy CPs) from the source to the target."""
@@ -250,3 +273,167 @@ def _check_busy(busy_cps: float) -> float:
     if not (v >= 0.0 and v < float("inf")):
         raise InputError("busy_cps", f"busy_cps must be finite and >= 0, got {busy_cps!r}")
     return v
+
+
+# -- The MP effect of the whole configuration ---------------------------------------------------
+#
+# LSPR rates a model by its CP count, but the processors of one configuration (CPs and the
+# specialty engines beside them) share the caches and the fabric: a 14-CP LPAR with 28 zIIPs
+# runs 42 engines, and each of them delivers what one engine of a 42-way delivers.  The rule the
+# engine applies (docs/models.md, "The MP effect"):
+#
+# * full-speed target: every engine (CP or specialty) rates MIPS_full(total) / total, the
+#   full-speed (7xx, or a midrange type's fastest setting) rating of the total engine count;
+# * sub-capacity or midrange setting: specialty engines as above (they run at full speed); a CP
+#   rates the same figure times the setting's speed at the CP count,
+#   MIPS_setting(cps) / MIPS_full(cps) (the setting slows every CP by the same ratio);
+# * a total beyond the largest count the type's full-speed table rates (midrange types stop at
+#   6): the rating at that largest count times the MP ratio of a full-speed type of the same
+#   generation from that count to the total (2965 -> 2964, 3907 -> 3906, 8562 -> 8561,
+#   3932 -> 3931, 9176 -> 9175); without one, the per-engine capacity stays at the largest
+#   count's (it never rises).
+
+
+#: Per table (by id, checked by identity): machine type -> its full-speed counts, and per-engine
+#: figures already computed.  A Monte Carlo job asks for thousands of (count, engines) pairs.
+_PER_ENGINE: dict[int, tuple[CapacityTable, dict[str, list[int]], dict[tuple[str, int], float]]] = {}
+
+
+def _cache(table: CapacityTable) -> tuple[dict[str, list[int]], dict[tuple[str, int], float]]:
+    hit = _PER_ENGINE.get(id(table))
+    if hit is None or hit[0] is not table:
+        counts: dict[str, list[int]] = {}
+        for mt, n in table.ratings:
+            counts.setdefault(mt, []).append(n)
+        if len(_PER_ENGINE) >= 32:
+            _PER_ENGINE.clear()
+        hit = _PER_ENGINE[id(table)] = (table, {k: sorted(v) for k, v in counts.items()}, {})
+    return hit[1], hit[2]
+
+
+def _sibling(table: CapacityTable, counts: dict[str, list[int]], machine_type: str, top: int) -> str | None:
+    """The full-speed type of ``machine_type``'s generation that rates counts beyond ``top``."""
+    gen = table.ratings[(machine_type, top)].generation
+    best: tuple[int, str] | None = None
+    for mt, ns in counts.items():
+        r = table.ratings[(mt, ns[-1])]
+        if gen and mt != machine_type and r.generation and gen.startswith(r.generation) and ns[-1] > top:
+            best = max(best or (0, ""), (ns[-1], mt))
+    return None if best is None else best[1]
+
+
+def full_speed_per_engine(table: CapacityTable, machine_type: str, total_engines: int) -> float:
+    """MIPS per engine of a ``total_engines``-way at full speed (see the rule above), MIPS."""
+    total = _check_cps("total_engines", total_engines)
+    hit = table.ratings.get((machine_type, total))
+    if hit is not None:
+        return hit.mips / total
+    counts, memo = _cache(table)
+    if (machine_type, total) in memo:
+        return memo[(machine_type, total)]
+    ns = counts.get(machine_type)
+    if not ns or total < ns[0]:
+        types = sorted(counts)
+        raise InputError(
+            "machine_type", f"{total} engines of machine type {machine_type!r} are not rated (types: {types})"
+        )
+    top = ns[-1]
+    if total < top:  # a gap in the table: the count below
+        below = max(n for n in ns if n <= total)
+        value = table.ratings[(machine_type, below)].mips / below
+    else:
+        value = table.ratings[(machine_type, top)].mips / top
+        sibling = _sibling(table, counts, machine_type, top)
+        if sibling is not None:
+            s_top = max(n for n in counts[sibling] if n <= total)
+            ratio = (table.ratings[(sibling, s_top)].mips / s_top) / (table.ratings[(sibling, top)].mips / top)
+            value *= min(1.0, ratio)
+    memo[(machine_type, total)] = value
+    return value
+
+
+def setting_speed(table: CapacityTable, machine_type: str, setting: str | None, cps: int) -> float:
+    """Speed of one CP of ``setting`` against full speed at ``cps`` CPs, MIPS_setting(cps) / MIPS_full(cps)
+    (1.0 at full speed)."""
+    if setting is None or setting == table.full_speed_setting.get(machine_type, setting):
+        return 1.0
+    rated = table.settings.get((machine_type, setting, cps))
+    if rated is None:
+        raise InputError(
+            "capacity_setting", f"capacity_setting {setting!r} with {cps} CPs is not rated for {machine_type!r}"
+        )
+    return rated.mips / rating(table, machine_type, cps).mips
+
+
+def per_engine_mips_at(
+    table: CapacityTable, machine_type: str, total_engines: int, *, setting: str | None = None, cps: int | None = None
+) -> float:
+    """Per-engine MIPS of a configuration of ``total_engines`` engines (CPs + zIIPs/zAAPs).
+
+    Parameters
+    ----------
+    table : CapacityTable
+        LSPR ratings.
+    machine_type : str
+        IBM machine type of the CEC.
+    total_engines : int
+        CPs plus specialty engines of the configuration (the LPAR, or a CEC feature's total).
+    setting : str or None
+        Capacity setting of the CPs (``None`` or the full-speed setting: full speed).  With a
+        sub-capacity or midrange setting the result is a *CP's* capacity: the full-speed figure
+        times :func:`setting_speed` at ``cps``.  Specialty engines: call without ``setting``.
+    cps : int or None
+        CP count at which the setting's speed is read (default ``total_engines``, capped to
+        the setting's largest rated count).
+
+    Returns
+    -------
+    float
+        MIPS per engine; never rises as ``total_engines`` grows (same setting and ``cps``).
+    """
+    per = full_speed_per_engine(table, machine_type, total_engines)
+    if setting is None or setting == table.full_speed_setting.get(machine_type, setting):
+        return per
+    if cps is None:
+        rated = [n for mt, s, n in table.settings if mt == machine_type and s == setting]
+        if not rated:
+            raise InputError("capacity_setting", f"capacity_setting {setting!r} is not rated for {machine_type!r}")
+        cps = min(int(total_engines), max(rated))
+    return per * setting_speed(table, machine_type, setting, cps)
+
+
+def mp_projection(
+    table: CapacityTable,
+    from_type: str,
+    from_cps: int,
+    to_type: str,
+    to_cps: int,
+    *,
+    from_engines: int = 0,
+    to_engines: int = 0,
+    setting: str | None = None,
+) -> tuple[Projection, Projection]:
+    """CP and specialty-engine projections from the measured LPAR (``from_cps`` CPs +
+    ``from_engines`` specialty engines) to ``to_cps`` CPs + ``to_engines`` specialty engines of
+    the target, each side rated at its total engine count (:func:`per_engine_mips_at`).
+
+    With no specialty engines on either side this is :func:`projection_factor` (and, for a
+    setting, the setting's rating at ``to_cps``).
+    """
+    r_from = rating(table, from_type, from_cps, arg="from_cps", type_arg="from_type")
+    r_to = rating(table, to_type, to_cps, arg="to_cps", type_arg="to_type")
+    mips_from = full_speed_per_engine(table, from_type, from_cps + from_engines)
+    full_to = full_speed_per_engine(table, to_type, to_cps + to_engines)
+    cp_to = full_to * setting_speed(table, to_type, setting, to_cps)
+    rated = table.settings.get((to_type, setting or "", to_cps))
+    ids = (r_from.rating_id, r_to.rating_id)
+
+    def proj(per: float, rid: tuple[int | None, int | None]) -> Projection:
+        return Projection(
+            from_machine_type=from_type, from_cps=from_cps, to_machine_type=to_type, to_cps=to_cps,
+            factor=mips_from / per, from_mips_per_cp=mips_from, to_mips_per_cp=per, source=table.source,
+            rating_ids=rid, from_engines=from_cps + from_engines, to_engines=to_cps + to_engines,
+        )  # fmt: skip
+
+    cp_ids = ids if rated is None or cp_to == full_to else (r_from.rating_id, rated.rating_id)
+    return proj(cp_to, cp_ids), proj(full_to, ids)

@@ -57,7 +57,8 @@ THROUGHPUT_TABLE_TOLERANCE = 0.01
 @dataclass(frozen=True)
 class BoundsCost:
     """CPU per transaction from bounds, engine-seconds: ``lower`` <= ``central`` <= ``high``,
-    on ``from_cps`` CPs, with the notes that hold at every rate.
+    on ``from_cps`` CPs (``from_specialty`` specialty engines beside them: the measured LPAR's
+    total is rated by the MP effect), with the notes that hold at every rate.
 
     ``measured`` is the payload range (bytes) of the bounds used; ``outside``: the payload asked
     for is outside every bound's range.
@@ -73,6 +74,7 @@ class BoundsCost:
     warnings: tuple[SizingWarning, ...]
     measured: tuple[float, float]
     outside: bool
+    from_specialty: int = 0
 
     def at(
         self, tps: float, notes: tuple[tuple[SizingWarning, ...], tuple[str, ...], tuple[int, ...]] | None = None
@@ -351,6 +353,7 @@ def bounds_cost(cfg: ConfigurationData, payload: int | None, ziip_ceiling: float
         warnings=(warning,),
         measured=_bound_range(ref_b),
         outside=outside,
+        from_specialty=ref_b.ziips,
     )
 
 

@@ -145,7 +145,7 @@ def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -
         return None
     policy = req.policy.with_ratio(alt)
     name = policy.name
-    rule = "no ratio" if alt is None else f"at most {alt:g} {name}s per CP"
+    rule = "no ratio" if alt is None else f"at most {alt:g} {name}{'' if alt == 1 else 's'} per CP"
     elig = pw.eligibility
     if elig is None or max(elig.value, elig.high) <= 0.0:  # nothing runs on specialty engines: no ratio binds
         return (

@@ -25,13 +25,14 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from models_lib.capacity import Projection, projection_factor
+from models_lib.capacity import MAX_CPS, Projection, mp_projection
 from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel, student_t_quantile
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData, SpecialtyEngineRules
@@ -44,6 +45,8 @@ __all__ = [
     "PoolDemand",
     "Saturation",
     "engine_policy",
+    "mp_engines_array",
+    "mp_specialty_engines",
     "projections",
     "rated_counts",
     "saturation",
@@ -275,38 +278,94 @@ class PoolDemand:
 
 
 def projections(
-    table: CapacityTable, from_type: str, from_cps: int, to_type: str, to_cps: int, setting: str | None
+    table: CapacityTable,
+    from_type: str,
+    from_cps: int,
+    to_type: str,
+    to_cps: int,
+    setting: str | None,
+    *,
+    from_engines: int = 0,
+    to_engines: int = 0,
 ) -> tuple[Projection, Projection]:
     """CP and specialty-engine projections from the measured LPAR to ``to_cps`` CPs.
 
-    The CP projection uses the rating of the target's capacity setting (a sub-capacity CP is
-    slower); the specialty-engine projection uses the full-speed rating of the same machine
-    type and CP count (specialty engines run at full speed on every model).  Both are equal
-    for a full-speed target.
+    Each side is rated at its total engine count (CPs + specialty engines: ``from_engines``
+    beside ``from_cps``, ``to_engines`` beside ``to_cps``), the MP effect of the whole
+    configuration (:func:`models_lib.capacity.mp_projection`).  The CP projection uses the
+    target's capacity setting (a sub-capacity CP is slower: the full-speed figure of the total
+    times the setting's speed at ``to_cps``); the specialty-engine projection the full-speed
+    figure (specialty engines run at full speed on every model).  Both are equal for a
+    full-speed target.
     """
-    full = projection_factor(table, from_type, from_cps, to_type, to_cps)
-    if setting is None or setting == table.full_speed_setting.get(to_type, setting):
-        return full, full
-    rated = table.settings.get((to_type, setting, to_cps))
-    if rated is None:
-        known = sorted({s for t, s, _ in table.settings if t == to_type})
-        raise InputError(
-            "capacity_setting",
-            f"capacity_setting {setting!r} with {to_cps} CPs is not rated for machine type {to_type!r} (settings: {known})",
-        )
-    per_cp = rated.mips / to_cps
-    cp = Projection(
-        from_machine_type=from_type,
-        from_cps=from_cps,
-        to_machine_type=to_type,
-        to_cps=to_cps,
-        factor=full.from_mips_per_cp / per_cp,
-        from_mips_per_cp=full.from_mips_per_cp,
-        to_mips_per_cp=per_cp,
-        source=table.source,
-        rating_ids=(full.rating_ids[0], rated.rating_id),
+    if setting is not None and setting != table.full_speed_setting.get(to_type, setting):
+        if (to_type, setting, to_cps) not in table.settings:
+            known = sorted({s for t, s, _ in table.settings if t == to_type})
+            raise InputError(
+                "capacity_setting",
+                f"capacity_setting {setting!r} with {to_cps} CPs is not rated for machine type {to_type!r} (settings: {known})",
+            )
+    return mp_projection(
+        table, from_type, from_cps, to_type, to_cps, from_engines=from_engines, to_engines=to_engines, setting=setting
     )
-    return cp, full
+
+
+def mp_specialty_engines(
+    policy: EnginePolicy,
+    cps: int,
+    eligible_native: float,
+    ceiling: float,
+    given: int | None,
+    special_factor_at: Callable[[int], float],
+) -> tuple[int, int]:
+    """(configured, needed) specialty engines beside ``cps`` CPs, rated at the total count.
+
+    The fixed point of the MP effect: the specialty engines the eligible work needs depend on
+    the per-engine capacity, which depends on how many engines the configuration has.
+    ``special_factor_at(z)`` is the specialty-engine projection factor with ``z`` specialty
+    engines beside the CPs; it never falls as ``z`` grows (per-engine capacity never rises), so
+    the count from ``z = 0`` upwards, ``z <- min(needed(z), cap)``, rises to the smallest
+    consistent count in a few steps.  ``given`` engines (capped by the rules) are rated as given.
+    ``eligible_native`` is in busy engines of the measured LPAR.
+    """
+    rules = policy.max_engines(cps)
+    cap = MAX_CPS - cps if rules is None else rules  # no rules: at most the z/OS limit in all
+    if given is not None:
+        z = min(given, cap)
+        return z, ziips_required(eligible_native * special_factor_at(z), ceiling)
+    z, needed = 0, 0
+    for _ in range(MAX_CPS + 1):
+        needed = ziips_required(eligible_native * special_factor_at(z), ceiling)
+        nz = min(needed, cap)
+        if nz <= z:
+            break
+        z = nz
+    return z, needed
+
+
+def mp_engines_array(
+    eligible_native: npt.NDArray[np.float64],
+    special_table: npt.NDArray[np.float64],
+    caps: npt.NDArray[np.int64],
+    ceiling: float,
+    given: int | None,
+) -> npt.NDArray[np.int64]:
+    """:func:`mp_specialty_engines` over arrays: ``eligible_native`` of shape (..., C) for C CP
+    counts, ``special_table[c, z]`` the specialty factor of count ``c`` with ``z`` engines (z up
+    to ``caps[c]``; shape (C, K + 1)), ``caps`` the engines the rules allow per count."""
+    idx = np.arange(special_table.shape[0])
+    shape = np.broadcast_shapes(eligible_native.shape, caps.shape)
+    if given is not None:
+        return np.broadcast_to(np.minimum(caps, given), shape).astype(np.int64)
+    z = np.zeros(shape, dtype=np.int64)
+    for _ in range(special_table.shape[1] + 1):
+        need = eligible_native * special_table[idx, z]
+        needed = np.where(need > 0.0, np.maximum(1.0, np.ceil(need / ceiling - 1e-9)), 0.0)
+        nz = np.minimum(needed, caps).astype(np.int64)
+        if np.array_equal(nz, z):
+            break
+        z = np.maximum(nz, z)
+    return z
 
 
 def split_pools(

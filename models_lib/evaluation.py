@@ -1,7 +1,8 @@
 """Evaluation per CP count: projection, specialty-engine split and response time at one count.
 
-Every count of the target gets its own LSPR factor (per-CP capacity depends on the count); the
-projected demand is split between the CPs and the specialty engines within the generation's
+Every count of the target gets its own LSPR factor, rated at the configuration's total engine
+count (CPs + the specialty engines sized beside them, the MP effect's fixed point solved per
+count: :func:`models_lib.engine.mp_specialty_engines`); the projected demand is split between the CPs and the specialty engines within the generation's
 rules (:mod:`models_lib.engine`), and where a response-time goal is checked the response model
 gives the time at that count.
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from models_lib.capacity import Projection
 from models_lib.cost_basis import Basis
-from models_lib.engine import EnginePolicy, specialty_engines, split_pools
+from models_lib.engine import EnginePolicy, mp_specialty_engines, split_pools
 from models_lib.queueing import erlang_c
 from models_lib.response import ResponseModel
 
@@ -38,8 +39,8 @@ __all__ = [
 #: Slack on the utilisation ceiling, so that a count exactly at the ceiling passes.
 UTIL_EPS = 1e-9
 
-#: The CP and specialty-engine projections to ``n`` CPs of the target.
-Projector = Callable[[int], tuple[Projection, Projection]]
+#: The CP and specialty-engine projections to ``n`` CPs and ``z`` specialty engines of the target.
+Projector = Callable[[int, int], tuple[Projection, Projection]]
 
 
 @dataclass(frozen=True)
@@ -84,9 +85,15 @@ def evaluate_count(n: int, *, basis: Basis, target: Target) -> CountEvaluation:
 
 def evaluate_total(n: int, total: float, target: Target) -> CountEvaluation:
     """:func:`evaluate_count` of a native demand of ``total`` busy engines."""
-    proj, zproj = target.project(n)
-    eligible = total * target.fraction * zproj.factor
-    z, needed = specialty_engines(target.policy, n, eligible, target.ziip_ceiling, target.ziips)
+    z, needed = mp_specialty_engines(
+        target.policy,
+        n,
+        total * target.fraction,
+        target.ziip_ceiling,
+        target.ziips,
+        lambda k: target.project(n, k)[1].factor,
+    )
+    proj, zproj = target.project(n, z)
     split = split_pools(total, target.fraction, proj.factor, zproj.factor, z, needed, target.ziip_ceiling)
     return CountEvaluation(
         n, proj, zproj, split.total, split.gcp, split.special, split.on_gcp, z, split.gcp / n, needed=needed

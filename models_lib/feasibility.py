@@ -33,6 +33,7 @@ import math
 from typing import TYPE_CHECKING
 
 from models_lib.answer_parts import Alternative, Feasibility, FeasibilityReason, MostCarried
+from models_lib.capacity import MAX_CPS
 from models_lib.engine import Saturation, saturation
 from models_lib.evaluation import UTIL_EPS, CountEvaluation
 
@@ -77,16 +78,49 @@ def fits_at(
 
 
 def _carry_at(pw: PreparedWorkload, n: int, ziips: int | None, software_tps: float | None) -> float:
-    """Rate ``n`` CPs with ``ziips`` specialty engines (``None``: as many as the rules allow)
-    carry within the ceilings (the closed form; the predicate is checked by the caller)."""
-    line = pw.line
+    """Rate ``n`` CPs with ``ziips`` specialty engines (``None``: those the engine sizes, at most
+    the rules' cap) carry within the ceilings.
+
+    The configuration is rated at its total engine count (the MP effect).  With sized engines a
+    rate ``t`` fits when ``t`` <= the rate ``n`` CPs + z(t) engines carry, z(t) the engines sized
+    at ``t``; z(t) <= z exactly below the rate ``b_z`` at which the eligible work fills z engines
+    at their ceiling (rated at n + z).  So the most is max over z of min(carry(z), b_z).
+    The closed form; the predicate is checked by the caller.
+    """
     cap = pw.policy.max_engines(n)
+    if ziips is not None:
+        return _carry_with(pw, n, ziips if cap is None else min(ziips, cap), software_tps)
+    line, f = pw.line, pw.eligible_share
+    top = cap if cap is not None else MAX_CPS - n
+
+    def fills(z: int) -> float:
+        if f <= 0.0 or z == top or line.slope <= 0.0:
+            return math.inf
+        return (z * pw.ziip_max_utilization / pw.special_factor(n, z) / f - line.intercept) / line.slope
+
+    # fills(z) rises with z; once it passes carry(z) the CPs (or the software) bind and carry(z)
+    # only falls: the first such z is found by bisection, and the most is at it or just below.
+    lo, hi = 0, top
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fills(mid) >= _carry_with(pw, n, mid, software_tps):
+            hi = mid
+        else:
+            lo = mid + 1
+    best = min(_carry_with(pw, n, lo, software_tps), fills(lo))
+    return max(best, fills(lo - 1)) if lo > 0 else best
+
+
+def _carry_with(pw: PreparedWorkload, n: int, engines: int | None, software_tps: float | None) -> float:
+    """Rate ``n`` CPs + ``engines`` carry within the ceilings, rated at their total (the MP effect)."""
+    z = engines or 0
+    line = pw.line
     sat = saturation(
         cps=n,
-        engines=cap if ziips is None else (ziips if cap is None else min(ziips, cap)),
+        engines=engines,
         fraction=pw.eligible_share,
-        cp_factor=pw.cp_factor(n) / min(pw.max_utilization, 1.0),
-        special_factor=pw.special_factor(n) / pw.ziip_max_utilization,
+        cp_factor=pw.cp_factor(n, z) / min(pw.max_utilization, 1.0),
+        special_factor=pw.special_factor(n, z) / pw.ziip_max_utilization,
         intercept=line.intercept,
         slope=line.slope,
         software_tps=software_tps,

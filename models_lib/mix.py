@@ -98,13 +98,23 @@ def share_lpar(
     pooled on the specialty engines (the generation's ratio and full-speed engines, as
     :func:`models_lib.engine.specialty_engines`); a shortfall spills to CPs in proportion."""
     native = [wm.native_busy(t) for wm, t in zip(models, rates, strict=True)]
-    eligible = [n * wm.eligible * wm.special_factor(cps) for wm, n in zip(models, native, strict=True)]
+
+    def eligible_at(k: int) -> list[float]:
+        return [n * wm.eligible * wm.special_factor(cps, k) for wm, n in zip(models, native, strict=True)]
+
+    # The MP effect: the pooled engines rated at the LPAR's total count (fixed point from 0 up).
+    z, _ = specialty_engines(models[0].policy, cps, sum(eligible_at(0)), ceiling, ziips)
+    for _ in range(cps * 4 + 8):
+        nz, _ = specialty_engines(models[0].policy, cps, sum(eligible_at(z)), ceiling, ziips)
+        if nz <= z:
+            break
+        z = nz
+    eligible = eligible_at(z)
     all_eligible = sum(eligible)
-    z, _ = specialty_engines(models[0].policy, cps, all_eligible, ceiling, ziips)
     keep = 1.0 if all_eligible <= z * ceiling else z * ceiling / all_eligible
     on_ziip = [e * keep for e in eligible]
     gcp = [
-        (n * (1.0 - wm.eligible) + n * wm.eligible * (1.0 - keep)) * wm.factor(cps)
+        (n * (1.0 - wm.eligible) + n * wm.eligible * (1.0 - keep)) * wm.factor(cps, z)
         for wm, n in zip(models, native, strict=True)
     ]
     total = [g + zi for g, zi in zip(gcp, on_ziip, strict=True)]
@@ -149,9 +159,9 @@ def responses(
     if not lpar.stable:
         return [(math.inf if wm.has_response_data else None, math.inf) for wm in models], math.inf
     # The share of each workload's work on CPs, of all its work at the CPs' speed (as the engine).
-    on_cps = [wm.native_busy(t) * wm.factor(lpar.cps) for wm, t in zip(models, rates, strict=True)]
+    on_cps = [wm.native_busy(t) * wm.factor(lpar.cps, lpar.ziips) for wm, t in zip(models, rates, strict=True)]
     cp_service = [
-        wm.slope * wm.factor(lpar.cps) * max(g / tot if tot > 0.0 else 1.0, 1e-12)
+        wm.slope * wm.factor(lpar.cps, lpar.ziips) * max(g / tot if tot > 0.0 else 1.0, 1e-12)
         for wm, g, tot in zip(models, lpar.gcp, on_cps, strict=True)
     ]
     cp_wait = fcfs_wait_s(lpar.cps, lpar.gcp_busy, rates, cp_service)

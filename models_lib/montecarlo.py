@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from models_lib.choice import canonical_objective
-from models_lib.engine import split_pools_array
+from models_lib.engine import mp_engines_array, split_pools_array
 from models_lib.workload import WorkloadModel
 
 __all__ = ["QUANTILES", "MonteCarloSample", "sample_costs", "sample_eligible", "simulate"]
@@ -170,12 +170,18 @@ def _required(
     """CPs each sample requires and the specialty engines sized there: the engine's split over
     every rated CP count at once."""
     counts = np.array(wm.counts)
-    factors = np.array([wm.factor(c) for c in wm.counts])
-    special = np.array([wm.special_factor(c) for c in wm.counts])
-    caps = np.array([math.inf if (m := wm.max_engines(c)) is None else float(m) for c in wm.counts])
+    tables = [wm.factor_tables(c) for c in wm.counts]
+    width = max(k for _, _, k in tables) + 1
+    cf_table = np.array([np.pad(cf, (0, width - cf.size), mode="edge") for cf, _, _ in tables])
+    sf_table = np.array([np.pad(sf, (0, width - sf.size), mode="edge") for _, sf, _ in tables])
+    caps = np.array([k for _, _, k in tables], dtype=np.int64)
     native = np.maximum(a + b * tps, 0.0)[:, None]
     umax = wm.ziip_ceiling
-    gcp, _, z = split_pools_array(native, f[:, None], factors[None, :], special[None, :], caps[None, :], umax, ziips)
+    # The MP effect: each sample's specialty engines per count, rated at the total count.
+    zs = mp_engines_array(native * f[:, None], sf_table, caps[None, :], umax, ziips)
+    idx = np.arange(counts.size)[None, :]
+    factors, special = cf_table[idx, zs], sf_table[idx, zs]
+    gcp, _, z = split_pools_array(native, f[:, None], factors, special, caps[None, :].astype(np.float64), umax, ziips)
     ok = gcp / counts[None, :] <= umax + _UTIL_EPS
     carried = ok.any(axis=1)
     pick = _pick(wm, ok, native * f[:, None], z, special, counts, ziips)
@@ -201,7 +207,7 @@ def _pick(
     first = ok.argmax(axis=1)
     if objective == "fewest-cps":
         return np.asarray(first, dtype=np.int_)
-    spill = eligible - np.minimum(eligible, z * wm.ziip_ceiling / special[None, :])
+    spill = eligible - np.minimum(eligible, z * wm.ziip_ceiling / special)
     full = (z >= ziips) if ziips is not None else np.zeros_like(ok)
     settled = ok & ((spill <= 0.0) | full)
     index = np.arange(counts.size)[None, :]

@@ -43,6 +43,8 @@ class NativeCost:
         Coverage of the prediction interval of a points basis.
     from_cps : int
         CPs of the measured LPAR.
+    from_specialty : int
+        Specialty engines of the measured LPAR (its total engine count is rated: the MP effect).
     payload, lpar : PayloadStep, LparStep
         The payload scale and the LPAR factor, decided once.
     warnings, assumptions, statements
@@ -59,6 +61,7 @@ class NativeCost:
     warnings: tuple[SizingWarning, ...]
     assumptions: tuple[str, ...]
     statements: tuple[int, ...]
+    from_specialty: int = 0
 
     def at(self, tps: float) -> Basis:
         """The native demand at ``tps`` transactions/s, with every note of the basis."""
@@ -173,4 +176,7 @@ def native_cost(
         warnings=warnings + step.warnings + lpar.warnings + ratio_warnings,
         assumptions=assumptions + step.assumptions + lpar.assumptions,
         statements=statements + step.statements + lpar.statements + ratio_ids,
+        from_specialty=bounds.from_specialty
+        if bounds is not None
+        else max((p.ziips for p in config.points if p.lpar_cps == from_cps), default=0),
     )

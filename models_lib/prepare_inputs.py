@@ -7,6 +7,7 @@ Every check raises :class:`~models_lib.checks.InputError` naming its argument.
 from __future__ import annotations
 
 from models_lib.checks import InputError, opt_int, pos_float
+from models_lib.choice import OBJECTIVES, canonical_objective
 from models_lib.costmodel import ConfigurationModel
 from models_lib.engine import EnginePolicy, engine_policy, rated_counts
 from models_lib.inputs import CapacityTable, ConfigurationData
@@ -14,7 +15,7 @@ from models_lib.limits import smt2_ziip_capacity
 from models_lib.native_cost import NativeCost
 from models_lib.response import ResponseModel, fit_response
 
-__all__ = ["check_options", "response_model_for", "smt2_option", "target_rules"]
+__all__ = ["check_objective", "check_options", "response_model_for", "smt2_option", "target_rules"]
 
 
 def check_options(
@@ -43,6 +44,15 @@ def check_options(
     if band >= 1.0:
         raise InputError("projection_band", f"projection_band must be in [0, 1), got {projection_band!r}")
     return umax, zmax, opt_int("payload_bytes", payload_bytes, 1), band
+
+
+def check_objective(objective: str) -> str:
+    """``objective`` by its current name when it is one of :data:`~models_lib.choice.OBJECTIVES`
+    or an alias of one (``least-msu``), else an InputError naming it."""
+    objective = canonical_objective(objective)
+    if objective not in OBJECTIVES:
+        raise InputError("objective", f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    return objective
 
 
 def target_rules(

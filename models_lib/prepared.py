@@ -30,9 +30,9 @@ from models_lib.answer import DEFAULT_MAX_UTILIZATION, SizingResult
 from models_lib.answer_build import (
     no_cpu_result,
 )
-from models_lib.capacity import Projection, rating
+from models_lib.capacity import MAX_CPS, Projection, rating
 from models_lib.checks import InputError, opt_int, pos_float
-from models_lib.choice import OBJECTIVES, RateRequest, canonical_objective
+from models_lib.choice import RateRequest
 from models_lib.cost_basis import Basis
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel, fit_configuration
 from models_lib.decision import answer_at
@@ -40,20 +40,21 @@ from models_lib.engine import (
     EnginePolicy,
     PoolDemand,
     Saturation,
+    mp_engines_array,
+    mp_specialty_engines,
     projections,
     saturation,
-    specialty_engines,
     split_pools,
     split_pools_array,
 )
 from models_lib.evaluation import Target, cost_factor, ziip_residence_ms
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
 from models_lib.native_cost import NativeCost, native_cost
-from models_lib.prepare_inputs import check_options, response_model_for, smt2_option, target_rules
+from models_lib.prepare_inputs import check_objective, check_options, response_model_for, smt2_option, target_rules
 from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility, eligibility_step
 
-__all__ = ["PoolLoads", "PreparedWorkload", "ResponsePoint", "prepare"]
+__all__ = ["PoolLoads", "PreparedWorkload", "ResponsePoint", "check_objective", "prepare"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -90,35 +91,24 @@ class PreparedWorkload:
 
     Parameters
     ----------
-    config : ConfigurationData
-        Published data of the configuration.
-    capacity : CapacityTable
-        LSPR ratings and engine rules.
-    target_machine, target_machine_type : str
-        Target machine slug and IBM machine type.
-    capacity_setting : str or None
-        Capacity setting of the target (``None``: full speed).
-    max_utilization, ziip_max_utilization : float
-        Ceilings of the CPs and of the specialty engines (fractions).
-    projection_band : float
-        Relative error band of the LSPR projection (0: none given).
-    fitted : ConfigurationModel
-        The fitted cost model(s) with their intervals.
-    cost : NativeCost or None
-        The native demand as a function of the rate (``None``: no CPU data).
-    eligibility : Eligibility or None
-        The eligible share of the sized demand, its range and scope.
-    response : ResponseModel or None
-        The response model (native, measured-payload CP costs).
-    policy : EnginePolicy
-        The target generation's specialty-engine rules.
-    counts : tuple of int
-        CP counts rated for the target (and its setting).
-    smt2_factor : float
-        zIIP capacity factor of SMT-2 applied (1.0: not applied); the specialty-engine projection
-        is divided by it, so each zIIP core carries ``smt2_factor`` zIIPs of eligible work.
-    smt2_statement : str
-        "SMT-2 on zIIPs: ..." for the answer's basis, either way.
+    config, capacity : ConfigurationData, CapacityTable
+        Published data of the configuration; LSPR ratings and engine rules.
+    target_machine, target_machine_type, capacity_setting : str, str, str or None
+        Target machine slug, IBM machine type and capacity setting (``None``: full speed).
+    max_utilization, ziip_max_utilization, projection_band : float
+        Ceilings of the CPs and of the specialty engines (fractions); relative error band of
+        the LSPR projection (0: none given).
+    fitted, cost : ConfigurationModel, NativeCost or None
+        The fitted cost model(s) with their intervals; the native demand as a function of the
+        rate (``None``: no CPU data).
+    eligibility, response : Eligibility or None, ResponseModel or None
+        The eligible share of the sized demand (range, scope); the response model (native,
+        measured-payload CP costs).
+    policy, counts : EnginePolicy, tuple of int
+        The target generation's specialty-engine rules; CP counts rated for the target (and setting).
+    smt2_factor, smt2_statement : float, str
+        zIIP capacity factor of SMT-2 applied (1.0: not applied; the specialty-engine projection
+        is divided by it); "SMT-2 on zIIPs: ..." for the answer's basis, either way.
     objective : str
         What the choice of the mix minimises by default (:data:`models_lib.choice.OBJECTIVES`).
     """
@@ -140,43 +130,58 @@ class PreparedWorkload:
     smt2_factor: float = 1.0
     smt2_statement: str = ""
     objective: str = "fewest-cps"
-    # Projections per CP count, filled on first use (the set-up, not a result).
-    _projections: dict[int, tuple[Projection, Projection]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
+    # Projections per (CP count, specialty engines) and factor tables per CP count, filled on first use.
+    _projections: dict[tuple[int, int], tuple[Projection, Projection]] = field(default_factory=dict, init=False, repr=False, compare=False)  # fmt: skip
+    _tables: dict[int, tuple[FloatArray, FloatArray, int]] = field(default_factory=dict, init=False, repr=False, compare=False)  # fmt: skip
 
-    # -- set-up derived once -------------------------------------------------------------
-    def projections(self, cps: int) -> tuple[Projection, Projection]:
-        """CP and specialty-engine projections from the measured LPAR to ``cps`` CPs of the target."""
-        pair = self._projections.get(cps)
+    def projections(self, cps: int, engines: int = 0) -> tuple[Projection, Projection]:
+        """CP and specialty-engine projections from the measured LPAR to ``cps`` CPs and
+        ``engines`` specialty engines of the target, both sides rated at their total engine
+        count (the MP effect, :func:`models_lib.capacity.mp_projection`)."""
+        pair = self._projections.get((cps, engines))
         if pair is None:
             cost = self._cost()
             pair = projections(
-                self.capacity,
-                self.config.machine_type,
-                cost.from_cps,
-                self.target_machine_type,
-                cps,
-                self.capacity_setting,
-            )
+                self.capacity, self.config.machine_type, cost.from_cps, self.target_machine_type, cps,
+                self.capacity_setting, from_engines=cost.from_specialty, to_engines=engines,
+            )  # fmt: skip
             if self.smt2_factor != 1.0:  # each zIIP core carries smt2_factor zIIPs of eligible work
                 pair = (pair[0], replace(pair[1], factor=pair[1].factor / self.smt2_factor))
-            self._projections[cps] = pair
+            self._projections[(cps, engines)] = pair
         return pair
 
-    def cp_factor(self, cps: int) -> float:
-        """LSPR factor of CP work to ``cps`` CPs (the target setting's rating)."""
-        return self.projections(cps)[0].factor
+    def cp_factor(self, cps: int, engines: int = 0) -> float:
+        """LSPR factor of CP work to ``cps`` CPs + ``engines`` specialty engines (the setting's speed)."""
+        return self.projections(cps, engines)[0].factor
 
-    def special_factor(self, cps: int) -> float:
-        """LSPR factor of specialty-engine work to ``cps`` CPs (full-speed rating)."""
-        return self.projections(cps)[1].factor
+    def special_factor(self, cps: int, engines: int = 0) -> float:
+        """LSPR factor of specialty-engine work to ``cps`` CPs + ``engines`` specialty engines (full speed)."""
+        return self.projections(cps, engines)[1].factor
 
-    def measured_scale(self, cps: int) -> float:
+    def engines_for(self, cps: int, eligible_native: float, given: int | None = None) -> tuple[int, int]:
+        """(configured, needed) specialty engines beside ``cps`` CPs for ``eligible_native`` busy
+        engines of eligible work (measured LPAR), the MP fixed point solved at this CP count
+        (:func:`models_lib.engine.mp_specialty_engines`)."""
+        return mp_specialty_engines(
+            self.policy, cps, eligible_native, self.ziip_max_utilization, given, lambda z: self.special_factor(cps, z)
+        )
+
+    def factor_tables(self, cps: int) -> tuple[FloatArray, FloatArray, int]:
+        """(CP factors, specialty factors, cap) at ``cps`` CPs for 0..cap specialty engines."""
+        if cps not in self._tables:
+            cap = self.policy.max_engines(cps)
+            k = max(0, MAX_CPS - cps) if cap is None else cap
+            pairs = [self.projections(cps, z) for z in range(k + 1)]
+            self._tables[cps] = (np.array([p[0].factor for p in pairs]), np.array([p[1].factor for p in pairs]), k)
+        return self._tables[cps]
+
+    def measured_scale(self, cps: int, engines: int = 0) -> float:
         """Busy CPs measured (published points, bounds) -> busy CPs of the sized demand on ``cps``
-        CPs of the target at the CPs' speed: the LSPR factor times the payload and LPAR factors."""
+        CPs (+ ``engines`` specialty engines) of the target at the CPs' speed: the LSPR factor
+        times the payload and LPAR factors."""
         cost = self._cost()
-        return self.cp_factor(cps) * cost.payload.factor * (1.0 if cost.lpar.factor is None else cost.lpar.factor)
+        lpar = 1.0 if cost.lpar.factor is None else cost.lpar.factor
+        return self.cp_factor(cps, engines) * cost.payload.factor * lpar
 
     @property
     def has_cpu_data(self) -> bool:
@@ -224,24 +229,25 @@ class PreparedWorkload:
         :class:`PoolLoads` of arrays (the same operations elementwise).
         """
         cost = self._cost()
-        cp, sp = self.cp_factor(cps), self.special_factor(cps)
-        f, ceiling = self.eligible_share, self.ziip_max_utilization
         if isinstance(tps, np.ndarray):
             native = cost.busy(np.asarray(tps, dtype=np.float64))
-            cap = self.policy.max_engines(cps)
+            f = self.eligible_share
+            cf, sf, k = self.factor_tables(cps)
+            caps = np.array([k], dtype=np.int64)
+            z = mp_engines_array(native * f, sf[None, :], caps, self.ziip_max_utilization, ziips)
             gcp, special, engines = split_pools_array(
-                native, np.asarray(f), np.asarray(cp), np.asarray(sp), np.asarray(np.inf if cap is None else float(cap)),
-                ceiling, ziips,
-            )  # fmt: skip
+                native, np.asarray(f), cf[z], sf[z], np.asarray(float(k)), self.ziip_max_utilization, ziips
+            )
             return PoolLoads(gcp, special, engines)
         return self.split_native(cost.busy(float(tps)), cps, ziips)
 
     def split_native(self, native: float, cps: int, ziips: int | None = None, fraction: float | None = None) -> PoolDemand:  # fmt: skip
         """The scalar :meth:`evaluate` of ``native`` busy engines of the measured LPAR, with the
-        eligible share ``fraction`` (default: the central one; a sampler gives its own)."""
-        cp, sp = self.cp_factor(cps), self.special_factor(cps)
+        eligible share ``fraction`` (default: the central one; a sampler gives its own); the
+        specialty engines and both pools rated at the configuration's total engine count."""
         f = self.eligible_share if fraction is None else fraction
-        z, needed = specialty_engines(self.policy, cps, native * f * sp, self.ziip_max_utilization, ziips)
+        z, needed = self.engines_for(cps, native * f, ziips)
+        cp, sp = self.cp_factor(cps, z), self.special_factor(cps, z)
         return split_pools(native, f, cp, sp, z, needed, self.ziip_max_utilization)
 
     def saturation(
@@ -254,9 +260,10 @@ class PreparedWorkload:
         cap = self.policy.max_engines(cps)
         engines = cap if ziips is None else (ziips if cap is None else min(ziips, cap))
         software = self.response.software if self.response is not None else None
+        z = engines or 0
         return saturation(
             cps=cps, engines=engines, fraction=self.eligible_share if fraction is None else fraction,
-            cp_factor=self.cp_factor(cps), special_factor=self.special_factor(cps), intercept=intercept, slope=slope,
+            cp_factor=self.cp_factor(cps, z), special_factor=self.special_factor(cps, z), intercept=intercept, slope=slope,
             software_tps=None if software is None else software.saturation_tps(),
         )  # fmt: skip
 
@@ -268,7 +275,9 @@ class PreparedWorkload:
         """
         rmodel = self.response
         split = self.evaluate(tps, cps, ziips)
-        factor = cost_factor(self.native_busy(tps), self.cp_factor(cps), self.line.payload_factor, split.gcp)
+        factor = cost_factor(
+            self.native_busy(tps), self.cp_factor(cps, split.engines), self.line.payload_factor, split.gcp
+        )
         has_data = rmodel is not None and rmodel.has_response_data
         if rmodel is None or tps >= self.saturation(cps, split.engines).tps:
             return ResponsePoint(tps, math.inf if has_data else None, math.inf, math.inf, factor)
@@ -340,15 +349,6 @@ class PreparedWorkload:
             t, cps_given, opt_int("ziips", ziips, 0), n_clients, think, sla,
             self.max_utilization, self.ziip_max_utilization, self.policy, objective,
         )  # fmt: skip
-
-
-def check_objective(objective: str) -> str:
-    """``objective`` by its current name when it is one of :data:`~models_lib.choice.OBJECTIVES`
-    or an alias of one (``least-msu``), else an InputError naming it."""
-    objective = canonical_objective(objective)
-    if objective not in OBJECTIVES:
-        raise InputError("objective", f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
-    return objective
 
 
 def prepare(

@@ -21,7 +21,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from models_lib.answer import DEFAULT_MAX_UTILIZATION
+from models_lib.capacity import MAX_CPS
 from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel, LinearFit
 from models_lib.engine import EnginePolicy, PoolDemand, Saturation
@@ -32,6 +36,8 @@ from models_lib.queueing import Station
 from models_lib.response import ResponseModel
 from models_lib.response_step import closed_network
 from models_lib.sizing import size
+
+FloatArray = npt.NDArray[np.float64]
 
 __all__ = ["Evaluation", "WorkloadModel", "reference_rate", "workload_model", "ziip_residence_ms"]
 
@@ -134,7 +140,12 @@ class WorkloadModel:
     def has_response_data(self) -> bool:
         return self.response is not None and self.response.has_response_data
 
-    def factor(self, cps: int) -> float:
+    def factor(self, cps: int, engines: int = 0) -> float:
+        """LSPR factor of CP work to ``cps`` CPs + ``engines`` specialty engines (rated at their
+        total count, the MP effect: the prepared workload's, where there is one)."""
+        if engines and self.prepared is not None and self.prepared.has_cpu_data:
+            self.factor(cps)  # ValueError naming cps when it is not rated
+            return self.prepared.cp_factor(cps, engines)
         try:
             return self.factors[cps]
         except KeyError:
@@ -160,9 +171,23 @@ class WorkloadModel:
         line = pw.line
         return (self.intercept, self.slope, self.eligible) == (line.intercept, line.slope, pw.eligible_share)
 
-    def special_factor(self, cps: int) -> float:
-        """Projection factor of specialty-engine work to ``cps`` CPs (full-speed rating)."""
+    def special_factor(self, cps: int, engines: int = 0) -> float:
+        """Projection factor of specialty-engine work to ``cps`` CPs + ``engines`` specialty
+        engines (full-speed rating of the total count)."""
+        if engines and self.prepared is not None and self.prepared.has_cpu_data:
+            self.factor(cps)
+            return self.prepared.special_factor(cps, engines)
         return self.special_factors.get(cps, self.factor(cps))
+
+    def factor_tables(self, cps: int) -> tuple[FloatArray, FloatArray, int]:
+        """(CP factors, specialty factors, cap) at ``cps`` CPs for 0..cap specialty engines
+        (:meth:`models_lib.prepared.PreparedWorkload.factor_tables`)."""
+        self.factor(cps)
+        if self.prepared is not None and self.prepared.has_cpu_data:
+            return self.prepared.factor_tables(cps)
+        cap = self.max_engines(cps)
+        k = MAX_CPS if cap is None else cap
+        return np.full(k + 1, self.factor(cps)), np.full(k + 1, self.special_factor(cps)), k
 
     def max_engines(self, cps: int) -> int | None:
         """Most specialty engines the generation's rules allow beside ``cps`` CPs."""
@@ -238,7 +263,7 @@ class WorkloadModel:
         work that spilled onto them included)."""
         # No load at all (a rate of 0, or a negative intercept): the share's limit.
         idle = 1.0 if ziips == 0 else 1.0 - self.eligible
-        return cost_factor(self.native_busy(tps), self.factor(cps), self.response_scale, split.gcp, idle)
+        return cost_factor(self.native_busy(tps), self.factor(cps, split.engines), self.response_scale, split.gcp, idle)
 
     def closed_network(
         self, tps: float, cps: int, ziips: int | None = None, *, scale: float = 1.0, with_fixed: bool = True

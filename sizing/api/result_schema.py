@@ -155,6 +155,10 @@ class CapacityBasisSerializer(serializers.Serializer[Any]):
     cp_factor = serializers.FloatField()
     specialty_factor = serializers.FloatField()
     source = serializers.CharField()  # type: ignore[assignment]  # an API field named like a Field attribute
+    mp_engines = serializers.IntegerField(help_text="CPs + specialty engines: the total count the factors are rated at")
+    mips_per_engine_at_cps = serializers.FloatField(help_text="full-speed MIPS per engine at the CP count alone")
+    mips_per_engine_at_total = serializers.FloatField(help_text="full-speed MIPS per engine at mp_engines")
+    mp_factor = serializers.FloatField(help_text="mips_per_engine_at_total / mips_per_engine_at_cps (the MP effect)")
 
 
 class CapacityIcfSerializer(serializers.Serializer[Any]):

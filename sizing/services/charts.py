@@ -175,7 +175,7 @@ def cpu_chart(
     }
     if prepared is None or answer.cps is None or not prepared.has_cpu_data:
         return chart
-    scale = prepared.measured_scale(answer.cps)
+    scale = prepared.measured_scale(answer.cps, answer.ziips or 0)
     chart["scale"] = scale
     curve = answer.cpu_curve(grid)
     line = {

@@ -44,19 +44,22 @@ def _sentence(r: SizingResult, needle: str) -> str:
     return hits[0]
 
 
-def test_zec12_answer_cites_its_unconfirmed_ratio_and_gives_the_2_to_1_alternative(table: CapacityTable) -> None:
-    # engine_rules.yaml, zEC12: zaaps_per_cp 1, unconfirmed, alternatives {zaaps_per_cp: 2}.
-    # The alternative must be the engine's own answer under the 2:1 rule (issue 22 example 7).
-    # The fewest CPs the rule allows (objective fewest-cps), as the example was read.
+def test_zec12_answer_cites_its_unconfirmed_ratio_and_gives_the_1_to_1_alternative(table: CapacityTable) -> None:
+    # engine_rules.yaml, zEC12 (issue 32 item 5): zaaps_per_cp 2 (GA2, 2013), unconfirmed,
+    # alternatives {zaaps_per_cp: 1} (GA1, the z/OS V2R1 pages).  The alternative must be the
+    # engine's own answer under the 1:1 rule; the fewest CPs the rule allows (fewest-cps).
     r = _size(table, "zec12", tps=1000.0, objective="fewest-cps")
     rule = _sentence(r, "zEC12: eligible (Java) work runs on zAAPs")
-    assert "at most 1 per CP (unconfirmed" in rule and "z/OS V2R1 MVS Planning" in rule
-    other = _size(_with_rule(table, "2827", zaaps_per_cp=2.0), "zec12", tps=1000.0, objective="fewest-cps")
-    assert (r.cps, r.ziips) == (3, 3)  # 1:1 in force (docs/models.md, example 7 "now")
+    assert "at most 2 per CP (unconfirmed" in rule and "z/OS V2R1 (2013) MVS Planning" in rule
+    assert "'zAAP on zIIP capability' product page (zEC12/zBC12 edition" in rule
+    other = _size(_with_rule(table, "2827", zaaps_per_cp=1.0), "zec12", tps=1000.0, objective="fewest-cps")
+    assert r.cps is not None and r.ziips is not None and other.cps is not None and other.ziips is not None
+    assert r.ziips <= 2 * r.cps and other.ziips <= other.cps
     assert (other.cps, other.ziips) != (r.cps, r.ziips)
     alt = _sentence(r, "ratio in force is unconfirmed")
-    assert "(at most 2 zAAPs per CP)" in alt
-    assert f"takes {other.cps} CPs + {other.ziips} zAAPs at {other.gcp_utilization:.1%} CP busy" in alt
+    assert "(at most 1 zAAP per CP)" in alt
+    cps = f"{other.cps} CP{'' if other.cps == 1 else 's'}"
+    assert f"takes {cps} + {other.ziips} zAAPs at {other.gcp_utilization:.1%} CP busy" in alt
     assert f"{other.msu:,.1f} MSU" in alt
 
 
@@ -138,16 +141,21 @@ def test_without_eligible_work_the_other_rule_gives_the_same_answer(table: Capac
 
 
 def test_basis_states_the_mp_effect_of_the_whole_configuration(table: CapacityTable) -> None:
-    # z/OS Connect 32K at 3,000 TPS on z16 answers 4 CPs + 8 zIIPs.  LSPR rows (the zPCR export,
+    # z/OS Connect 32K at 3,000 TPS on z16, 4 CPs + 8 zIIPs given.  LSPR rows (the zPCR export,
     # benchmarks/lspr_zpcr_configuration_summary.csv): 3931-704 and 3931-712; per engine
-    # MIPS(4)/4 against MIPS(12)/12.
-    r = _size(table, "z16", tps=3000.0, objective="fewest-cps")
+    # MIPS(4)/4 at the CPs alone against MIPS(12)/12 at the configuration's 12 engines, applied.
+    r = _size(table, "z16", tps=3000.0, cps=4, ziips=8)
     assert (r.cps, r.ziips) == (4, 8)
     rows = {int(row["cps"]): float(row["mips"]) for row in P.lspr_rows("3931", (4, 12))}
     per4, per12 = rows[4] / 4, rows[12] / 12
-    note = _sentence(r, "MP effect of the whole configuration is not applied")
-    assert f"3931-704: {per4:,.1f} MIPS per engine" in note and f"{per12:,.1f} MIPS per engine (3931-712)" in note
-    assert f"{1 - per12 / per4:.1%} less" in note
+    note = _sentence(r, "MP effect: the 4 CPs and 8 zIIPs are rated at the configuration's 12 engines")
+    assert f"{per12:,.1f} MIPS per engine at full speed against {per4:,.1f} at 4 CPs alone" in note
+    assert f"(factor {per12 / per4:.3f})" in note
+    assert r.capacity_detail is not None
+    b = r.capacity_detail.basis
+    assert b.mp_engines == 12
+    assert_allclose((b.mips_per_engine_at_cps, b.mips_per_engine_at_total, b.mp_factor), (per4, per12, per12 / per4))
+    assert not [a for a in r.basis.assumptions if "not applied" in a and "MP" in a]
 
 
 def test_no_mp_effect_sentence_without_specialty_engines(table: CapacityTable) -> None:

@@ -76,10 +76,11 @@ def test_midrange_bound_is_six_cps_and_two_ziips_per_cp() -> None:
     assert not check.fits and check.reason in ("engines", "ratio")
 
 
-def test_zec12_ratio_is_unconfirmed_with_the_2_to_1_alternative() -> None:
+def test_zec12_ratio_is_unconfirmed_with_the_1_to_1_alternative() -> None:
+    # Issue 32 item 5: GA2's 2:1 in force (unconfirmed), GA1's 1:1 the recorded alternative.
     r = rules()["2827"]
-    assert r.ziips_per_cp == 1.0 and "ziips_per_cp" in r.unconfirmed
-    assert r.alternative("ziips_per_cp") == (True, 2.0)
+    assert r.ziips_per_cp == 2.0 and r.zaaps_per_cp == 2.0 and "ziips_per_cp" in r.unconfirmed
+    assert r.alternative("ziips_per_cp") == (True, 1.0)
     assert r.alternative("min_cps_per_lpar") == (False, None)
 
 

@@ -299,11 +299,24 @@ def test_zosconnect_central_value_is_the_bound_tightened_by_the_throughput_table
 def test_zosconnect_ziips_take_the_eligible_share(table: CapacityTable) -> None:
     # ">99% eligible" (sec. 11) -> 0.99 of the busy engines at 1000 TPS on zIIPs: 1000 TPS x
     # 4.2649 ms (the sec. 7.1 table's cost, above) = 4.2649 busy engines on the native 6 CPs.
+    # The zIIPs sit beside the 6 CPs, so the configuration is rated at 6 + z engines (the MP
+    # effect, issue 32 item 6): per engine MIPS(6)/6 on the measured LPAR (2964, 6 GCPs, no
+    # zIIPs) against MIPS(6+z)/(6+z).  At the CP-only rating 5 zIIPs would do (4.22 / 0.85 =
+    # 4.97); rated at 11 engines they carry 4.61 busy engines of work (5.42 at the ceiling), so
+    # the fixed point is 6, and 6 zIIPs rated at 12 engines still need 6.
     r = _size("zosconnect-cics", "channel", table, tps=1000.0, cps=6)
     busy = 1000.0 * ZOSCONNECT_TABLE_COST_MS / 1000.0
-    assert_allclose(r.busy_cps["ziip"], 0.99 * busy, rtol=1e-9)  # type: ignore[arg-type]
+    rows = {int(row["cps"]): float(row["mips"]) for row in P.lspr_rows("2964", (6, 11, 12))}
+
+    def factor(z: int) -> float:
+        return (rows[6] / 6) / (rows[6 + z] / (6 + z))
+
+    assert math.ceil(0.99 * busy / DEFAULT_MAX_UTILIZATION) == 5
+    assert math.ceil(0.99 * busy * factor(5) / DEFAULT_MAX_UTILIZATION) == 6
+    assert math.ceil(0.99 * busy * factor(6) / DEFAULT_MAX_UTILIZATION) == 6
+    assert r.ziips == r.ziips_required == 6
+    assert_allclose(r.busy_cps["ziip"], 0.99 * busy * factor(6), rtol=1e-9)  # type: ignore[arg-type]
     assert_allclose(r.busy_cps["gcp"] + r.busy_cps["ziip"], r.busy_cps["total"], rtol=1e-12)  # type: ignore[operator]
-    assert r.ziips_required == math.ceil(0.99 * busy / DEFAULT_MAX_UTILIZATION) == 5
 
 
 def test_cicstg_bound_4_engines_over_1780_tps(table: CapacityTable) -> None:

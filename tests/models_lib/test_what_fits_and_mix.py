@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from models_lib.answer import DEFAULT_MAX_UTILIZATION
 from models_lib.costmodel import ConfigurationModel, fit_configuration
 from models_lib.inputs import ConfigurationData
 from models_lib.limits import engine_limits
@@ -244,15 +245,19 @@ def test_fiteq_multi_region_beyond_its_software_saturation_does_not_fit() -> Non
 
 
 def test_zosconnect_on_z17_keeps_eligible_work_on_ziips_and_msu_rises_with_tps() -> None:
-    # fewest-cps (the default again since issue 32): 1,000 TPS -> 1 CP + 2 zIIPs, 243.8 MSU (most
-    # of the CP busy spilled eligible work); 2,000 TPS -> 3 CPs + 6 zIIPs, 69.1 MSU.  Those are the
-    # alternatives of least-msu-consumed, which keeps the eligible work on zIIPs.
+    # Before: 1,000 TPS -> 1 CP + 2 zIIPs, 243.8 MSU (most of the CP busy spilled eligible work);
+    # 2,000 TPS -> 3 CPs + 6 zIIPs, 69.1 MSU.  fewest-cps is the default (issue 32 item 1); those
+    # are least-msu-consumed's alternatives.  With the MP effect (issue 32 item 6) 1 CP + 2 zIIPs is
+    # rated at 3 engines, and the CP runs above the ceiling at 1,000 TPS: both answer 2 CPs + 4 zIIPs.
     a = _size("zosconnect-cics", "channel", Z17, 1000.0, objective="least-msu-consumed")
     b = _size("zosconnect-cics", "channel", Z17, 2000.0, objective="least-msu-consumed")
-    for r in (a, b):
-        assert r.busy_cps.ziip_on_gcp == 0.0 and r.alternative is not None
-        assert r.alternative.objective == "fewest-cps" and r.alternative.msu is not None and r.msu is not None
-        assert r.msu < r.alternative.msu
+    assert a.prepared is not None
+    one = a.prepared.evaluate(1000.0, 1)
+    assert one.engines == 2 and one.gcp > DEFAULT_MAX_UTILIZATION
+    assert (a.cps, a.ziips, a.alternative) == (2, 4, None) and a.busy_cps.ziip_on_gcp == 0.0
+    assert b.busy_cps.ziip_on_gcp == 0.0 and b.alternative is not None
+    assert b.alternative.objective == "fewest-cps" and b.alternative.msu is not None and b.msu is not None
+    assert b.msu < b.alternative.msu
     assert a.msu is not None and b.msu is not None and b.msu > a.msu
 
 

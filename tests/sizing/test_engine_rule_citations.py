@@ -25,16 +25,19 @@ def _refs(rule: EngineRule) -> dict[str, dict[str, object]]:
     return {str(r["key"]): r for r in rule.references}
 
 
-def test_zec12_and_zbc12_ratio_is_unconfirmed_with_the_2_to_1_alternative() -> None:
+def test_zec12_and_zbc12_are_sized_at_2_to_1_unconfirmed_with_the_1_to_1_alternative() -> None:
+    # Issue 32 item 5: GA2's 2:1 (2013) in force, GA1's 1:1 (z/OS V2R1 pages) the alternative;
+    # no stored IBM document states 2:1, so it stays unconfirmed.
     rules = _rules()
     for generation in ("zEC12", "zBC12"):
         rule = rules[generation]
-        assert rule.ziips_per_cp == 1 and rule.zaaps_per_cp == 1
+        assert rule.ziips_per_cp == 2 and rule.zaaps_per_cp == 2
         assert sorted(rule.unconfirmed) == ["zaaps_per_cp", "ziips_per_cp"]
-        assert rule.alternatives == {"ziips_per_cp": 2, "zaaps_per_cp": 2}
+        assert rule.alternatives == {"ziips_per_cp": 1, "zaaps_per_cp": 1}
         # The z/OS V2R1 WLM page now supports only the one-CP-per-LPAR rule for these machines.
         assert _refs(rule)["zos-wlm-ziip"]["supports"] == ["min_cps_per_lpar"]
-        assert "zBC12 announcement" in rule.notes
+        assert "zBC12" in rule.notes and "July 2013" in rule.notes
+    assert "GA2" in rules["zEC12"].notes and "driver level" in rules["zEC12"].notes
 
 
 def test_z16_and_z17_record_the_no_ratio_alternative_and_z13s_keeps_its_citation() -> None:
@@ -78,7 +81,7 @@ def test_selector_hands_the_limits_and_alternatives_to_the_engine() -> None:
     zec12 = engine_rules_for("2827")
     assert z13 is not None and zec12 is not None
     assert z13.max_engines_for("2964") == 141
-    assert zec12.alternative("ziips_per_cp") == (True, 2.0)
+    assert zec12.alternative("ziips_per_cp") == (True, 1.0)  # GA1's 1:1 beside GA2's 2:1 (issue 32)
     assert "ziips_per_cp" in zec12.unconfirmed
 
 
@@ -119,5 +122,5 @@ def test_max_engines_for_a_type_the_rule_does_not_list_is_rejected(tmp_path: Pat
 def test_engine_rules_api_serves_max_engines_and_alternatives(api) -> None:  # type: ignore[no-untyped-def]
     by_generation = {r["generation"]: r for r in api.get("/api/v1/engine-rules/").json()}
     assert by_generation["z16"]["max_engines"] == {"3931": 200, "3932": None}
-    assert by_generation["zEC12"]["alternatives"] == {"ziips_per_cp": 2, "zaaps_per_cp": 2}
+    assert by_generation["zEC12"]["alternatives"] == {"ziips_per_cp": 1, "zaaps_per_cp": 1}
     assert by_generation["z13s"]["alternatives"] == {}

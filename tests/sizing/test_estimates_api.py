@@ -173,11 +173,11 @@ def test_an_answer_that_does_not_fit_says_so_and_quotes_no_engines(api: Any) -> 
 
 
 def test_objective_chooses_the_mix_and_the_answer_names_the_other(api: Any) -> None:
-    # Issue 22 item 4: z/OS Connect at 1,000 TPS on z17 answers 1 CP + 2 zIIPs, 243.8 MSU, most
-    # of the CP busy spilled eligible work; least-msu-consumed keeps it on zIIPs.  Issue 32 item
-    # 1: fewest CPs is the default again (the planner's quote); least-msu, the issue-22 name, is
-    # accepted for least-msu-consumed.  Each names the other with its installed and consumed MSU.
-    query = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z17", "tps": 1000}
+    # Issue 22 item 4: z/OS Connect at 1,000 TPS on z17 answered 1 CP + 2 zIIPs, most of the CP
+    # busy spilled eligible work.  Since the MP effect (issue 32 item 6) 1 CP + 2 zIIPs no longer
+    # fits at 1,000 TPS; at 2,000 TPS fewest CPs (the default, issue 32 item 1) still spills.
+    # least-msu, the issue-22 name, is accepted for least-msu-consumed.  Each names the other.
+    query = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z17", "tps": 2000}
     fewest = api.get("/api/v1/estimate", query).json()
     least = api.get("/api/v1/estimate", {**query, "objective": "least-msu"}).json()
     named = api.get("/api/v1/estimate", {**query, "objective": "least-msu-consumed"}).json()

@@ -266,3 +266,20 @@ def test_pdf_cpu_chart_capacity_line_counts_cps_and_ziips(user: Any) -> None:
     assert guides[("y", f"{cps} CPs + {ziips} zIIPs")] == cps + ziips
     # The target's busy engines (CPs + zIIPs) sit under the line, within the ceilings' level.
     assert data["estimate"]["busy_cps"]["total"] <= guides[("y", "85% ceiling")] + 1e-9
+
+
+def test_estimate_report_names_the_engine_rules_documents_and_the_mp_effect(api: Any) -> None:
+    # Issue 32 items 5 and 6: the rule in force names its documents (with their dates where the
+    # document gives one, benchmarks/engine_rules.yaml) in the basis, and the PDF prints the
+    # basis; the MP effect's factor is stated beside it.
+    body = _create(api, {**CICSTG, "machine": "zec12", "tps": 3000})
+    stored = Estimate.objects.get(pk=body["id"]).outputs
+    (rule,) = [a for a in stored["basis"]["assumptions"] if a.startswith("zEC12: eligible (Java) work")]
+    assert "at most 2 per CP (unconfirmed" in rule and "z/OS V2R1 (2013) MVS Planning" in rule
+    (mp,) = [a for a in stored["basis"]["assumptions"] if a.startswith("MP effect:")]
+    assert f"(factor {stored['capacity']['basis']['mp_factor']:.3f})" in mp
+    words = report_words(api, f"/api/v1/estimates/{body['id']}/report.pdf")
+    assert "at most 2 per CP (unconfirmed" in words
+    assert "z/OS V2R1 (2013) MVS Planning: Workload Management" in words
+    assert "'zAAP on zIIP capability' product page (zEC12/zBC12 edition" in words
+    assert f"(factor {stored['capacity']['basis']['mp_factor']:.3f})" in words

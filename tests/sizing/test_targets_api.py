@@ -72,10 +72,12 @@ def test_sub_capacity_needs_more_cps_than_full_speed_for_the_same_work_and_ziips
 
 def test_sub_capacity_changes_cp_work_only(api: Any) -> None:
     # Same CPs, same zIIPs: the zIIP work (full speed) is identical, the CP work is scaled by
-    # MIPS(3931-710) / MIPS(3931-510) (LSPR per-CP ratio at 10 CPs).
+    # MIPS(3931-710) / MIPS(3931-510) (LSPR per-CP ratio at 10 CPs), also once both are rated at
+    # the configuration's 16 engines (the MP effect: the setting's speed at the CP count).
     full = _get(api, **ZOSCONNECT, model="3931-710", tps=1500, ziips=6).json()
     sub = _get(api, **ZOSCONNECT, model="3931-510", tps=1500, ziips=6).json()
-    assert sub["ziips_required"] == full["ziips_required"] == 6
+    assert sub["ziips"] == full["ziips"] == 6
+    assert full["capacity"]["basis"]["mp_engines"] == sub["capacity"]["basis"]["mp_engines"] == 16
     assert_allclose(sub["busy_cps"]["ziip"], full["busy_cps"]["ziip"], rtol=1e-12)
     ratio = CapacityRating.objects.get(model="3931-710").mips / CapacityRating.objects.get(model="3931-510").mips
     assert_allclose(sub["busy_cps"]["gcp"], full["busy_cps"]["gcp"] * ratio, rtol=1e-12)
@@ -99,14 +101,23 @@ def test_msu_grows_with_work(api: Any) -> None:
 
 
 def test_projection_to_the_measured_model_is_the_identity(api: Any) -> None:
+    # The measured LPAR is 6 GCPs without zIIPs (z/OS Connect section 7.1): that configuration
+    # is the identity; zIIPs beside the CPs rate the configuration at its total (the MP effect).
     body = _get(api, **ZOSCONNECT, machine="z13", tps=800).json()
     measured = body["basis"]["projection"]["from_cps"]
-    same = _get(api, **ZOSCONNECT, machine="z13", cps=measured, tps=800).json()
+    same = _get(api, **ZOSCONNECT, machine="z13", cps=measured, ziips=0, tps=800).json()
     proj = same["basis"]["projection"]
     assert (proj["from_machine_type"], proj["to_machine_type"], proj["to_cps"]) == ("2964", "2964", measured)
     assert proj["factor"] == 1.0 and proj["specialty_factor"] == 1.0
     # Busy CPs on the target = the native demand on the measured LPAR.
     assert_allclose(same["busy_cps"]["total"], same["basis"]["native"]["busy_cps"], rtol=1e-12)
+    sized = _get(api, **ZOSCONNECT, machine="z13", cps=measured, tps=800).json()
+    total = sized["capacity"]["basis"]["mp_engines"]
+    assert total == measured + sized["ziips"] > measured
+    assert total < 100  # model capacity identifiers 2964-701..2964-799
+    at_measured = CapacityRating.objects.get(model=f"2964-7{measured:02d}").mips / measured
+    expected = at_measured / (CapacityRating.objects.get(model=f"2964-7{total:02d}").mips / total)
+    assert_allclose(sized["basis"]["projection"]["factor"], expected, rtol=1e-12)
 
 
 def test_z17_answer_basis_names_9175_and_the_seed_machine(api: Any) -> None:
@@ -117,8 +128,13 @@ def test_z17_answer_basis_names_9175_and_the_seed_machine(api: Any) -> None:
     from_rating = CapacityRating.objects.get(model=cap["from_model"])
     to_rating = CapacityRating.objects.get(model="9175-710")
     assert (cap["from_mips"], cap["to_mips"]) == (from_rating.mips, to_rating.mips)
-    # factor = (MIPS_from / N_from) / (MIPS_to / N_to), LSPR per-CP ratio
-    assert_allclose(proj["factor"], (from_rating.mips / from_rating.cps) / (to_rating.mips / to_rating.cps), rtol=1e-12)
+    # factor = (MIPS_from / N_from) / (MIPS_to(T) / T), LSPR per-engine ratio, the target rated at
+    # the configuration's T = 10 CPs + its zIIPs (the MP effect; the seed's LPAR had no zIIPs)
+    total = cap["mp_engines"]
+    assert total == 10 + body["ziips"] and total < 100
+    at_total = CapacityRating.objects.get(model=f"9175-7{total:02d}")
+    assert_allclose(proj["factor"], (from_rating.mips / from_rating.cps) / (at_total.mips / total), rtol=1e-12)
+    assert_allclose(cap["mp_factor"], (at_total.mips / total) / (to_rating.mips / to_rating.cps), rtol=1e-12)
     assert cap["source"] == proj["source"] and "LSPR" in cap["source"]
 
 
