@@ -23,6 +23,7 @@ from models_lib.answer_parts import (
     ResponseTime,
     SaturationBinding,
 )
+from models_lib.pricing import ConfigurationCost
 
 if TYPE_CHECKING:
     from models_lib.answer_curves import CapacityLine, CpuCurve, FloatArray, ResponseCurve
@@ -248,13 +249,16 @@ class SizingResult:
         except where given CPs saturate and a sized count would carry the rate (``saturation``:
         they name that count); the other figures are those of ``evaluated_cps`` CPs (the
         largest count, or the given one).
-    objective : {"least-msu", "fewest-cps", "fewest-engines"}
+    objective : {"least-msu", "fewest-cps", "fewest-engines", "least-cost"}
         What the choice of the mix minimised (:data:`models_lib.choice.OBJECTIVES`).
     alternative : Alternative or None
         What the other objective picks where it differs (``objective``, ``cps``, ``ziips``, ``msu``).
     evaluated_cps, evaluated_ziips : int or None
         The CPs and specialty engines the figures are evaluated at (equal to ``cps``/``ziips``
         where the answer fits).
+    cost : ConfigurationCost or None
+        Only where a price book is given and the answer fits: the configuration's cost over the
+        book's term (:func:`models_lib.pricing.configuration_cost`); the key is absent otherwise.
     """
 
     path: str
@@ -293,6 +297,7 @@ class SizingResult:
     alternative: Alternative | None = None
     evaluated_cps: int | None = None
     evaluated_ziips: int | None = None
+    cost: ConfigurationCost | None = None
     prepared: PreparedWorkload | None = field(default=None, repr=False, compare=False)
 
     def response_curve(self, tps: FloatArray | list[float]) -> ResponseCurve:
@@ -371,6 +376,8 @@ class SizingResult:
             "evaluated_cps": self.evaluated_cps,
             "evaluated_ziips": self.evaluated_ziips,
         }
+        if self.cost is not None:  # only with the user's price book: no invented prices
+            out["cost"] = self.cost
         return out
 
 

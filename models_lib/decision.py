@@ -28,6 +28,7 @@ from models_lib.evaluation import CountEvaluation, cp_cost_factor, evaluations
 from models_lib.feasibility import feasibility_step
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
+from models_lib.pricing import rated_msu
 from models_lib.response_step import ResponseTimes, response_step
 from models_lib.saturation_ranges import (
     binding_at_target,
@@ -69,7 +70,9 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     assert elig is not None
     rmodel = pw.response
     target = pw.target(elig.value, req.ziips)
-    evals = evaluations(pw.counts, basis, target, umax=req.umax, cps=req.cps, goal=req.sla is not None)
+    # least-cost reads every count: a later one may be cheaper (consumed MSU drifts with the count)
+    every = req.sla is not None or req.objective == "least-cost"
+    evals = evaluations(pw.counts, basis, target, umax=req.umax, cps=req.cps, goal=every)
     choice = choose(evals, req, rmodel, basis, pw.target_machine_type)
     chosen = choice.chosen
     sat_of = saturation_at(basis, chosen, elig.value, rmodel)
@@ -80,7 +83,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
     rng = ranges(
         basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high),
-        choice.required is not None, req.objective,
+        choice.required is not None, req.objective, req.pricer,
     )  # fmt: skip
     lower_bound = basis.cost_is_upper_bound and band == 0.0
     fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), lower_bound)
@@ -198,10 +201,7 @@ def _required_ziips(
 
 def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
     """MSU consumed by the CP work of ``ev`` (the rating of its count at the target's setting)."""
-    table, mt, n = pw.capacity, pw.target_machine_type, ev.n
-    full = table.ratings[(mt, n)]
-    rated = full if pw.capacity_setting is None else table.settings.get((mt, pw.capacity_setting, n), full)
-    return ev.gcp * rated.msu / n
+    return ev.gcp * rated_msu(pw.capacity, pw.target_machine_type, pw.capacity_setting, ev.n) / ev.n
 
 
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
@@ -265,5 +265,6 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         alternative=_alternative(pw, d.choice) if fits else None,
         evaluated_cps=chosen.n,
         evaluated_ziips=chosen.ziips,
+        cost=req.pricer.cost(chosen) if req.pricer is not None and fits else None,
         prepared=pw,
     )

@@ -17,6 +17,7 @@ from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation, saturation
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_total
 from models_lib.inputs import ConfigurationData
+from models_lib.pricing import Pricer
 from models_lib.response import ResponseModel
 
 __all__ = [
@@ -69,6 +70,7 @@ def ranges(
     rt: tuple[float | None, float | None],
     sized: bool,
     objective: str = "least-msu",
+    pricer: Pricer | None = None,
 ) -> Ranges:
     """[low, high] of CPs, specialty engines, saturation and response time from the cost range.
 
@@ -92,9 +94,10 @@ def ranges(
             ev = evaluate_total(n, scaled, target)
             if ev.util <= umax + UTIL_EPS:
                 within.append(ev)
-                if ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips):
-                    break  # no later count spills less or has fewer engines
-        return pick(within, objective) if within else None
+                settled = ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips)
+                if settled and objective != "least-cost":
+                    break  # no later count spills less or has fewer engines (it may cost less)
+        return pick(within, objective, pricer) if within else None
 
     c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
     z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])
