@@ -230,6 +230,8 @@ SPECTACULAR_SETTINGS = {
         "PlanCandidateKindEnum": "sizing.api.plan_schema.CANDIDATE_KINDS",
         "RecommendationKindEnum": "sizing.api.plan_schema.RECOMMENDATION_KINDS",
         "PlanResultKindEnum": "sizing.api.plan_schema.RESULT_KINDS",
+        "PriceEngineBasisEnum": "sizing.models.PriceBook.EngineBasis",
+        "PriceMsuBasisEnum": "sizing.models.PriceBook.MsuBasis",
     },
 }
 

@@ -21,6 +21,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from sizing.models import PriceBook
+
 
 class WarningSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="stable code, see docs/models.md")
@@ -223,11 +225,24 @@ class FeasibilitySerializer(serializers.Serializer[Any]):
 
 class AlternativeSerializer(serializers.Serializer[Any]):
     objective = serializers.ChoiceField(
-        choices=["least-msu", "fewest-cps", "fewest-engines"], help_text="the other objective"
+        choices=["least-msu", "fewest-cps", "fewest-engines", "least-cost"], help_text="the other objective"
     )
     cps = serializers.IntegerField(help_text="CPs it picks")
     ziips = serializers.IntegerField(help_text="specialty engines it picks")
     msu = serializers.FloatField(allow_null=True, help_text="MSU consumed by the CP work of that mix")
+
+
+class CostSerializer(serializers.Serializer[Any]):
+    """The configuration's cost from your price book over its term (only with a price book)."""
+
+    currency = serializers.CharField(help_text="ISO 4217 code of your price book")
+    term_years = serializers.IntegerField(help_text="years the cost covers (your book's term)")
+    total = serializers.FloatField(help_text="cps + specialty + software")
+    cps = serializers.FloatField(help_text="the CPs: count x price (x term where priced per year)")
+    specialty = serializers.FloatField(help_text="the specialty engines: count x price (x term where per year)")
+    software = serializers.FloatField(help_text="msu x price per MSU-year x term")
+    msu = serializers.FloatField(help_text="MSU priced: the CPs' rating (installed) or the CP work's (consumed)")
+    msu_basis = serializers.ChoiceField(choices=PriceBook.MsuBasis.choices, help_text="your book's MSU basis")
 
 
 class BasisSerializer(serializers.Serializer[Any]):
@@ -309,7 +324,8 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
     feasible = serializers.BooleanField(help_text="false: the answer does not fit the target (see feasibility)")
     feasibility = FeasibilitySerializer(help_text="whether it fits, why not, and the most the target carries")
     objective = serializers.ChoiceField(
-        choices=["least-msu", "fewest-cps", "fewest-engines"], help_text="what the choice of the mix minimised"
+        choices=["least-msu", "fewest-cps", "fewest-engines", "least-cost"],
+        help_text="what the choice of the mix minimised (least-cost: your price book's total over its term)",
     )
     alternative = AlternativeSerializer(
         allow_null=True, help_text="what the other objective picks, where it differs (null: the same mix)"
@@ -319,6 +335,11 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
     )
     evaluated_ziips = serializers.IntegerField(
         allow_null=True, help_text="specialty engines the figures are evaluated at"
+    )
+    cost = CostSerializer(
+        required=False,
+        help_text="present only where you have a price book (/api/v1/price-book) and the answer fits: the cost of "
+        "these CPs and specialty engines over your book's term; absent otherwise (no price is ever assumed)",
     )
 
 

@@ -130,8 +130,9 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         required=False,
         allow_null=True,
         help_text="What the mix of CPs and zIIPs minimises: least-msu (default: the MSU consumed, keeping eligible "
-        "work on zIIPs, then the fewest engines), fewest-cps, or fewest-engines; the answer shows the other "
-        "choice where it differs",
+        "work on zIIPs, then the fewest engines), fewest-cps, fewest-engines, or least-cost (the least total cost "
+        "over the term from your price book, /api/v1/price-book; refused without one); the answer shows the "
+        "other choice where it differs",
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 

@@ -1,0 +1,134 @@
+"""Issue 32 item 2 through the API: one price book per user at /api/v1/price-book, the 400s that
+name the field and store nothing, and an estimate's cost reproduced by hand from the book's
+numbers, the answer's CPs, specialty engines and MSU, and the stored LSPR rating of the model.
+
+The book is the test's own input, as a user's would be; no price comes from anywhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from sizing.models import CapacityRating, PriceBook
+
+pytestmark = pytest.mark.django_db
+
+BOOK = {
+    "currency": "EUR", "term_years": 5, "cp_price": 100_000.0, "cp_basis": "one-off",
+    "specialty_price": 20_000.0, "specialty_basis": "per-year", "msu_price": 1_200.0, "msu_basis": "installed",
+}  # fmt: skip
+ZOSCONNECT = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z13", "tps": 5000}
+URL = "/api/v1/price-book"
+
+
+def _by_hand(book: dict[str, Any], cps: int, ziips: int, msu_installed: float, msu_consumed: float) -> float:
+    term = book["term_years"]
+    hw_cp = cps * book["cp_price"] * (term if book["cp_basis"] == "per-year" else 1)
+    hw_sp = ziips * book["specialty_price"] * (term if book["specialty_basis"] == "per-year" else 1)
+    msu = msu_installed if book["msu_basis"] == "installed" else msu_consumed
+    return float(hw_cp + hw_sp + msu * book["msu_price"] * term)
+
+
+def _rated_msu(model: str) -> float:
+    return CapacityRating.objects.get(model=model).msu
+
+
+def test_put_get_replace_delete(api: Any) -> None:
+    assert api.get(URL).status_code == 404
+    created = api.put(URL, BOOK, format="json")
+    assert created.status_code == 201, created.json()
+    assert {k: created.json()[k] for k in BOOK} == BOOK
+    replaced = api.put(URL, {**BOOK, "currency": "chf", "term_years": 3}, format="json")
+    assert replaced.status_code == 200
+    got = api.get(URL).json()
+    assert got["currency"] == "CHF" and got["term_years"] == 3 and PriceBook.objects.count() == 1
+    assert api.delete(URL).status_code == 204
+    assert api.get(URL).status_code == 404 and PriceBook.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("cp_price", -1), ("specialty_price", "nan"), ("msu_price", "Infinity"), ("msu_price", 1e13),
+        ("term_years", 0), ("term_years", 2.5), ("currency", "EURO"), ("cp_basis", "monthly"),
+        ("msu_basis", "peak"), ("cp_price", True), ("discount", 0.1),
+    ],
+)  # fmt: skip
+def test_bad_input_is_a_400_naming_the_field_and_stores_nothing(api: Any, field: str, value: Any) -> None:
+    response = api.put(URL, {**BOOK, field: value}, format="json")
+    assert response.status_code == 400 and field in response.json(), response.json()
+    assert PriceBook.objects.count() == 0
+    api.put(URL, BOOK, format="json")
+    assert api.put(URL, {**BOOK, field: value}, format="json").status_code == 400
+    assert api.get(URL).json()["cp_price"] == BOOK["cp_price"]  # the stored book is unchanged
+
+
+def test_a_missing_field_is_named(api: Any) -> None:
+    body = {k: v for k, v in BOOK.items() if k != "msu_basis"}
+    response = api.put(URL, body, format="json")
+    assert response.status_code == 400 and "msu_basis" in response.json()
+
+
+def test_without_a_book_no_cost_and_least_cost_is_a_400_naming_objective(api: Any) -> None:
+    body = api.get("/api/v1/estimate", ZOSCONNECT).json()
+    assert "cost" not in body
+    refused = api.get("/api/v1/estimate", {**ZOSCONNECT, "objective": "least-cost"})
+    assert refused.status_code == 400 and "objective" in refused.json(), refused.json()
+
+
+def test_least_cost_estimate_reproduced_by_hand(api: Any) -> None:
+    api.put(URL, BOOK, format="json")
+    cheapest = api.get("/api/v1/estimate", {**ZOSCONNECT, "objective": "least-cost"}).json()
+    cost = cheapest["cost"]
+    cps, ziips, msu = cheapest["cps"], cheapest["ziips"], cheapest["msu"]
+    installed = _rated_msu(cheapest["capacity"]["model"])
+    assert cost["total"] == pytest.approx(_by_hand(BOOK, cps, ziips, installed, msu), rel=1e-12)
+    assert cost["total"] == pytest.approx(cost["cps"] + cost["specialty"] + cost["software"], rel=1e-12)
+    assert (cost["currency"], cost["term_years"], cost["msu"]) == ("EUR", 5, installed)
+    # Every other objective's mix, and every CP count the answer could have taken, costs no less.
+    for objective in ("least-msu", "fewest-cps", "fewest-engines"):
+        other = api.get("/api/v1/estimate", {**ZOSCONNECT, "objective": objective}).json()
+        by_hand = _by_hand(BOOK, other["cps"], other["ziips"], _rated_msu(other["capacity"]["model"]), other["msu"])
+        assert other["cost"]["total"] == pytest.approx(by_hand, rel=1e-12)
+        assert cost["total"] <= by_hand * (1 + 1e-12), objective
+    for n in range(max(1, cps - 3), cps + 4):
+        at = api.get("/api/v1/estimate", {**ZOSCONNECT, "cps": n}).json()
+        if at["cps"] is None or at["gcp_utilization"] > at["max_utilization"]:
+            continue
+        by_hand = _by_hand(BOOK, n, at["ziips"], _rated_msu(at["capacity"]["model"]), at["msu"])
+        assert cost["total"] <= by_hand * (1 + 1e-12), n
+
+
+def test_a_book_is_its_owners_only(api: Any, other_user: Any) -> None:
+    api.put(URL, BOOK, format="json")
+    mine = api.get("/api/v1/estimate", ZOSCONNECT).json()
+    assert mine["cost"]["currency"] == "EUR"
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=other_user).key}")
+    assert other.get(URL).status_code == 404
+    theirs = other.get("/api/v1/estimate", ZOSCONNECT).json()  # the same inputs: never my cached cost
+    assert "cost" not in theirs
+    assert other.put(URL, {**BOOK, "currency": "USD", "cp_price": 1.0}, format="json").status_code == 201
+    assert other.get("/api/v1/estimate", ZOSCONNECT).json()["cost"]["currency"] == "USD"
+    assert api.get("/api/v1/estimate", ZOSCONNECT).json()["cost"]["currency"] == "EUR"
+
+
+def test_a_stored_estimate_keeps_its_cost(api: Any) -> None:
+    api.put(URL, {**BOOK, "msu_basis": "consumed"}, format="json")
+    created = api.post("/api/v1/estimates/", {**ZOSCONNECT, "objective": "least-cost"}, format="json")
+    assert created.status_code == 201, created.json()
+    body = created.json()
+    by_hand = _by_hand({**BOOK, "msu_basis": "consumed"}, body["cps"], body["ziips"], 0.0, body["msu"])
+    assert body["cost"]["total"] == pytest.approx(by_hand, rel=1e-12)
+    assert api.get(f"/api/v1/estimates/{body['id']}/").json()["cost"] == body["cost"]
+
+
+def test_the_stored_choices_are_the_engines() -> None:
+    from models_lib.pricing import ENGINE_BASES, MSU_BASES
+
+    assert tuple(PriceBook.EngineBasis.values) == ENGINE_BASES
+    assert tuple(PriceBook.MsuBasis.values) == MSU_BASES
