@@ -91,7 +91,7 @@ class ConfigurationCost(Record):
     book's ``currency`` and ``term_years``."""
 
     currency: str
-    term_years: int
+    term_years: float
     total: float
     cps: float
     specialty: float
@@ -101,15 +101,16 @@ class ConfigurationCost(Record):
 
 
 def configuration_cost(
-    book: PriceBook, *, cps: int, specialty: int, msu_installed: float, msu_consumed: float
+    book: PriceBook, *, cps: int, specialty: int, msu_installed: float, msu_consumed: float, years: float | None = None
 ) -> ConfigurationCost:
-    """The cost over ``book.term_years`` of ``cps`` CPs and ``specialty`` specialty engines whose
-    CPs are rated ``msu_installed`` MSU and consume ``msu_consumed`` MSU:
+    """The cost over ``book.term_years`` (or ``years``: a plan's stretch) of ``cps`` CPs and
+    ``specialty`` specialty engines whose CPs are rated ``msu_installed`` MSU and consume
+    ``msu_consumed`` MSU (on average over the years):
 
     ``hardware = n * price * (term if per-year else 1)`` for the CPs and the specialty engines;
     ``software = MSU(installed or consumed) * msu_price * term`` (specialty engines carry no MSU).
     """
-    term = book.term_years
+    term = book.term_years if years is None else years
     cp = cps * book.cp_price * (term if book.cp_basis == "per-year" else 1)
     sp = specialty * book.specialty_price * (term if book.specialty_basis == "per-year" else 1)
     msu = msu_installed if book.msu_basis == "installed" else msu_consumed
@@ -134,9 +135,14 @@ class Pricer:
 
     def cost(self, ev: CountEvaluation) -> ConfigurationCost:
         """:func:`configuration_cost` of ``ev``'s CPs and specialty engines and their MSU."""
-        installed = rated_msu(self.table, self.machine_type, self.setting, ev.n)
+        return self.mix(ev.n, ev.ziips, ev.gcp)
+
+    def mix(self, cps: int, specialty: int, gcp: float) -> ConfigurationCost:
+        """:func:`configuration_cost` of ``cps`` CPs (``gcp`` of them busy: the MSU consumed is
+        that share of the rating) and ``specialty`` specialty engines."""
+        installed = rated_msu(self.table, self.machine_type, self.setting, cps)
         return configuration_cost(
-            self.book, cps=ev.n, specialty=ev.ziips, msu_installed=installed, msu_consumed=ev.gcp * installed / ev.n
+            self.book, cps=cps, specialty=specialty, msu_installed=installed, msu_consumed=gcp * installed / cps
         )
 
     def total(self, ev: CountEvaluation) -> float:

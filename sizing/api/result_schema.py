@@ -236,7 +236,7 @@ class CostSerializer(serializers.Serializer[Any]):
     """The configuration's cost from your price book over its term (only with a price book)."""
 
     currency = serializers.CharField(help_text="ISO 4217 code of your price book")
-    term_years = serializers.IntegerField(help_text="years the cost covers (your book's term)")
+    term_years = serializers.FloatField(help_text="years the cost covers (your book's term)")
     total = serializers.FloatField(help_text="cps + specialty + software")
     cps = serializers.FloatField(help_text="the CPs: count x price (x term where priced per year)")
     specialty = serializers.FloatField(help_text="the specialty engines: count x price (x term where per year)")

@@ -12,6 +12,12 @@ BOOK_FIELDS = (
     "currency", "term_years", "cp_price", "cp_basis", "specialty_price", "specialty_basis", "msu_price", "msu_basis",
 )  # fmt: skip
 
+#: Why ``least-cost`` is refused without a book (a 400 on ``objective``).
+NO_BOOK = (
+    "least-cost prices each mix from your price book, and you have none: save one (PUT /api/v1/price-book, "
+    "or the Prices page) or choose another objective."
+)
+
 
 def price_book_row(*, user: User) -> PriceBookRow | None:
     """``user``'s stored book (``None``: none, or an anonymous user)."""

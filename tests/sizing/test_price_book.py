@@ -132,3 +132,81 @@ def test_the_stored_choices_are_the_engines() -> None:
 
     assert tuple(PriceBook.EngineBasis.values) == ENGINE_BASES
     assert tuple(PriceBook.MsuBasis.values) == MSU_BASES
+
+
+# -- a plan's least-cost recommendation, by hand ------------------------------------------------
+
+PLAN_WORKLOADS = [
+    {"path": "zosconnect-cics", "configuration": "channel", "tps": 2000, "peak_ratio": 1.5, "growth_pct": 25},
+    {"path": "cicsts-catalog", "configuration": "v5.3", "tps": 60000, "peak_ratio": 1.3, "growth_pct": 10},
+]
+PLAN_MODELS = ["3931-706", "3931-708", "3931-710", "9175-708", "9175-712", "9175-716"]
+PLAN_YEARS = 5
+PLAN_BOOK = {**BOOK, "specialty_basis": "per-year", "msu_basis": "consumed", "msu_price": 3_000.0}
+
+
+def _plan_mix(user: Any, model: str, year: int) -> dict[str, Any]:
+    from sizing.jobs.mix import run_mix
+
+    machine = {"3931": "z16", "9175": "z17"}[model.split("-")[0]]
+    rates = [w["tps"] * (1 + w["growth_pct"] / 100) ** (year - 1) * w["peak_ratio"] for w in PLAN_WORKLOADS]
+    params = {
+        "machine": machine,
+        "cps": int(model.split("-")[1][1:]),
+        "workloads": [
+            {"path": w["path"], "configuration": w["configuration"], "tps": t}
+            for w, t in zip(PLAN_WORKLOADS, rates, strict=True)
+        ],
+    }
+    return run_mix(params=params, owner=user, progress=lambda done, total: None)
+
+
+def _stretch(option: dict[str, Any], first: int, last: int) -> float:
+    """A model held for years first..last: its CPs once, the most zIIPs those years need each year,
+    the MSU consumed each year at the book's price (the book's numbers, nothing else)."""
+    b = PLAN_BOOK
+    years = last - first + 1
+    ziips = max(option["ziips"][first - 1 : last])
+    msu = sum(option["msu"][first - 1 : last])  # MSU consumed, summed over the years held
+    return option["cps"] * b["cp_price"] + ziips * b["specialty_price"] * years + msu * b["msu_price"]
+
+
+def test_a_plans_least_cost_recommendation_reproduced_by_hand(api: Any, user: Any, settings: Any) -> None:
+    settings.ZSIZER_PLAN_INLINE_EVALUATIONS = len(PLAN_MODELS) * PLAN_YEARS * len(PLAN_WORKLOADS)
+    body = {"name": "priced", "horizon_years": PLAN_YEARS, "workloads": PLAN_WORKLOADS, "candidates": PLAN_MODELS,
+            "objective": "least-cost"}  # fmt: skip
+    refused = api.post("/api/v1/plans/", body, format="json")
+    assert refused.status_code == 400 and "objective" in refused.json(), refused.content
+    api.put(URL, PLAN_BOOK, format="json")
+    created = api.post("/api/v1/plans/", body, format="json")
+    assert created.status_code == 201, created.content
+    rec = created.json()["result"]["recommendation"]
+    options = {}
+    for model in PLAN_MODELS:
+        answers = [_plan_mix(user, model, y) for y in range(1, PLAN_YEARS + 1)]
+        options[model] = {
+            "cps": answers[0]["cps"],
+            "ziips": [a["ziips"] for a in answers],
+            "msu": [a["combined"]["msu"] for a in answers],
+            "holds": [not a["warnings"] and a["combined"]["saturation_scale"] > 1.0 for a in answers],
+        }
+    singles = [(_stretch(o, 1, PLAN_YEARS), m) for m, o in options.items() if all(o["holds"])]
+    upgrades = [
+        (_stretch(a, 1, n - 1) + _stretch(b, n, PLAN_YEARS), ma, mb, n)
+        for ma, a in options.items()
+        for mb, b in options.items()
+        if ma != mb
+        for n in range(2, PLAN_YEARS + 1)
+        if all(a["holds"][: n - 1]) and all(b["holds"][n - 1 :])
+    ]
+    best_single = min(singles) if singles else None
+    best_upgrade = min(upgrades) if upgrades else None
+    assert best_single is not None or best_upgrade is not None
+    if best_single is not None and (best_upgrade is None or best_single[0] <= best_upgrade[0]):
+        assert (rec["kind"], rec["model"]) == ("single", best_single[1])
+        assert rec["cost"] == pytest.approx(best_single[0], rel=1e-9)
+    else:
+        assert best_upgrade is not None
+        assert (rec["kind"], rec["model"], rec["upgrade_to"], rec["upgrade_period"]) == ("upgrade", *best_upgrade[1:])
+        assert rec["cost"] == pytest.approx(best_upgrade[0], rel=1e-9)
+    assert rec["currency"] == "EUR" and "EUR" in rec["sentence"]
