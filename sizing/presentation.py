@@ -251,6 +251,26 @@ def figures(answer: Mapping[str, Any]) -> dict[str, Figure]:
     }
 
 
+def cost_rows(answer: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The answer's cost from the user's price book as (label, value) rows; none without a book
+    (no price is ever assumed)."""
+    cost = answer.get("cost")
+    if not cost:
+        return []
+    cur, years = str(cost.get("currency") or ""), finite(cost.get("term_years"))
+    engine = str(answer.get("specialty_engine") or "zIIP")
+    term = "the term" if years is None else f"{number(years, 0 if float(years).is_integer() else 2)} years"
+    return [
+        (f"Total over {term}", f"{cur} {number(cost.get('total'))}"),
+        (f"CPs ({count(answer.get('cps'))})", f"{cur} {number(cost.get('cps'))}"),
+        (f"{engine}s ({count(answer.get('ziips'))})", f"{cur} {number(cost.get('specialty'))}"),
+        (
+            "Software",
+            f"{cur} {number(cost.get('software'))} ({number(cost.get('msu'), 1)} MSU {cost.get('msu_basis')})",
+        ),
+    ]
+
+
 # -- warnings --------------------------------------------------------------------------------
 
 

@@ -85,3 +85,19 @@ def price_book_delete(*, user: User) -> bool:
     """Remove ``user``'s book; whether there was one."""
     deleted, _ = PriceBookRow.objects.filter(owner_id=user.pk).delete()
     return deleted > 0
+
+
+def price_book_form_fields() -> list[dict[str, Any]]:
+    """The book's fields for the page's form: name, label, help, choices (``None``: a number or text)."""
+    labels = {
+        "currency": "Currency", "term_years": "Term (years)", "cp_price": "Price per CP", "cp_basis": "CP price paid",
+        "specialty_price": "Price per zIIP / zAAP", "specialty_basis": "zIIP / zAAP price paid",
+        "msu_price": "Software price per MSU per year", "msu_basis": "MSU priced",
+    }  # fmt: skip
+    form = PriceBookInputSerializer()
+    out = []
+    for name in BOOK_FIELDS:
+        field = form.fields[name]
+        choices = list(field.choices.items()) if isinstance(field, serializers.ChoiceField) else None
+        out.append({"name": name, "label": labels[name], "help": str(field.help_text or ""), "choices": choices})
+    return out

@@ -210,3 +210,21 @@ def test_a_plans_least_cost_recommendation_reproduced_by_hand(api: Any, user: An
         assert (rec["kind"], rec["model"], rec["upgrade_to"], rec["upgrade_period"]) == ("upgrade", *best_upgrade[1:])
         assert rec["cost"] == pytest.approx(best_upgrade[0], rel=1e-9)
     assert rec["currency"] == "EUR" and "EUR" in rec["sentence"]
+
+
+# -- the page ------------------------------------------------------------------------------------
+
+
+def test_the_prices_page_saves_refuses_and_the_estimate_page_shows_the_cost(client: Any, user: Any, api: Any) -> None:
+    client.force_login(user)
+    page = client.get("/prices/")
+    assert page.status_code == 200 and b"no price book yet" in page.content
+    bad = client.post("/prices/", {**BOOK, "cp_price": "-5", "action": "save"})
+    assert bad.status_code == 400 and b"err-cp_price" in bad.content and PriceBook.objects.count() == 0
+    saved = client.post("/prices/", {**BOOK, "action": "save"})
+    assert saved.status_code == 302 and PriceBook.objects.get().cp_price == BOOK["cp_price"]
+    created = api.post("/api/v1/estimates/", {**ZOSCONNECT, "name": "priced"}, format="json").json()
+    detail = client.get(f"/estimates/{created['id']}/").content.decode()
+    total = f"EUR {created['cost']['total']:,.0f}"
+    assert 'id="cost-card"' in detail and total in detail
+    assert client.post("/prices/", {"action": "delete"}).status_code == 302 and PriceBook.objects.count() == 0
