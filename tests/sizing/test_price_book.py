@@ -228,3 +228,22 @@ def test_the_prices_page_saves_refuses_and_the_estimate_page_shows_the_cost(clie
     total = f"EUR {created['cost']['total']:,.0f}"
     assert 'id="cost-card"' in detail and total in detail
     assert client.post("/prices/", {"action": "delete"}).status_code == 302 and PriceBook.objects.count() == 0
+
+
+def test_the_pdf_and_csv_carry_the_cost(api: Any) -> None:
+    import csv
+    import io
+
+    from tests.sizing.test_reports import pdf_text
+
+    api.put(URL, BOOK, format="json")
+    body = api.post("/api/v1/estimates/", {**ZOSCONNECT, "objective": "least-cost"}, format="json").json()
+    response = api.get(f"/api/v1/estimates/{body['id']}/report.pdf")
+    assert response.status_code == 200
+    text = " ".join(" ".join(pdf_text(response.content)).split())
+    assert "Cost from your price book" in text and f"EUR {body['cost']['total']:,.0f}" in text
+    rows = list(csv.DictReader(io.StringIO(api.get(f"/api/v1/estimates/{body['id']}/?format=csv").content.decode())))
+    (row,) = rows
+    assert row["cost_currency"] == "EUR" and row["cost_msu_basis"] == "installed"
+    assert float(row["cost_total"]) == pytest.approx(body["cost"]["total"], rel=1e-5)  # 6 significant digits
+    assert row["objective"] == "least-cost"
