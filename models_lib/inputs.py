@@ -232,13 +232,15 @@ class CostFloor:
     """A published floor on CPU per transaction: at ``tps`` transactions/s the ``specialty``
     zIIPs/zAAPs could not absorb the ``eligible_fraction`` of the cost (so cost > specialty x
     ceiling / (eligible_fraction x tps)).  ``statement_ids``: the floor's statement and, where it
-    is carried over from a cheaper configuration, the statement that orders the two."""
+    is carried over from a cheaper configuration, the statement that orders the two;
+    ``carried_from``: where that order is stated (``None``: the floor is the configuration's own)."""
 
     tps: float
     specialty: int
     eligible_fraction: float
     statement_ids: tuple[int, ...]
     reference: str = ""
+    carried_from: str | None = None
 
 
 @dataclass(frozen=True)
