@@ -76,6 +76,7 @@ WARNING_CODES: Mapping[str, str] = {
     "software-unscaled": "the saturation is the fitted software station of the measured configuration, not scaled",
     "response-fit-weak": "the response-time fit has too few degrees of freedom or misses published points left out",
     "does-not-fit": "no configuration the target can be built with carries the rate (engines, software limit, saturation)",
+    "fixed-base-dominates": "at least half the CPU at the rate is the CICS regions' fixed base (cics_regions scales it)",
 }
 
 
@@ -115,6 +116,7 @@ WARNING_LEVELS: Mapping[str, Level] = {
     "clients-exceed-throughput": "caveat",
     "cics-only": "caveat",
     "software-unscaled": "caveat",
+    "fixed-base-dominates": "caveat",
     "response-fit-weak": "caveat",
     "projection": "note",
     "payload-scaled": "note",
@@ -142,6 +144,7 @@ WARNING_INPUTS: Mapping[str, tuple[str, ...]] = {
     "engine-ratio": ("cps", "ziips", "objective"),
     "published-limit": ("tps",),
     "cics-only": ("lpar_overhead",),
+    "fixed-base-dominates": ("cics_regions", "tps"),
     "does-not-fit": ("tps", "machine", "model", "cps", "ziips"),
 }
 

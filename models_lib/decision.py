@@ -24,11 +24,12 @@ from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, IcfPo
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import Saturation
-from models_lib.evaluation import CountEvaluation, cp_cost_factor, evaluations
+from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations
 from models_lib.feasibility import feasibility_step
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.pricing import rated_msu
+from models_lib.regions import fixed_base_warnings
 from models_lib.response_step import ResponseTimes, response_step
 from models_lib.saturation_ranges import (
     binding_at_target,
@@ -61,6 +62,7 @@ class _Decision:
     warnings: tuple[SizingWarning, ...]
     assumptions: tuple[str, ...]
     band: float
+    ends: tuple[Target, Target]
 
 
 def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_Decision, Eligibility]:
@@ -97,6 +99,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *software_warnings(sat, rmodel, pw.config),
         *rt.warnings,
         *limit_warnings(pw.config, req.t),
+        *fixed_base_warnings(pw.config, basis, req.t),
     )
     setting = pw.capacity_setting
     warnings = as_measured(
@@ -117,7 +120,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     mp = mp_effect_note(pw.capacity, chosen, req.policy)
     if mp is not None:
         assumptions = (*assumptions, mp)
-    return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band), elig
+    return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band, ends), elig
 
 
 def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict[str, float], IcfPool | None]:
@@ -228,7 +231,7 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         cps_required=_required_cps(required, d.feasibility),
         ziips=chosen.ziips if fits else None,
         ziips_required=_required_ziips(req, chosen, required, d.feasibility),
-        cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t),
+        cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t, d.ends),
         busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
         breakdown=breakdown,
         gcp_utilization=chosen.util,

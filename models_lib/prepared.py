@@ -34,7 +34,7 @@ from models_lib.capacity import Projection, rating
 from models_lib.checks import InputError, opt_int, pos_float
 from models_lib.choice import OBJECTIVES, RateRequest
 from models_lib.cost_basis import Basis
-from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel, fit_configuration
+from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
 from models_lib.decision import answer_at
 from models_lib.engine import (
     EnginePolicy,
@@ -51,6 +51,7 @@ from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
 from models_lib.native_cost import NativeCost, native_cost
 from models_lib.prepare_inputs import check_options, response_model_for, smt2_option, target_rules
 from models_lib.pricing import PriceBook, pricer_for
+from models_lib.regions import fitted_for_regions
 from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility, eligibility_step
 
@@ -368,6 +369,7 @@ def prepare(
     other_cost: ComponentCost | None = None,
     smt2_factor: float | None = None,
     objective: str = "least-msu",
+    cics_regions: int | None = None,
 ) -> PreparedWorkload:
     """Prepare ``config`` for the target: everything derived before a rate is known.
 
@@ -389,12 +391,10 @@ def prepare(
     policy, counts = target_rules(capacity, target_machine_type, capacity_setting)
     smt2, smt2_statement = smt2_option(policy, smt2_factor)
     objective = check_objective(objective)
-    if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
-        raise InputError(
-            "model", f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
-        )
-    fitted = model if model is not None else fit_configuration(config)
+    fitted, regions = fitted_for_regions(config, model, cics_regions)
     cost = native_cost(config, fitted, payload=payload, level=level, lpar_overhead=lpar_overhead, ziip_ceiling=zmax)
+    if cost is not None and regions:
+        cost = replace(cost, assumptions=(*cost.assumptions, regions))
     rmodel = response_model if response_model is not None else response_model_for(config, fitted, cost)
     eligibility = None if cost is None else eligibility_step(cost.line(), config, capacity, server_share, other_cost)
     return PreparedWorkload(

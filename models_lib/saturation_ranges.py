@@ -39,11 +39,18 @@ CLOSED_TOLERANCE = 0.02
 
 def saturation_at(
     basis: Basis, chosen: CountEvaluation, fraction: float, rmodel: ResponseModel | None
-) -> Callable[[float], Saturation]:
-    """Saturation of the chosen configuration with the native cost scaled by a factor."""
-    software = None if rmodel is None or rmodel.software is None else rmodel.software.saturation_tps()
+) -> Callable[..., Saturation]:
+    """Saturation of the chosen configuration with the native cost scaled by a factor; ``end``
+    0 or 1 takes the software station's saturation at the low or high end of its interval
+    (:func:`models_lib.response.station_saturation_interval`; the high end ``None``: no
+    software limit), ``None`` its fitted value."""
+    station = None if rmodel is None else rmodel.software
+    central = None if station is None else station.saturation_tps()
 
-    def at(scale: float) -> Saturation:
+    def at(scale: float, end: int | None = None) -> Saturation:
+        software = central
+        if station is not None and end is not None and station.saturation_low is not None:
+            software = station.saturation_low if end == 0 else station.saturation_high
         return saturation(
             cps=chosen.n,
             engines=chosen.ziips,
@@ -65,7 +72,7 @@ def ranges(
     chosen: CountEvaluation,
     cps_given: int | None,
     umax: float,
-    sat_of: Callable[[float], Saturation],
+    sat_of: Callable[..., Saturation],
     band: float,
     rt: tuple[float | None, float | None],
     sized: bool,
@@ -101,7 +108,8 @@ def ranges(
 
     c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
     z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])
-    s_lo, s_hi = sat_of(hi).tps, sat_of(lo).tps
+    # the low end: high cost and the software limit's low end; the high end: low cost and its high end
+    s_lo, s_hi = sat_of(hi, 0).tps, sat_of(lo, 1).tps
     cps = (
         Range(*(None if e is None or not sized else float(e.n) for e in (c_lo, c_hi)))
         if cps_given is None
@@ -162,13 +170,21 @@ def software_warnings(sat: Saturation, rmodel: ResponseModel | None, config: Con
     if sat.binding != "software" or rmodel is None or rmodel.software is None:
         return []
     sw = rmodel.software
+    interval = ""
+    if sw.saturation_low is not None:
+        interval = (
+            f"; inferred from the points, its 95 % interval is {sw.saturation_low:,.0f}..{sw.saturation_high:,.0f} TPS"
+            if sw.saturation_high is not None
+            else f"; inferred from the points, it is at least {sw.saturation_low:,.0f} TPS at 95 % and the "
+            "points do not bound it above (the range's high end is then where the CPs saturate)"
+        )
     return [
         SizingWarning(
             "software-unscaled",
             f"saturation {sat.tps:.4g} TPS is the fitted software station ({servers_text(sw.servers)} of "
             f"{sw.service_s * 1000.0:.3g} ms), fitted to the response times published for "
             f"{config.path}/{config.configuration} as measured; more CPs do not raise it, and the source "
-            "publishes no count (of channels, connections or regions) to scale it to another configuration",
+            f"publishes no count (of channels, connections or regions) to scale it to another configuration{interval}",
         )
     ]
 

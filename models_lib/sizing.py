@@ -93,6 +93,7 @@ def size(
     smt2_factor: float | None = None,
     objective: str = "least-msu",
     price_book: PriceBook | None = None,
+    cics_regions: int | None = None,
 ) -> SizingResult:
     """Size a configuration for a transaction rate on a target machine.
 
@@ -173,6 +174,10 @@ def size(
     price_book : PriceBook, optional
         The user's prices (:class:`models_lib.pricing.PriceBook`); the answer then carries the
         chosen configuration's ``cost``.  Default: none, and no cost is shown.
+    cics_regions : int, optional
+        CICS regions of the sized LPAR, where the source publishes its own count (CICS TS:
+        REDP-5320's 17): the fitted fixed base (intercept) is scaled to it
+        (:mod:`models_lib.regions`).  Default: the benchmark's count, stated in the basis.
 
     Returns
     -------
@@ -206,6 +211,7 @@ def size(
         other_cost=other_cost,
         smt2_factor=smt2_factor,
         objective=objective,
+        cics_regions=cics_regions,
     )
     return prepared.answer(
         tps,

@@ -407,6 +407,15 @@ def _cics_only(a: Mapping[str, Any]) -> str:
     )
 
 
+def _fixed_base(a: Mapping[str, Any]) -> str:
+    regions = _inputs(a).get("cics_regions")
+    whose = f"your {count(regions)} CICS regions" if regions else "the benchmark's CICS regions"
+    return (
+        f"At {_tps(a)} most of the CPU is the fixed base of {whose}, not the transactions: "
+        "give the number of CICS regions you run to size it."
+    )
+
+
 def _software_unscaled(a: Mapping[str, Any]) -> str:
     return (
         f"Saturation at {count(a.get('saturation_tps'), 'TPS')} is a software limit measured in the benchmark: "
@@ -444,6 +453,7 @@ _SENTENCES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "clients-exceed-throughput": _clients_exceed,
     "cics-only": _cics_only,
     "software-unscaled": _software_unscaled,
+    "fixed-base-dominates": _fixed_base,
     "projection": _projection,
 }
 
@@ -643,6 +653,7 @@ INPUT_LABELS: tuple[tuple[str, str, str], ...] = (
     ("LPAR overhead", "lpar_overhead", ""),
     ("Server share", "server_share", ""),
     ("SMT-2 zIIP factor", "smt2_factor", ""),
+    ("CICS regions", "cics_regions", ""),
 )
 
 

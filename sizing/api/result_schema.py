@@ -365,6 +365,7 @@ class InputsEchoSerializer(serializers.Serializer[Any]):
     lpar_overhead = serializers.FloatField(required=False)
     server_share = serializers.FloatField(required=False)
     smt2_factor = serializers.FloatField(required=False, help_text="SMT-2 zIIP capacity factor given")
+    cics_regions = serializers.IntegerField(required=False, help_text="CICS TS: CICS regions given")
     objective = serializers.CharField(required=False)
 
 

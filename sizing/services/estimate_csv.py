@@ -99,6 +99,7 @@ _INPUT_UNITS = {
     "server_share": ("fraction 0-1", "share of the demand the published eligible share applies to, given"),
     "smt2_factor": ("factor 1-2", "SMT-2 zIIP capacity factor given (applied on z13 and later)"),
     "objective": ("", "what the mix minimises, given: least-msu (default), fewest-cps, fewest-engines or least-cost"),
+    "cics_regions": ("regions", "CICS TS: CICS regions given (empty: the benchmark's 17)"),
 }
 _NAMED_INPUTS = ("path", "configuration", "machine", "tps", "name")
 

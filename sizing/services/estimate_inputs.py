@@ -12,6 +12,7 @@ from typing import Any
 from rest_framework import serializers
 
 from models_lib.choice import OBJECTIVES
+from models_lib.regions import MAX_REGIONS
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 MAX_TPS = 10_000_000
@@ -124,6 +125,15 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         "[1, 2], e.g. 1.25 (IBM publishes no single factor; gains vary by workload). Applied only where the "
         "target runs SMT-2 on zIIPs (z13 and later); every answer says whether it was applied (default: not "
         "applied)",
+    )
+    cics_regions = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_REGIONS,
+        help_text="CICS TS only: the CICS regions of the sized LPAR; the benchmark's fixed CPU (the intercept of its "
+        "line, for its own 17 regions) is scaled to this count (default: the benchmark's, stated in the basis); a 400 "
+        "for a path whose source publishes no region count",
     )
     objective = serializers.ChoiceField(
         choices=list(OBJECTIVES),

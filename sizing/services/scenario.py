@@ -46,6 +46,7 @@ ENGINE_ARGS = (
     "server_share",
     "smt2_factor",
     "objective",
+    "cics_regions",
 )
 
 #: The engine's arguments that are fields of the request, by the same name.
