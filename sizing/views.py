@@ -313,7 +313,7 @@ def price_book_page(request: HttpRequest) -> HttpResponse:
         try:
             price_book_save(user=user, data=validated_price_book(values))
         except serializers.ValidationError as exc:
-            errors, status = dict(exc.detail) if isinstance(exc.detail, dict) else {}, 400  # type: ignore[arg-type]
+            errors, status = dict(exc.detail) if isinstance(exc.detail, dict) else {}, 400
         else:
             return redirect("price-book-page")
     context = {"values": values, "errors": errors, "has_book": row is not None, "fields": price_book_form_fields()}

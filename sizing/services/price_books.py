@@ -19,7 +19,7 @@ from sizing.models import PriceBook as PriceBookRow
 from sizing.selectors.price_books import BOOK_FIELDS
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
-_PRICE_ERRORS = {
+_PRICE_ERRORS: dict[str, Any] = {
     "min_value": "Must be zero or more: a price.",
     "max_value": f"Must be at most {MAX_PRICE:,.0f}: is a digit too many?",
 }
