@@ -23,6 +23,7 @@ from models_lib.answer_parts import (
     ResponseTime,
     SaturationBinding,
 )
+from models_lib.pricing import ConfigurationCost
 
 if TYPE_CHECKING:
     from models_lib.answer_curves import CapacityLine, CpuCurve, FloatArray, ResponseCurve
@@ -75,6 +76,7 @@ WARNING_CODES: Mapping[str, str] = {
     "software-unscaled": "the saturation is the fitted software station of the measured configuration, not scaled",
     "response-fit-weak": "the response-time fit has too few degrees of freedom or misses published points left out",
     "does-not-fit": "no configuration the target can be built with carries the rate (engines, software limit, saturation)",
+    "fixed-base-dominates": "at least half the CPU at the rate is the CICS regions' fixed base (cics_regions scales it)",
 }
 
 
@@ -114,6 +116,7 @@ WARNING_LEVELS: Mapping[str, Level] = {
     "clients-exceed-throughput": "caveat",
     "cics-only": "caveat",
     "software-unscaled": "caveat",
+    "fixed-base-dominates": "caveat",
     "response-fit-weak": "caveat",
     "projection": "note",
     "payload-scaled": "note",
@@ -141,6 +144,7 @@ WARNING_INPUTS: Mapping[str, tuple[str, ...]] = {
     "engine-ratio": ("cps", "ziips", "objective"),
     "published-limit": ("tps",),
     "cics-only": ("lpar_overhead",),
+    "fixed-base-dominates": ("cics_regions", "tps"),
     "does-not-fit": ("tps", "machine", "model", "cps", "ziips"),
 }
 
@@ -250,7 +254,7 @@ class SizingResult:
         their ``_required`` except where given CPs run above the ceiling or saturate and a sized
         count would carry the rate (``ceiling``, ``saturation``: they name that count); the
         other figures are those of ``evaluated_cps`` CPs (the largest count, or the given one).
-    objective : {"fewest-cps", "least-msu-consumed", "fewest-engines"}
+    objective : {"fewest-cps", "least-msu-consumed", "fewest-engines", "least-cost"}
         What the choice of the mix minimised (:data:`models_lib.choice.OBJECTIVES`).
     alternative : Alternative or None
         What the other objective picks where it differs (``objective``, ``cps``, ``ziips``,
@@ -258,6 +262,9 @@ class SizingResult:
     evaluated_cps, evaluated_ziips : int or None
         The CPs and specialty engines the figures are evaluated at (equal to ``cps``/``ziips``
         where the answer fits).
+    cost : ConfigurationCost or None
+        Only where a price book is given and the answer fits: the configuration's cost over the
+        book's term (:func:`models_lib.pricing.configuration_cost`); the key is absent otherwise.
     """
 
     path: str
@@ -296,6 +303,7 @@ class SizingResult:
     alternative: Alternative | None = None
     evaluated_cps: int | None = None
     evaluated_ziips: int | None = None
+    cost: ConfigurationCost | None = None
     prepared: PreparedWorkload | None = field(default=None, repr=False, compare=False)
 
     def response_curve(self, tps: FloatArray | list[float]) -> ResponseCurve:
@@ -374,6 +382,8 @@ class SizingResult:
             "evaluated_cps": self.evaluated_cps,
             "evaluated_ziips": self.evaluated_ziips,
         }
+        if self.cost is not None:  # only with the user's price book: no invented prices
+            out["cost"] = self.cost
         return out
 
 

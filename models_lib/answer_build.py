@@ -4,6 +4,7 @@ the capacity block, the final assumptions, published limits and the answer witho
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 from models_lib.answer import SizingResult, SizingWarning
@@ -28,7 +29,7 @@ from models_lib.capacity import full_speed_per_engine, rating
 from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
-from models_lib.evaluation import CountEvaluation
+from models_lib.evaluation import CountEvaluation, Target, evaluate_total
 from models_lib.feasibility import no_cpu_verdict
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.response import ResponseModel
@@ -107,16 +108,29 @@ def mp_effect_note(table: CapacityTable, chosen: CountEvaluation, policy: Engine
     )
 
 
-def per_tran_ms(chosen: CountEvaluation, basis: Basis, t: float) -> CpuPerTran:
-    """CPU per transaction on the target, CP-ms: total, per pool and the ends of the range."""
+def per_tran_ms(chosen: CountEvaluation, basis: Basis, t: float, ends: Sequence[Target] = ()) -> CpuPerTran:
+    """CPU per transaction on the target, CP-ms: total, per pool and the ends of the range.
+
+    The ends are projected as the centre is: the native cost's low and high end (and, with
+    ``ends``, the eligible share's: targets with the low and the high share) split between the
+    answer's CPs and specialty engines, each pool at its own speed (a sub-capacity or midrange
+    CP is slower than the full-speed specialty engine).  Projecting the whole range at the CP
+    speed put the centre outside its own range on those targets (issue 32 item 8).  Without
+    ``ends`` the range is the cost range at the CP factor (all work on CPs)."""
     per_ms = 1000.0 / t
-    factor = chosen.proj.factor
+    if not ends:
+        factor = chosen.proj.factor
+        low, high = basis.low * factor, basis.high * factor
+    else:
+        fixed = [replace(target, ziips=chosen.ziips) for target in ends]
+        totals = [evaluate_total(chosen.n, native, tg).total for native in (basis.low, basis.high) for tg in fixed]
+        low, high = min(chosen.total, *totals), max(chosen.total, *totals)
     return CpuPerTran(
         total=chosen.total * per_ms,
         gcp=chosen.gcp * per_ms,
         ziip=chosen.ziip * per_ms,
-        low=basis.low * factor * per_ms,
-        high=basis.high * factor * per_ms,
+        low=low * per_ms,
+        high=high * per_ms,
     )
 
 

@@ -207,6 +207,7 @@ ANSWER_KEYS: dict[str, Callable[[Any], Any]] = {
     "saturation_binding": block_json,
     "ranges": block_json,
     "capacity": block_json,
+    "cost": block_json,
 }
 
 

@@ -27,6 +27,7 @@ from models_lib.inputs import (
     Point,
     PublishedLimit,
     PublishedOverhead,
+    PublishedRegions,
     Rating,
     ResponseFloor,
 )
@@ -259,6 +260,7 @@ def assemble_configuration(
     floor: ResponseFloor | None = None
     limits: list[PublishedLimit] = []
     overhead: PublishedOverhead | None = None
+    regions: PublishedRegions | None = None
     for s in applicable:
         d = s.data
         if s.kind == "bound" and d.get("quantity") == "throughput":
@@ -279,6 +281,8 @@ def assemble_configuration(
             floor = _floor(s)
         elif s.kind == "observation" and d.get("quantity") == "lpar_overhead":
             overhead = _overhead(s)
+        elif s.kind == "observation" and d.get("quantity") == "cics_regions":
+            regions = PublishedRegions(int(d["value"]), s.id, s.reference)
 
     lpar_cps = next((r.lpar_cps for r in point_records if r.lpar_cps), None)
     if lpar_cps is None and bounds:
@@ -300,6 +304,7 @@ def assemble_configuration(
         throughput_statement_id=throughput_id,
         limits=tuple(limits),
         lpar_overhead=overhead,
+        regions=regions,
         cost_floors=cost_floors(
             configuration, [(s.configuration, s.data, s.id, s.reference) for s in statements if s.kind == "bound"]
         ),

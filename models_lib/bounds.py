@@ -53,6 +53,7 @@ __all__ = [
     "SustainedRun",
     "bounded_cost",
     "cost_floors",
+    "carried_floor_note",
     "floor_from_unabsorbed_eligible",
     "floors_for_configuration",
     "sustainable_cost",
@@ -306,7 +307,7 @@ def cost_floors(
         The configuration's own floors, then those carried over (with the order's statement id).
     """
     own: dict[str, list[CostFloor]] = {}
-    orders: list[tuple[Mapping[str, Any], int]] = []
+    orders: list[tuple[Mapping[str, Any], int, str]] = []
     for config, data, sid, reference in statements:
         if data.get("quantity") == "cpu_per_tran_floor" and data.get("basis") == "eligible-not-absorbed" and config:
             engines = int(data.get("zaaps") or 0) + int(data.get("ziips") or 0)
@@ -314,12 +315,19 @@ def cost_floors(
                 CostFloor(float(data["tps"]), engines, float(data["eligible_fraction"]), (sid,), reference)
             )
         elif data.get("quantity") == "cpu_per_tran_order" and data.get("relation") == "greater":
-            orders.append((data, sid))
+            orders.append((data, sid, reference))
     floors = list(own.get(configuration, ()))
-    for order, sid in orders:
+    for order, sid, order_reference in orders:
         if configuration in (order.get("greater") or ()):
             floors.extend(
-                CostFloor(f.tps, f.specialty, f.eligible_fraction, (*f.statement_ids, sid), f.reference)
+                CostFloor(
+                    f.tps,
+                    f.specialty,
+                    f.eligible_fraction,
+                    (*f.statement_ids, sid),
+                    f.reference,
+                    order_reference or "the source",
+                )  # fmt: skip
                 for f in own.get(str(order.get("than")), ())
             )
     return tuple(floors)
@@ -417,4 +425,21 @@ def sustainable_cost(
         f"{b.published_ceiling_s * 1000:.4g} ms would put them above it)"
     )
     ids = tuple(i for f in floors for i in f.statement_ids)
+    binding = floors[values.index(max(values))] if values and max(values) >= lower else None
+    if binding is not None and binding.carried_from is not None:
+        choice += carried_floor_note(binding.carried_from)
     return low, b.central_s, high, choice, ids
+
+
+def carried_floor_note(reference: str) -> str:
+    """Why a configuration published only as costing more than another of the same run gets that
+    one's central cost: the order carries the cheaper one's floor over, and nothing published
+    separates the two (CICS TG V9.0 Scenario 1: IPIC's "total path length is slightly longer"
+    than EXCI's, and Illustration 2, which had the costs, is lost).  ``reference``: where the
+    order is stated."""
+    return (
+        f". This configuration is published only as costing more per transaction than a configuration measured in "
+        f"the same run ({reference}), with no figure for how much: that configuration's floor is its floor too, and "
+        f"with the same published sustained run as the ceiling both get the same central CPU per transaction; its "
+        f"true cost is higher by an amount the source does not give, and none is invented"
+    )

@@ -6,12 +6,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from models_lib.answer import SizingWarning
+from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, cp_cost_factor, with_response
 from models_lib.response import ResponseModel
+
+if TYPE_CHECKING:
+    from models_lib.pricing import Pricer
 
 __all__ = [
     "DEFAULT_OBJECTIVE",
@@ -41,7 +46,9 @@ __all__ = [
 #: by that work (the table's own drift of MSU per MIPS with the CP count is no reason to buy
 #: CPs); it buys CPs to license specialty engines, for sub-capacity contracts that pay for MSU
 #: consumed.  ``fewest-engines``: the fewest CPs + specialty engines, then least MSU consumed.
-OBJECTIVES: tuple[str, ...] = ("fewest-cps", "least-msu-consumed", "fewest-engines")
+#: ``least-cost``: the least total cost over the term from the user's price book
+#: (:func:`models_lib.pricing.configuration_cost`), then the fewest engines; only with a book.
+OBJECTIVES: tuple[str, ...] = ("fewest-cps", "least-msu-consumed", "fewest-engines", "least-cost")
 
 #: The objective every answer takes unless one is asked for.
 DEFAULT_OBJECTIVE = "fewest-cps"
@@ -78,6 +85,7 @@ class RateRequest:
     zmax: float
     policy: EnginePolicy
     objective: str = DEFAULT_OBJECTIVE
+    pricer: Pricer | None = None
 
 
 @dataclass(frozen=True)
@@ -100,10 +108,14 @@ def spilled_native(ev: CountEvaluation) -> float:
     return ev.on_gcp / ev.proj.factor if ev.proj.factor > 0 else ev.on_gcp
 
 
-def pick(candidates: Sequence[CountEvaluation], objective: str) -> CountEvaluation:
+def pick(candidates: Sequence[CountEvaluation], objective: str, pricer: Pricer | None = None) -> CountEvaluation:
     """The mix ``objective`` picks among ``candidates`` (in CP-count order, not empty); see
-    :data:`OBJECTIVES` (or an alias of one)."""
+    :data:`OBJECTIVES` (or an alias of one; ``least-cost`` prices them with ``pricer``)."""
     objective = canonical_objective(objective)
+    if objective == "least-cost":
+        if pricer is None:
+            raise InputError("objective", "the least-cost objective needs a price book: none was given")
+        return min(candidates, key=lambda e: (pricer.total(e), e.n + e.ziips, e.n))
     if objective == "fewest-cps":
         return candidates[0]
     if objective == "fewest-engines":
@@ -151,7 +163,7 @@ def _required(
     util_ok = [e for e in evals if e.util <= umax + UTIL_EPS]
     if sla is not None and rmodel is not None:
         util_ok = [with_response(e, basis=basis, rmodel=rmodel, tps=req.t) for e in util_ok]
-    required: CountEvaluation | None = pick(util_ok, req.objective) if util_ok else None
+    required: CountEvaluation | None = pick(util_ok, req.objective, req.pricer) if util_ok else None
     warnings: list[SizingWarning] = []
     assumptions: list[str] = []
     if required is not None and sla is not None and required.response is not None:
@@ -159,7 +171,7 @@ def _required(
         if not meets:
             warnings.append(_sla_unreachable(sla, util_ok, rmodel, req.t, required.n, basis))
         elif required not in meets:
-            met = pick(meets, req.objective)
+            met = pick(meets, req.objective, req.pricer)
             assumptions.append(
                 f"CPs raised from {required.n} to {met.n} to meet the {sla:g} ms response-time objective"
             )

@@ -24,10 +24,12 @@ from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, IcfPo
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import Saturation
-from models_lib.evaluation import CountEvaluation, cp_cost_factor, evaluations
+from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations
 from models_lib.feasibility import feasibility_step
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
+from models_lib.pricing import rated_msu
+from models_lib.regions import fixed_base_warnings
 from models_lib.response_step import ResponseTimes, response_step
 from models_lib.saturation_ranges import (
     binding_at_target,
@@ -60,6 +62,7 @@ class _Decision:
     warnings: tuple[SizingWarning, ...]
     assumptions: tuple[str, ...]
     band: float
+    ends: tuple[Target, Target]
 
 
 def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_Decision, Eligibility]:
@@ -69,7 +72,9 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     assert elig is not None
     rmodel = pw.response
     target = pw.target(elig.value, req.ziips)
-    evals = evaluations(pw.counts, basis, target, umax=req.umax, cps=req.cps, goal=req.sla is not None)
+    # least-cost reads every count: a later one may be cheaper (consumed MSU drifts with the count)
+    every = req.sla is not None or req.objective == "least-cost"
+    evals = evaluations(pw.counts, basis, target, umax=req.umax, cps=req.cps, goal=every)
     choice = choose(evals, req, rmodel, basis, pw.target_machine_type)
     chosen = choice.chosen
     sat_of = saturation_at(basis, chosen, elig.value, rmodel)
@@ -80,7 +85,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
     rng = ranges(
         basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high),
-        choice.required is not None, req.objective,
+        choice.required is not None, req.objective, req.pricer,
     )  # fmt: skip
     lower_bound = basis.cost_is_upper_bound and band == 0.0
     fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), req.sla, rt.value)
@@ -94,6 +99,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *software_warnings(sat, rmodel, pw.config),
         *rt.warnings,
         *limit_warnings(pw.config, req.t),
+        *fixed_base_warnings(pw.config, basis, req.t),
     )
     setting = pw.capacity_setting
     warnings = as_measured(
@@ -114,7 +120,7 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
     mp = mp_effect_note(pw.capacity, chosen, req.policy)
     if mp is not None:
         assumptions = (*assumptions, mp)
-    return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band), elig
+    return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band, ends), elig
 
 
 def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict[str, float], IcfPool | None]:
@@ -199,10 +205,7 @@ def _required_ziips(
 
 def msu_installed(pw: PreparedWorkload, n: int) -> float:
     """MSU of ``n`` installed CPs: the rating of the count at the target's setting."""
-    table, mt = pw.capacity, pw.target_machine_type
-    full = table.ratings[(mt, n)]
-    rated = full if pw.capacity_setting is None else table.settings.get((mt, pw.capacity_setting, n), full)
-    return float(rated.msu)
+    return rated_msu(pw.capacity, pw.target_machine_type, pw.capacity_setting, n)
 
 
 def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
@@ -234,7 +237,7 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         cps_required=_required_cps(required, d.feasibility),
         ziips=chosen.ziips if fits else None,
         ziips_required=_required_ziips(req, chosen, required, d.feasibility),
-        cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t),
+        cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t, d.ends),
         busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
         breakdown=breakdown,
         gcp_utilization=chosen.util,
@@ -271,5 +274,6 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         alternative=_alternative(pw, d.choice) if fits else None,
         evaluated_cps=chosen.n,
         evaluated_ziips=chosen.ziips,
+        cost=req.pricer.cost(chosen) if req.pricer is not None and fits else None,
         prepared=pw,
     )

@@ -188,6 +188,9 @@ class ConfigurationData:
         REDP-5320 at its top rate); ``None``: not published.
     cost_floors : tuple of CostFloor
         Published lower bounds on the cost per transaction (bounds-only paths).
+    regions : PublishedRegions or None
+        The number of CICS regions the published CPU covers, where the source states it (CICS
+        TS: REDP-5320, 17 regions); ``None``: not published.
     """
 
     path: str
@@ -207,6 +210,16 @@ class ConfigurationData:
     limits: tuple[PublishedLimit, ...] = ()
     lpar_overhead: PublishedOverhead | None = None
     cost_floors: tuple[CostFloor, ...] = ()
+    regions: PublishedRegions | None = None
+
+
+@dataclass(frozen=True)
+class PublishedRegions:
+    """The CICS regions whose CPU the published points measure: ``count``, the statement."""
+
+    count: int
+    statement_id: int
+    reference: str = ""
 
 
 @dataclass(frozen=True)
@@ -232,13 +245,15 @@ class CostFloor:
     """A published floor on CPU per transaction: at ``tps`` transactions/s the ``specialty``
     zIIPs/zAAPs could not absorb the ``eligible_fraction`` of the cost (so cost > specialty x
     ceiling / (eligible_fraction x tps)).  ``statement_ids``: the floor's statement and, where it
-    is carried over from a cheaper configuration, the statement that orders the two."""
+    is carried over from a cheaper configuration, the statement that orders the two;
+    ``carried_from``: where that order is stated (``None``: the floor is the configuration's own)."""
 
     tps: float
     specialty: int
     eligible_fraction: float
     statement_ids: tuple[int, ...]
     reference: str = ""
+    carried_from: str | None = None
 
 
 @dataclass(frozen=True)

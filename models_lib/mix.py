@@ -41,8 +41,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models_lib.checks import InputError
 from models_lib.choice import canonical_objective
 from models_lib.engine import specialty_engines
+from models_lib.pricing import ConfigurationCost
 from models_lib.queueing import erlang_c
 from models_lib.workload import WorkloadModel
 
@@ -53,6 +55,7 @@ __all__ = [
     "WorkloadInMix",
     "evaluate_mix",
     "fcfs_wait_s",
+    "lpar_cost",
     "responses",
     "scale_limit",
     "share_lpar",
@@ -122,10 +125,21 @@ def share_lpar(
     return Shared(cps=cps, ziips=z, total=tuple(total), on_ziip=tuple(on_ziip), gcp=tuple(gcp), spilled=spilled)
 
 
-def _pick(candidates: Sequence[Shared], objective: str) -> Shared:
+def lpar_cost(models: Sequence[WorkloadModel], lpar: Shared) -> ConfigurationCost | None:
+    """The LPAR's cost from the workloads' price book (``None`` without one)."""
+    return models[0].mix_cost(lpar.cps, lpar.ziips, lpar.gcp_busy)
+
+
+def _pick(candidates: Sequence[Shared], objective: str, models: Sequence[WorkloadModel]) -> Shared:
     """The LPAR ``objective`` picks among ``candidates`` within the ceiling, in CP-count order:
     the rule of :func:`models_lib.choice.pick` (least eligible work on CPs, then the fewest
-    engines, then the fewest CPs; or the fewest CPs; or the fewest engines first)."""
+    engines, then the fewest CPs; or the fewest CPs; or the fewest engines first; or the least
+    cost from the price book, then the fewest engines)."""
+    if objective == "least-cost":
+        priced = [(lpar_cost(models, s), s) for s in candidates]
+        if any(c is None for c, _ in priced):
+            raise InputError("objective", "the least-cost objective needs your price book: none is given")
+        return min(priced, key=lambda cs: (cs[0].total if cs[0] else 0.0, cs[1].cps + cs[1].ziips, cs[1].cps))[1]
     if objective == "fewest-cps":
         return candidates[0]
     if objective == "fewest-engines":
@@ -274,14 +288,16 @@ def _lpar(
     # Within the ceiling, up to the first count whose specialty engines take all the eligible
     # work: no later count spills less or has fewer engines (as models_lib.evaluation.evaluations).
     within: list[Shared] = []
+    objective = canonical_objective(str(models[0].engine_options.get("objective") or ""))
     for c in counts:
         s = share_lpar(models, rates, cps=c, ziips=ziips, ceiling=ceiling)
         if s.gcp_utilization <= ceiling + _UTIL_EPS:
             within.append(s)
-            if s.spilled <= 0.0 or (ziips is not None and s.ziips >= ziips):
+            settled = s.spilled <= 0.0 or (ziips is not None and s.ziips >= ziips)
+            if settled and objective != "least-cost":  # a later count may cost less
                 break
     if within:
-        return _pick(within, canonical_objective(str(models[0].engine_options.get("objective") or ""))), []
+        return _pick(within, objective, models), []
     lpar = share_lpar(models, rates, cps=counts[-1], ziips=ziips, ceiling=ceiling)
     message = (
         f"no CP count up to {counts[-1]} carries the combined GCP demand within {ceiling:.0%}: "

@@ -7,7 +7,9 @@ feasible when it is below saturation, the GCPs run within ``max_utilization`` (e
 zIIPs cannot take within the same ceiling runs on the GCPs), and, with ``response_time_sla_ms``,
 the response time meets it (without published response times the lower bound must meet it, so
 feasibility is then not proven; ``sla_verified`` says which).  Cost = ``costs.gcp`` x CPs +
-``costs.ziip`` x zIIPs; ties go to fewer engines, then to the faster response.
+``costs.ziip`` x zIIPs, or with ``costs=None`` (the ``least-cost`` objective) the mix's total
+over the term from the workload's price book (:func:`models_lib.pricing.configuration_cost`:
+hardware plus MSU installed or consumed); ties go to fewer engines, then to the faster response.
 
 The frontier is the set of feasible mixes that no other feasible mix beats on both CPs and
 zIIPs (for each CP count, the fewest zIIPs that work), cheapest first.
@@ -25,6 +27,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from models_lib.checks import InputError
 from models_lib.workload import Evaluation, WorkloadModel
 
 __all__ = ["feasible_mixes", "frontier"]
@@ -44,11 +47,21 @@ def _row(ev: Evaluation, cost: float) -> dict[str, Any]:
     }
 
 
+def _cost(wm: WorkloadModel, costs: dict[str, float] | None, cps: int, ziips: int, gcp: float) -> float:
+    """The weights' cost of a mix, or (``costs=None``) its total from the price book."""
+    if costs is not None:
+        return costs["gcp"] * cps + costs["ziip"] * ziips
+    priced = wm.mix_cost(cps, ziips, gcp)
+    if priced is None:
+        raise InputError("objective", "the least-cost objective needs your price book: none is given")
+    return priced.total
+
+
 def feasible_mixes(
     wm: WorkloadModel,
     *,
     tps: float,
-    costs: dict[str, float],
+    costs: dict[str, float] | None,
     max_cps: int,
     max_ziips: int | None,
     response_time_sla_ms: float | None,
@@ -71,7 +84,7 @@ def feasible_mixes(
             judged = ev.response_time_ms if ev.response_time_ms is not None else ev.lower_bound_ms
             if response_time_sla_ms is not None and not judged <= response_time_sla_ms:
                 continue
-            cost = costs["gcp"] * c + costs["ziip"] * z
+            cost = _cost(wm, costs, c, z, ev.gcp)
             speed = judged if math.isfinite(judged) else math.inf
             found.append(((cost, c + z, speed), _row(ev, cost)))
         if progress is not None:

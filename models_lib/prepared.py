@@ -34,7 +34,7 @@ from models_lib.capacity import MAX_CPS, Projection, rating
 from models_lib.checks import InputError, opt_int, pos_float
 from models_lib.choice import RateRequest
 from models_lib.cost_basis import Basis
-from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel, fit_configuration
+from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
 from models_lib.decision import answer_at
 from models_lib.engine import (
     EnginePolicy,
@@ -51,6 +51,8 @@ from models_lib.evaluation import Target, cost_factor, ziip_residence_ms
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
 from models_lib.native_cost import NativeCost, native_cost
 from models_lib.prepare_inputs import check_objective, check_options, response_model_for, smt2_option, target_rules
+from models_lib.pricing import PriceBook, pricer_for
+from models_lib.regions import fitted_for_regions
 from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility, eligibility_step
 
@@ -297,17 +299,14 @@ class PreparedWorkload:
         think_time_s: float | None = None,
         response_time_sla_ms: float | None = None,
         objective: str | None = None,
+        price_book: PriceBook | None = None,
     ) -> SizingResult:
-        """The engine's answer at ``tps`` transactions/s (see :func:`models_lib.sizing.size`)."""
+        """The engine's answer at ``tps`` transactions/s (see :func:`models_lib.sizing.size`);
+        with ``price_book`` it carries the chosen configuration's ``cost``."""
         req = self.request(
-            tps,
-            cps=cps,
-            ziips=ziips,
-            clients=clients,
-            think_time_s=think_time_s,
-            response_time_sla_ms=response_time_sla_ms,
-            objective=objective,
-        )
+            tps, cps=cps, ziips=ziips, clients=clients, think_time_s=think_time_s,
+            response_time_sla_ms=response_time_sla_ms, objective=objective, price_book=price_book,
+        )  # fmt: skip
         if self.cost is None:
             config = self.config
             no_cpu = no_cpu_result(config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax)
@@ -324,11 +323,13 @@ class PreparedWorkload:
         think_time_s: float | None,
         response_time_sla_ms: float | None,
         objective: str | None = None,
+        price_book: PriceBook | None = None,
     ) -> RateRequest:
         """Check the rate's inputs; an :class:`~models_lib.checks.InputError` names the argument.
-        ``objective``: the prepared workload's unless given."""
+        ``objective``: the prepared workload's unless given (``least-cost`` needs ``price_book``)."""
         t = pos_float("tps", tps)
         objective = check_objective(self.objective if objective is None else objective)
+        pricer = pricer_for(price_book, objective, self.capacity, self.target_machine_type, self.capacity_setting)
         cps_given = opt_int("cps", cps, 1)
         n_clients = opt_int("clients", clients, 1)
         think = None if think_time_s is None else pos_float("think_time_s", think_time_s, allow_zero=True)
@@ -347,7 +348,7 @@ class PreparedWorkload:
         sla = None if response_time_sla_ms is None else pos_float("response_time_sla_ms", response_time_sla_ms)
         return RateRequest(
             t, cps_given, opt_int("ziips", ziips, 0), n_clients, think, sla,
-            self.max_utilization, self.ziip_max_utilization, self.policy, objective,
+            self.max_utilization, self.ziip_max_utilization, self.policy, objective, pricer,
         )  # fmt: skip
 
 
@@ -370,6 +371,7 @@ def prepare(
     other_cost: ComponentCost | None = None,
     smt2_factor: float | None = None,
     objective: str = "fewest-cps",
+    cics_regions: int | None = None,
 ) -> PreparedWorkload:
     """Prepare ``config`` for the target: everything derived before a rate is known.
 
@@ -391,12 +393,10 @@ def prepare(
     policy, counts = target_rules(capacity, target_machine_type, capacity_setting)
     smt2, smt2_statement = smt2_option(policy, smt2_factor)
     objective = check_objective(objective)
-    if model is not None and (model.path, model.configuration) != (config.path, config.configuration):
-        raise InputError(
-            "model", f"model belongs to {model.path}/{model.configuration}, not {config.path}/{config.configuration}"
-        )
-    fitted = model if model is not None else fit_configuration(config)
+    fitted, regions = fitted_for_regions(config, model, cics_regions)
     cost = native_cost(config, fitted, payload=payload, level=level, lpar_overhead=lpar_overhead, ziip_ceiling=zmax)
+    if cost is not None and regions:
+        cost = replace(cost, assumptions=(*cost.assumptions, regions))
     rmodel = response_model if response_model is not None else response_model_for(config, fitted, cost)
     eligibility = None if cost is None else eligibility_step(cost.line(), config, capacity, server_share, other_cost)
     return PreparedWorkload(

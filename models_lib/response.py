@@ -55,7 +55,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
-from scipy import optimize, special
+from scipy import optimize, special, stats
 
 from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel
@@ -127,11 +127,16 @@ def _mmc_wait(servers: npt.ArrayLike, load: FloatArray, service_s: npt.ArrayLike
 class SoftwareStation:
     """A fitted software resource: ``servers`` (m) servers of ``service_s`` (s) seconds.
 
-    ``saturation_tps()`` = m / s, transactions/s.
+    ``saturation_tps()`` = m / s, transactions/s.  ``saturation_low``, ``saturation_high``: the
+    95 % profile-likelihood interval of m / s from the fit (:func:`station_saturation_interval`;
+    ``saturation_high`` ``None`` where the points do not bound it above; both ``None`` where
+    the station was not fitted to points).
     """
 
     servers: int
     service_s: float
+    saturation_low: float | None = None
+    saturation_high: float | None = None
 
     def saturation_tps(self) -> float:
         """Throughput at which the station is 100 % busy, transactions/s."""
@@ -444,6 +449,40 @@ def _fit_station(
     return SoftwareStation(m_best, s_best), float(d)
 
 
+#: Confidence level of the software station's saturation interval.
+STATION_LEVEL = 0.95
+
+
+def station_saturation_interval(
+    tps: FloatArray, published: FloatArray, cp_res: FloatArray, station: SoftwareStation, level: float = STATION_LEVEL
+) -> tuple[float, float | None]:
+    """The ``level`` interval of a fitted station's saturation m / s, transactions/s.
+
+    Profile likelihood (Bates and Watts 1988, sec. 6.1; Seber and Wild 2003, sec. 5.9.1): with
+    the server count m held at its fitted value (a discrete choice) and the fixed time D
+    profiled out at each s, the service times s kept are those whose residual sum of squares
+    is within ``SSE(s) <= SSE_min x (1 + F(level; 1, n - 2) / (n - 2))`` (n points, 2 fitted
+    parameters: D and s).  Stability bounds s below m / (the highest published rate), so the low
+    end of m / s is above that rate; where even s -> 0 (no software wait at all) is within the
+    bound, the points do not bound the saturation above (``None``).
+    """
+    n, m = int(tps.size), station.servers
+    central = station.saturation_tps()
+    if n <= 2:
+        return central, None
+
+    def sse(s: float) -> float:
+        return float(_profile_fixed(published, cp_res + _mmc_wait(m, s * tps, s) * 1000.0)[1])
+
+    s0 = station.service_s
+    bound = sse(s0) * (1.0 + float(stats.f.ppf(level, 1, n - 2)) / (n - 2))
+    top = m / float(tps.max()) * (1.0 - 1e-12)  # the largest stable service time
+    tiny = s0 * 1e-9
+    s_hi = top if sse(top) <= bound else float(optimize.brentq(lambda s: sse(s) - bound, s0, top, rtol=1e-12))
+    s_lo = None if sse(tiny) <= bound else float(optimize.brentq(lambda s: sse(s) - bound, tiny, s0, rtol=1e-12))
+    return min(m / s_hi, central), None if s_lo is None else max(m / s_lo, central)
+
+
 def fit_response(
     cfg: ConfigurationData,
     model: ConfigurationModel | None = None,
@@ -538,6 +577,8 @@ def fit_response(
     tried: tuple[int, ...] = ()
     if want:
         station, d = _fit_station(tps, published, cp_res, ms_)
+        low, high = station_saturation_interval(tps, published, cp_res, station)
+        station = replace(station, saturation_low=low, saturation_high=high)
         fitted = d + cp_res + station.wait_ms(tps)
         tried = tuple(range(1, ms_ + 1))
     else:

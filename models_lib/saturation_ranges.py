@@ -17,6 +17,7 @@ from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation, saturation
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_total
 from models_lib.inputs import ConfigurationData
+from models_lib.pricing import Pricer
 from models_lib.response import ResponseModel
 
 __all__ = [
@@ -38,11 +39,18 @@ CLOSED_TOLERANCE = 0.02
 
 def saturation_at(
     basis: Basis, chosen: CountEvaluation, fraction: float, rmodel: ResponseModel | None
-) -> Callable[[float], Saturation]:
-    """Saturation of the chosen configuration with the native cost scaled by a factor."""
-    software = None if rmodel is None or rmodel.software is None else rmodel.software.saturation_tps()
+) -> Callable[..., Saturation]:
+    """Saturation of the chosen configuration with the native cost scaled by a factor; ``end``
+    0 or 1 takes the software station's saturation at the low or high end of its interval
+    (:func:`models_lib.response.station_saturation_interval`; the high end ``None``: no
+    software limit), ``None`` its fitted value."""
+    station = None if rmodel is None else rmodel.software
+    central = None if station is None else station.saturation_tps()
 
-    def at(scale: float) -> Saturation:
+    def at(scale: float, end: int | None = None) -> Saturation:
+        software = central
+        if station is not None and end is not None and station.saturation_low is not None:
+            software = station.saturation_low if end == 0 else station.saturation_high
         return saturation(
             cps=chosen.n,
             engines=chosen.ziips,
@@ -64,11 +72,12 @@ def ranges(
     chosen: CountEvaluation,
     cps_given: int | None,
     umax: float,
-    sat_of: Callable[[float], Saturation],
+    sat_of: Callable[..., Saturation],
     band: float,
     rt: tuple[float | None, float | None],
     sized: bool,
     objective: str = "fewest-cps",
+    pricer: Pricer | None = None,
 ) -> Ranges:
     """[low, high] of CPs, specialty engines, saturation and response time from the cost range.
 
@@ -92,13 +101,15 @@ def ranges(
             ev = evaluate_total(n, scaled, target)
             if ev.util <= umax + UTIL_EPS:
                 within.append(ev)
-                if ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips):
-                    break  # no later count spills less or has fewer engines
-        return pick(within, objective) if within else None
+                settled = ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips)
+                if settled and objective != "least-cost":
+                    break  # no later count spills less or has fewer engines (it may cost less)
+        return pick(within, objective, pricer) if within else None
 
     c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
     z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])
-    s_lo, s_hi = sat_of(hi).tps, sat_of(lo).tps
+    # the low end: high cost and the software limit's low end; the high end: low cost and its high end
+    s_lo, s_hi = sat_of(hi, 0).tps, sat_of(lo, 1).tps
     cps = (
         Range(*(None if e is None or not sized else float(e.n) for e in (c_lo, c_hi)))
         if cps_given is None
@@ -159,13 +170,21 @@ def software_warnings(sat: Saturation, rmodel: ResponseModel | None, config: Con
     if sat.binding != "software" or rmodel is None or rmodel.software is None:
         return []
     sw = rmodel.software
+    interval = ""
+    if sw.saturation_low is not None:
+        interval = (
+            f"; inferred from the points, its 95 % interval is {sw.saturation_low:,.0f}..{sw.saturation_high:,.0f} TPS"
+            if sw.saturation_high is not None
+            else f"; inferred from the points, it is at least {sw.saturation_low:,.0f} TPS at 95 % and the "
+            "points do not bound it above (the range's high end is then where the CPs saturate)"
+        )
     return [
         SizingWarning(
             "software-unscaled",
             f"saturation {sat.tps:.4g} TPS is the fitted software station ({servers_text(sw.servers)} of "
             f"{sw.service_s * 1000.0:.3g} ms), fitted to the response times published for "
             f"{config.path}/{config.configuration} as measured; more CPs do not raise it, and the source "
-            "publishes no count (of channels, connections or regions) to scale it to another configuration",
+            f"publishes no count (of channels, connections or regions) to scale it to another configuration{interval}",
         )
     ]
 

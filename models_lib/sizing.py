@@ -48,6 +48,7 @@ from models_lib.cost_bounds import THROUGHPUT_TABLE_TOLERANCE, cost_from_through
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
 from models_lib.prepared import PreparedWorkload, prepare
+from models_lib.pricing import PriceBook
 from models_lib.response import ResponseModel
 from models_lib.response_step import closed_network
 
@@ -91,6 +92,8 @@ def size(
     other_cost: ComponentCost | None = None,
     smt2_factor: float | None = None,
     objective: str = "fewest-cps",
+    price_book: PriceBook | None = None,
+    cics_regions: int | None = None,
 ) -> SizingResult:
     """Size a configuration for a transaction rate on a target machine.
 
@@ -162,12 +165,20 @@ def size(
         (e.g. 1.2 to 1.4; IBM publishes no single factor).  Applied only on generations that run
         SMT-2 on zIIPs (z13 and later); the basis says "SMT-2 on zIIPs: ..." in every answer.
         Default: not applied.
-    objective : {"fewest-cps", "least-msu-consumed", "fewest-engines"}
+    objective : {"fewest-cps", "least-msu-consumed", "fewest-engines", "least-cost"}
         What the choice of CPs and specialty engines minimises among the mixes within the
         generation's rules, the machine's engines and the ceilings (default ``"fewest-cps"``:
         the fewest CPs that carry the CP work, then the fewest specialty engines within the
         ratio; ``least-msu`` is accepted for ``least-msu-consumed``;
-        :data:`models_lib.choice.OBJECTIVES`).
+        :data:`models_lib.choice.OBJECTIVES`; ``"least-cost"``: the least total cost over the
+        term from ``price_book``, an InputError naming ``objective`` without one).
+    price_book : PriceBook, optional
+        The user's prices (:class:`models_lib.pricing.PriceBook`); the answer then carries the
+        chosen configuration's ``cost``.  Default: none, and no cost is shown.
+    cics_regions : int, optional
+        CICS regions of the sized LPAR, where the source publishes its own count (CICS TS:
+        REDP-5320's 17): the fitted fixed base (intercept) is scaled to it
+        (:mod:`models_lib.regions`).  Default: the benchmark's count, stated in the basis.
 
     Returns
     -------
@@ -201,6 +212,7 @@ def size(
         other_cost=other_cost,
         smt2_factor=smt2_factor,
         objective=objective,
+        cics_regions=cics_regions,
     )
     return prepared.answer(
         tps,
@@ -209,4 +221,5 @@ def size(
         clients=clients,
         think_time_s=think_time_s,
         response_time_sla_ms=response_time_sla_ms,
+        price_book=price_book,
     )

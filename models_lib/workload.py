@@ -32,6 +32,7 @@ from models_lib.engine import EnginePolicy, PoolDemand, Saturation
 from models_lib.evaluation import cost_factor, ziip_residence_ms
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.prepared import PreparedWorkload, prepare
+from models_lib.pricing import ConfigurationCost, PriceBook, Pricer
 from models_lib.queueing import Station
 from models_lib.response import ResponseModel
 from models_lib.response_step import closed_network
@@ -129,6 +130,7 @@ class WorkloadModel:
     capacity_setting: str | None = None
     engine_options: Mapping[str, Any] = field(default_factory=dict)
     prepared: PreparedWorkload | None = field(default=None, repr=False, compare=False)
+    price_book: PriceBook | None = None
 
     # -- basics ---------------------------------------------------------------------------
     @property
@@ -211,7 +213,7 @@ class WorkloadModel:
         """The engine's full answer (``size().to_dict()``), as the estimate API gives it."""
         rate_options = {"clients", "think_time_s", "response_time_sla_ms"}
         if self.prepared is not None and set(kwargs) <= rate_options:
-            return self.prepared.answer(tps, cps=cps, ziips=ziips, **kwargs).to_dict()
+            return self.prepared.answer(tps, cps=cps, ziips=ziips, price_book=self.price_book, **kwargs).to_dict()
         assert self.config is not None and self.capacity is not None
         return size(
             self.config,
@@ -224,8 +226,15 @@ class WorkloadModel:
             max_utilization=self.ziip_ceiling,
             payload_bytes=self.payload_bytes,
             capacity_setting=self.capacity_setting,
-            **{**self.engine_options, **kwargs},
+            **{"price_book": self.price_book, **self.engine_options, **kwargs},
         ).to_dict()
+
+    def mix_cost(self, cps: int, ziips: int, gcp: float) -> ConfigurationCost | None:
+        """The cost of ``cps`` CPs and ``ziips`` specialty engines whose CP work is ``gcp`` busy
+        CPs, from the price book (``None`` without one; :func:`models_lib.pricing.configuration_cost`)."""
+        if self.price_book is None or self.capacity is None:
+            return None
+        return Pricer(self.price_book, self.capacity, self.machine_type, self.capacity_setting).mix(cps, ziips, gcp)
 
     # -- one point --------------------------------------------------------------------------
     def evaluate(self, tps: float, cps: int, ziips: int | None = None) -> Evaluation:
@@ -358,12 +367,14 @@ def workload_model(
     tps: float | None = None,
     capacity_setting: str | None = None,
     fitted: ConfigurationModel | None = None,
+    price_book: PriceBook | None = None,
     **engine: Any,
 ) -> WorkloadModel:
     """Build a :class:`WorkloadModel` on :func:`models_lib.prepared.prepare` (no database access);
     ``engine``: further ``size()`` options the model keeps for every evaluation
     (``server_share``, ``other_cost``, ``lpar_overhead``, ``projection_band``); ``fitted``: the
-    configuration's cost model when the caller has it already."""
+    configuration's cost model when the caller has it already; ``price_book``: the user's
+    prices (the answers' cost, the ``least-cost`` objective)."""
     umax = DEFAULT_MAX_UTILIZATION if max_utilization is None else max_utilization
     t_ref = tps if tps is not None else reference_rate(cfg)
     prepared = prepare(
@@ -377,7 +388,7 @@ def workload_model(
         capacity_setting=capacity_setting,
         **engine,
     )
-    result = prepared.answer(t_ref)
+    result = prepared.answer(t_ref, price_book=price_book)
     cost, elig = prepared.cost, prepared.eligibility
     if cost is None or elig is None:
         codes = {w.code: w.message for w in result.warnings}
@@ -413,4 +424,5 @@ def workload_model(
         capacity=capacity,
         payload_bytes=payload_bytes,
         prepared=prepared,
+        price_book=price_book,
     )

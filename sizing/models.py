@@ -502,3 +502,40 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"report {self.pk} of job {self.job_id} ({self.status})"
+
+
+class PriceBook(models.Model):
+    """A user's own prices, one book per user: what ``least-cost`` minimises and every cost shown
+    is computed from (``models_lib.pricing``).  Nothing is priced without one: the app holds no
+    price of its own."""
+
+    class EngineBasis(models.TextChoices):
+        ONE_OFF = "one-off", "One-off"
+        PER_YEAR = "per-year", "Per year"
+
+    class MsuBasis(models.TextChoices):
+        INSTALLED = "installed", "Installed"
+        CONSUMED = "consumed", "Consumed (sub-capacity)"
+
+    owner = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="price_book")
+    currency = models.CharField(max_length=3, help_text="ISO 4217 code the prices are in, e.g. EUR")
+    term_years = models.PositiveSmallIntegerField(help_text="years a configuration is costed over")
+    cp_price = models.FloatField(help_text="price of one CP")
+    cp_basis = models.CharField(max_length=10, choices=EngineBasis.choices)
+    specialty_price = models.FloatField(help_text="price of one specialty engine (zIIP or zAAP)")
+    specialty_basis = models.CharField(max_length=10, choices=EngineBasis.choices)
+    msu_price = models.FloatField(help_text="software price per MSU per year")
+    msu_basis = models.CharField(max_length=10, choices=MsuBasis.choices)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(cp_price__gte=0) & Q(specialty_price__gte=0) & Q(msu_price__gte=0),
+                name="price_book_prices_not_negative",
+            ),
+            models.CheckConstraint(condition=Q(term_years__gte=1), name="price_book_term_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"price book of user {self.owner_id} ({self.currency}, {self.term_years} years)"

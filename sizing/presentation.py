@@ -272,6 +272,26 @@ def figures(answer: Mapping[str, Any]) -> dict[str, Figure]:
     }
 
 
+def cost_rows(answer: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The answer's cost from the user's price book as (label, value) rows; none without a book
+    (no price is ever assumed)."""
+    cost = answer.get("cost")
+    if not cost:
+        return []
+    cur, years = str(cost.get("currency") or ""), finite(cost.get("term_years"))
+    engine = str(answer.get("specialty_engine") or "zIIP")
+    term = "the term" if years is None else f"{number(years, 0 if float(years).is_integer() else 2)} years"
+    return [
+        (f"Total over {term}", f"{cur} {number(cost.get('total'))}"),
+        (f"CPs ({count(answer.get('cps'))})", f"{cur} {number(cost.get('cps'))}"),
+        (f"{engine}s ({count(answer.get('ziips'))})", f"{cur} {number(cost.get('specialty'))}"),
+        (
+            "Software",
+            f"{cur} {number(cost.get('software'))} ({number(cost.get('msu'), 1)} MSU {cost.get('msu_basis')})",
+        ),
+    ]
+
+
 # -- warnings --------------------------------------------------------------------------------
 
 
@@ -410,6 +430,15 @@ def _cics_only(a: Mapping[str, Any]) -> str:
     )
 
 
+def _fixed_base(a: Mapping[str, Any]) -> str:
+    regions = _inputs(a).get("cics_regions")
+    whose = f"your {count(regions)} CICS regions" if regions else "the benchmark's CICS regions"
+    return (
+        f"At {_tps(a)} most of the CPU is the fixed base of {whose}, not the transactions: "
+        "give the number of CICS regions you run to size it."
+    )
+
+
 def _software_unscaled(a: Mapping[str, Any]) -> str:
     return (
         f"Saturation at {count(a.get('saturation_tps'), 'TPS')} is a software limit measured in the benchmark: "
@@ -447,6 +476,7 @@ _SENTENCES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "clients-exceed-throughput": _clients_exceed,
     "cics-only": _cics_only,
     "software-unscaled": _software_unscaled,
+    "fixed-base-dominates": _fixed_base,
     "projection": _projection,
 }
 
@@ -646,6 +676,7 @@ INPUT_LABELS: tuple[tuple[str, str, str], ...] = (
     ("LPAR overhead", "lpar_overhead", ""),
     ("Server share", "server_share", ""),
     ("SMT-2 zIIP factor", "smt2_factor", ""),
+    ("CICS regions", "cics_regions", ""),
 )
 
 

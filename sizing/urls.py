@@ -30,6 +30,7 @@ urlpatterns = [
     path("estimates/compare/", views.estimate_compare, name="estimate-compare"),
     path("estimates/<int:pk>/", views.estimate_detail, name="estimate-page"),
     path("estimates/<int:pk>/delete/", views.estimate_remove, name="estimate-remove"),
+    path("prices/", views.price_book_page, name="price-book-page"),
     path("calibrations/", views.calibration_index, name="calibrations"),
     path("calibrations/new/", views.calibration_new, name="calibration-new"),
     path("calibrations/<int:pk>/", views.calibration_detail, name="calibration-page"),

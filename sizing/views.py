@@ -17,6 +17,7 @@ from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,11 +29,13 @@ from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
 from sizing.selectors.plans import plan_list
+from sizing.selectors.price_books import BOOK_FIELDS, price_book_row
 from sizing.selectors.targets import machine_settings, model_choices
 from sizing.services import charts
 from sizing.services.calibrations import calibration_delete
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
+from sizing.services.price_books import price_book_delete, price_book_form_fields, price_book_save, validated_price_book
 from sizing.users import signed_in_user
 
 MAX_COMPARE = 3
@@ -196,6 +199,7 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "figures": presentation.figures(answer),
             **presentation.warnings_by_level(answer),
             "basis_rows": presentation.basis_rows(answer),
+            "cost_rows": presentation.cost_rows(answer),
             "input_rows": [
                 (label, presentation.input_value(key, estimate.inputs[key], unit))
                 for label, key, unit in presentation.INPUT_LABELS
@@ -290,6 +294,30 @@ def calibration_remove(request: HttpRequest, pk: int) -> HttpResponse:
         }
         return render(request, "sizing/calibration_detail.html", context, status=400)
     return redirect("calibrations")
+
+
+@login_required
+def price_book_page(request: HttpRequest) -> HttpResponse:
+    """Your prices: the same form and checks as ``PUT /api/v1/price-book``; a refused book is a
+    400 naming each bad field, and nothing is stored."""
+    user = signed_in_user(request)
+    row = price_book_row(user=user)
+    values: dict[str, Any] = {} if row is None else {k: getattr(row, k) for k in BOOK_FIELDS}
+    errors: dict[str, Any] = {}
+    status = 200
+    if request.method == "POST":
+        if request.POST.get("action") == "delete":
+            price_book_delete(user=user)
+            return redirect("price-book-page")
+        values = {k: request.POST.get(k, "") for k in BOOK_FIELDS}
+        try:
+            price_book_save(user=user, data=validated_price_book(values))
+        except serializers.ValidationError as exc:
+            errors, status = dict(exc.detail) if isinstance(exc.detail, dict) else {}, 400
+        else:
+            return redirect("price-book-page")
+    context = {"values": values, "errors": errors, "has_book": row is not None, "fields": price_book_form_fields()}
+    return render(request, "sizing/price_book.html", context, status=status)
 
 
 # -- health ------------------------------------------------------------------------------------

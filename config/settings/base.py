@@ -233,6 +233,8 @@ SPECTACULAR_SETTINGS = {
         "ObjectiveEnum": "models_lib.choice.OBJECTIVES",
         "PlanBindingEnum": "sizing.api.plan_schema.PLAN_BINDINGS",
         "ObjectiveInputEnum": "sizing.services.estimate_inputs.OBJECTIVE_CHOICES",
+        "PriceEngineBasisEnum": "sizing.models.PriceBook.EngineBasis",
+        "PriceMsuBasisEnum": "sizing.models.PriceBook.MsuBasis",
     },
 }
 

@@ -23,6 +23,7 @@ from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS
 from sizing.jobs.mix import mix_workload
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 from sizing.models import Job, JobKind, Machine
+from sizing.selectors.price_books import NO_BOOK, price_book_for
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import engine_error, resolve_configuration
@@ -248,7 +249,24 @@ class OptimizeParams(TargetParams):
     """The cheapest CP and zIIP counts for ``tps``."""
 
     tps = estimate_field("tps")
-    costs = CostsSerializer(help_text='Cost weights, e.g. {"gcp": 1.0, "ziip": 0.3}')
+    costs = CostsSerializer(
+        required=False,
+        help_text='Cost weights, e.g. {"gcp": 1.0, "ziip": 0.3}; or leave out and give objective least-cost: each '
+        "mix's total over the term from your price book (/api/v1/price-book)",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        least_cost = attrs.get("objective") == "least-cost"
+        if attrs.get("costs") is None and not least_cost:
+            raise serializers.ValidationError(
+                {"costs": ['Give cost weights, e.g. {"gcp": 1.0, "ziip": 0.3}, or objective least-cost.']}
+            )
+        if attrs.get("costs") is not None and least_cost:
+            raise serializers.ValidationError(
+                {"costs": ["least-cost prices mixes from your price book: leave costs out."]}
+            )
+        return super().validate(attrs)
+
     max_cps = StrictIntegerField(
         required=False, min_value=1, max_value=MAX_CPS, help_text="Largest CP count to consider"
     )
@@ -270,10 +288,13 @@ class MixParams(ParamsSerializer):
     cps = estimate_field("cps", max_value=MAX_CPS, help_text="GCPs in the LPAR (default: sized)")
     ziips = estimate_field("ziips", max_value=MAX_ZIIPS, help_text="zIIPs (default: sized)")
     max_utilization = estimate_field("max_utilization")
+    objective = estimate_field("objective")
     # many=True hands min_length/max_length to the ListSerializer; the stubs type only the child's arguments.
     workloads = WorkloadParams(many=True, min_length=1, max_length=MAX_WORKLOADS, allow_empty=False)  # type: ignore[call-arg]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("objective") == "least-cost" and price_book_for(user=self.context["user"]) is None:
+            raise serializers.ValidationError({"objective": [NO_BOOK]})
         errors: list[dict[str, Any]] = []
         for entry in attrs["workloads"]:
             try:

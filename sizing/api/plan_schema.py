@@ -49,7 +49,9 @@ class PlanOptionsSerializer(serializers.Serializer[Any]):
     lpar_overhead = serializers.FloatField(required=False)
     server_share = serializers.FloatField(required=False)
     objective = serializers.CharField(
-        required=False, help_text="fewest-cps (default), least-msu-consumed (least-msu accepted) or fewest-engines"
+        required=False,
+        help_text="fewest-cps (default), least-msu-consumed (least-msu accepted), fewest-engines or least-cost "
+        "(your price book)",
     )
 
 
@@ -118,6 +120,25 @@ class OptionModelSerializer(serializers.Serializer[Any]):
     cps = serializers.IntegerField()
     msu_installed = serializers.FloatField(help_text="the model's LSPR MSU rating")
     holds = serializers.ListField(child=serializers.BooleanField(), help_text="per period")
+    ziips = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="specialty engines the LPAR takes, per period"
+    )
+    msu_consumed = serializers.ListField(
+        child=serializers.FloatField(), required=False, help_text="MSU the CP work consumes, per period"
+    )
+
+
+class PlanPriceBookSerializer(serializers.Serializer[Any]):
+    """The owner's price book as the plan ran (its costs come from it)."""
+
+    currency = serializers.CharField()
+    term_years = serializers.IntegerField()
+    cp_price = serializers.FloatField()
+    cp_basis = serializers.CharField()
+    specialty_price = serializers.FloatField()
+    specialty_basis = serializers.CharField()
+    msu_price = serializers.FloatField()
+    msu_basis = serializers.CharField()
 
 
 class RunOutRangeSerializer(serializers.Serializer[Any]):
@@ -146,6 +167,9 @@ class PlanCandidateSerializer(StoredCandidateSerializer):
         child=BasisNoteSerializer(many=True),
         help_text="per workload: the engine's notes on its basis (bounds only, CICS regions only, ...), first period",
     )
+    price_book = PlanPriceBookSerializer(
+        allow_null=True, required=False, help_text="the owner's price book as the plan ran (null: none, no cost)"
+    )
 
 
 class SingleSerializer(serializers.Serializer[Any]):
@@ -154,6 +178,7 @@ class SingleSerializer(serializers.Serializer[Any]):
     cps = serializers.IntegerField()
     msu_installed = serializers.FloatField()
     msu_years = serializers.FloatField()
+    cost = serializers.FloatField(required=False, help_text="least-cost: total over the horizon from your price book")
 
 
 class RecommendationSerializer(serializers.Serializer[Any]):
@@ -168,6 +193,10 @@ class RecommendationSerializer(serializers.Serializer[Any]):
     upgrade_msu_installed = serializers.FloatField(required=False)
     upgrade_period = serializers.IntegerField(required=False)
     msu_years = serializers.FloatField(required=False, help_text="installed MSU x years")
+    cost = serializers.FloatField(
+        required=False, help_text="least-cost only: the plan's total over the horizon from your price book"
+    )
+    currency = serializers.CharField(required=False, help_text="least-cost only: your price book's currency")
     single = SingleSerializer(allow_null=True, help_text="the cheapest single model that lasts, if any")
     binding = serializers.ListField(
         child=serializers.ChoiceField(choices=PLAN_BINDINGS),

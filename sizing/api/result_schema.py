@@ -22,6 +22,7 @@ from typing import Any
 from rest_framework import serializers
 
 from models_lib.choice import OBJECTIVES
+from sizing.models import PriceBook
 
 
 class WarningSerializer(serializers.Serializer[Any]):
@@ -248,6 +249,19 @@ class AlternativeSerializer(serializers.Serializer[Any]):
     )
 
 
+class CostSerializer(serializers.Serializer[Any]):
+    """The configuration's cost from your price book over its term (only with a price book)."""
+
+    currency = serializers.CharField(help_text="ISO 4217 code of your price book")
+    term_years = serializers.FloatField(help_text="years the cost covers (your book's term)")
+    total = serializers.FloatField(help_text="cps + specialty + software")
+    cps = serializers.FloatField(help_text="the CPs: count x price (x term where priced per year)")
+    specialty = serializers.FloatField(help_text="the specialty engines: count x price (x term where per year)")
+    software = serializers.FloatField(help_text="msu x price per MSU-year x term")
+    msu = serializers.FloatField(help_text="MSU priced: the CPs' rating (installed) or the CP work's (consumed)")
+    msu_basis = serializers.ChoiceField(choices=PriceBook.MsuBasis.choices, help_text="your book's MSU basis")
+
+
 class BasisSerializer(serializers.Serializer[Any]):
     points = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the benchmark points used")
     model = BasisModelSerializer(allow_null=True)
@@ -339,6 +353,11 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
     evaluated_ziips = serializers.IntegerField(
         allow_null=True, help_text="specialty engines the figures are evaluated at"
     )
+    cost = CostSerializer(
+        required=False,
+        help_text="present only where you have a price book (/api/v1/price-book) and the answer fits: the cost of "
+        "these CPs and specialty engines over your book's term; absent otherwise (no price is ever assumed)",
+    )
 
 
 class InputsEchoSerializer(serializers.Serializer[Any]):
@@ -363,6 +382,7 @@ class InputsEchoSerializer(serializers.Serializer[Any]):
     lpar_overhead = serializers.FloatField(required=False)
     server_share = serializers.FloatField(required=False)
     smt2_factor = serializers.FloatField(required=False, help_text="SMT-2 zIIP capacity factor given")
+    cics_regions = serializers.IntegerField(required=False, help_text="CICS TS: CICS regions given")
     objective = serializers.CharField(required=False)
 
 

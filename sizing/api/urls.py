@@ -8,6 +8,7 @@ from sizing.api import (
     job_views,
     model_views,
     plan_views,
+    price_book_views,
     reference_views,
     report_views,
 )
@@ -27,6 +28,7 @@ router.register("plans", plan_views.PlanViewSet, basename="plan")
 
 urlpatterns = [
     path("estimate", estimate_views.EstimateQueryView.as_view(), name="estimate-query"),
+    path("price-book", price_book_views.PriceBookView.as_view(), name="price-book"),
     path("rmf/parse", calibration_views.RmfParseView.as_view(), name="rmf-parse"),
     path("models/", model_views.FittedModelsView.as_view(), name="models"),
     path("fit", fit_views.FitView.as_view(), name="fit"),

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from models_lib.capacity import demand_mips, demand_msu
 from models_lib.inputs import CapacityTable
 from models_lib.mix import MixAnswer as LparAnswer
-from models_lib.mix import MixWarning, Shared, evaluate_mix
+from models_lib.mix import MixWarning, Shared, evaluate_mix, lpar_cost
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.workload import WorkloadModel, load_workload
 from sizing.selectors.fitted import current_reference
@@ -161,6 +161,7 @@ def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[
         ziips=params.get("ziips"),
         max_utilization=params.get("max_utilization"),
         progress=progress,
+        **({"objective": params["objective"]} if params.get("objective") else {}),
     )
     models, capacity = list(mixed.models), mixed.capacity
     rates = [float(e["tps"]) for e in entries]
@@ -210,7 +211,10 @@ def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[
                 "cp_wait_ms": answer.cp_wait_ms,
                 "headroom": answer.headroom,
                 "saturation_scale": answer.saturation_scale,
+                # only with the owner's price book (models_lib.pricing): no invented prices
+                "cost": None if (cost := lpar_cost(models, lpar)) is None else dict(cost),
             },
+            "objective": params.get("objective") or "least-msu",
             "approximation": "shared FCFS CP (and zIIP) pool: Allen-Cunneen M/G/c wait with the mixture of the "
             "workloads' exponential service times; per-workload fixed part and software station",
             "workloads": rows,

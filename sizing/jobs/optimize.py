@@ -7,6 +7,7 @@ the result (with the chosen mix as the estimate API answers it) and its table.  
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -30,9 +31,12 @@ COLUMNS = (
 
 def run_optimize(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
     tps = float(params["tps"])
-    costs = {"gcp": float(params["costs"]["gcp"]), "ziip": float(params["costs"]["ziip"])}
+    # least-cost: every mix priced from the owner's price book (models_lib.pricing); else the weights.
+    given = params.get("costs")
+    costs = None if given is None else {"gcp": float(given["gcp"]), "ziip": float(given["ziip"])}
     sla = params.get("response_time_sla_ms")
     wm = load_workload_for(owner=owner, params=params, tps=tps)
+    book = wm.price_book if costs is None else None
     found, tried = feasible_mixes(
         wm,
         tps=tps,
@@ -59,6 +63,7 @@ def run_optimize(*, params: dict[str, Any], owner: User, progress: Progress) -> 
             "machine": wm.machine,
             "tps": tps,
             "costs": costs,
+            "price_book": None if book is None else asdict(book),
             "max_utilization": wm.ziip_ceiling,
             "response_time_sla_ms": sla,
             "sla_verified": None if sla is None else wm.has_response_data,

@@ -27,6 +27,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from models_lib.pricing import PriceBook, configuration_cost
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.workload import WorkloadModel
@@ -222,27 +223,36 @@ def evaluate_candidate(
                 "cps": fixed,
                 "msu_installed": installed_msu(first, fixed, candidate.get("engine_setting")),
                 "holds": [q["holds"] for q in periods],
+                "ziips": [q["ziips"] for q in periods],
+                "msu_consumed": [q["msu_consumed"] for q in periods],
             }
         ]
     else:
         # "Which model fits": each CP count it sizes is a model one could buy; which periods
         # does each carry (the same LPAR question at that CP count)?
         counts = sorted({q["cps"] for q in periods if q["holds"]})
+        at = {c: [mix_lpar(a.models, a.rates, cps=c, ziips=None, capacity=capacity) for a in answers] for c in counts}
         models = [
             {
                 "model": _model_name(first, c),
                 "cps": c,
                 "msu_installed": installed_msu(first, c, None),
-                "holds": [_holds(mix_lpar(a.models, a.rates, cps=c, ziips=None, capacity=capacity)) for a in answers],
+                "holds": [_holds(x) for x in at[c]],
+                "ziips": [x.lpar.ziips for x in at[c]],
+                "msu_consumed": [x.msu() for x in at[c]],
             }
             for c in counts
         ]
+    book = first.models[0].price_book  # the owner's prices (None: no cost is shown)
     basis = [
         [*warnings_of(wm.reference), *({"code": w["code"], "message": w["message"]} for w in wm.reference["warnings"]
                                         if w["code"] in BASIS_WARNINGS)]
         for wm in first.models
     ]  # fmt: skip
-    return json_result({**candidate, "index": index, "periods": periods, "models": models, "basis": basis})
+    priced = None if book is None else dataclasses.asdict(book)
+    return json_result(
+        {**candidate, "index": index, "periods": periods, "models": models, "basis": basis, "price_book": priced}
+    )
 
 
 def _first_not(flags: Sequence[bool]) -> int | None:
@@ -316,6 +326,61 @@ def advice(binding: Sequence[str]) -> str:
     return f"{head}: add larger candidates or a later generation."
 
 
+def stretch_cost(book: PriceBook, option: Mapping[str, Any], first: int, last: int, per: float) -> float:
+    """The cost of ``option`` (a model of a candidate) held from period ``first`` to ``last``
+    (1-based, inclusive): its CPs, the most specialty engines those periods need, and its MSU
+    (installed, or the periods' mean consumed) over their years (:func:`configuration_cost`)."""
+    consumed = option["msu_consumed"][first - 1 : last]
+    return configuration_cost(
+        book, cps=option["cps"], specialty=max(option["ziips"][first - 1 : last]),
+        msu_installed=option["msu_installed"], msu_consumed=sum(consumed) / len(consumed), years=len(consumed) * per,
+    ).total  # fmt: skip
+
+
+def least_cost_recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, horizon: int) -> dict[str, Any]:
+    """The plan of least total cost from the owner's price book: one model that holds every
+    period, or model A now and model B from period N (each priced for the years it is held;
+    a model changed to is bought at its own engines' prices)."""
+    stored = next((c["price_book"] for c in candidates if c.get("price_book")), None)
+    if stored is None:
+        return {"kind": "none", "sentence": "No price book: least-cost has nothing to price.", "single": None}
+    book, per = PriceBook(**stored), years_per_period(period)
+    options = [
+        {**m, "machine": c["machine"]} for c in candidates for m in c["models"] if m["msu_installed"] is not None
+    ]
+    single = None
+    for o in (o for o in options if all(o["holds"])):
+        total = stretch_cost(book, o, 1, horizon, per)
+        if single is None or total < single["cost"] - 1e-9:
+            single = {"model": o["model"], "machine": o["machine"], "cps": o["cps"], "msu_installed": o["msu_installed"],
+                      "msu_years": o["msu_installed"] * horizon * per, "cost": total}  # fmt: skip
+    upgrade = None
+    for a in options:
+        for b in options:
+            for n in range(2, horizon + 1):
+                if a is b or not (all(a["holds"][: n - 1]) and all(b["holds"][n - 1 :])):
+                    continue
+                total = stretch_cost(book, a, 1, n - 1, per) + stretch_cost(book, b, n, horizon, per)
+                if upgrade is None or total < upgrade["cost"] - 1e-9:
+                    upgrade = {"model": a["model"], "machine": a["machine"], "cps": a["cps"],
+                               "msu_installed": a["msu_installed"], "upgrade_to": b["model"],
+                               "upgrade_machine": b["machine"], "upgrade_cps": b["cps"],
+                               "upgrade_msu_installed": b["msu_installed"], "upgrade_period": n,
+                               "msu_years": (a["msu_installed"] * (n - 1) + b["msu_installed"] * (horizon - n + 1)) * per,
+                               "cost": total}  # fmt: skip
+    if single is not None and (upgrade is None or single["cost"] <= upgrade["cost"] + 1e-9):
+        chosen: dict[str, Any] = {"kind": "single", **single}
+    elif upgrade is not None:
+        chosen = {"kind": "upgrade", **upgrade}
+    else:
+        return {"kind": "none", "sentence": "No candidate carries every period's peak within the ceiling, "
+                "alone or with one upgrade.", "single": None}  # fmt: skip
+    chosen.update(single=single, currency=book.currency)
+    money = f"{book.currency} {chosen['cost']:,.0f} over the horizon from your price book"
+    chosen["sentence"] = _sentence(chosen, period).rsplit(":", 1)[0] + f": {money}."
+    return chosen
+
+
 def _sentence(chosen: Mapping[str, Any], period: str) -> str:
     now = f"{chosen['model']} ({chosen['machine']}, {chosen['cps']} CPs, {chosen['msu_installed']:,.0f} MSU)"
     if chosen["kind"] == "single":
@@ -372,7 +437,11 @@ def plan_result(*, inputs: Mapping[str, Any], candidates: Sequence[Mapping[str, 
                 for p, r in enumerate(rates, start=1)
             ],
             "candidates": out_candidates,
-            "recommendation": recommendation(candidates=out_candidates, period=period, horizon=horizon),
+            "recommendation": (
+                least_cost_recommendation(candidates=out_candidates, period=period, horizon=horizon)
+                if (inputs.get("options") or {}).get("objective") == "least-cost"
+                else recommendation(candidates=out_candidates, period=period, horizon=horizon)
+            ),
             "table": table(COLUMNS, rows),
         }
     )

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from models_lib.workload import Evaluation, WorkloadModel, reference_rate, workload_model, ziip_residence_ms
+from sizing.selectors.price_books import price_book_for
 from sizing.selectors.scenario import prepared_scenario
 from sizing.services.scenario import scenario_workload
 
@@ -49,7 +50,9 @@ def load_workload(
             "capacity_setting": capacity_setting,
         },
     )
-    options = {"payload_bytes": payload_bytes, "max_utilization": max_utilization, **engine}
+    # The owner's prices: the answers' cost and the least-cost objective (none: no cost shown).
+    book = price_book_for(user=owner)
+    options = {"payload_bytes": payload_bytes, "max_utilization": max_utilization, "price_book": book, **engine}
     return scenario_workload(scenario=scenario, tps=tps, options=options)
 
 

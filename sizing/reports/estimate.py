@@ -518,6 +518,9 @@ def estimate_story(
     o = e.outputs
     story: list[Flowable] = [*heading("The question"), key_values(question_rows(e))]
     story += answer_section(e)
+    # The cost only from the user's own price book (absent: no cost, and the report says so).
+    costs = presentation.cost_rows(o)
+    story += [*heading("Cost from your price book"), key_values(costs)] if costs else []
     warnings = presentation.warnings({"inputs": e.inputs, **o})
     # the decisions are said once, under "Before you sign this" in the answer
     story += [*heading("Warnings"), *warning_list([w for w in warnings if w.level != "decision"])]

@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from models_lib.inputs import CapacityTable, ComponentCost
+from models_lib.pricing import PriceBook
 from sizing.models import Calibration, Configuration, Visibility
 from sizing.selectors.fitted import FittedConfiguration, Reference, current_reference
 from sizing.selectors.targets import Target, target_for
@@ -78,13 +79,15 @@ class Scenario:
     """A configuration ready for the engine (see the module docstring).
 
     ``inputs`` are the validated inputs with a calibration replaced by its path and
-    configuration; ``target`` is ``None`` where the inputs name no machine or model (fit).
+    configuration; ``target`` is ``None`` where the inputs name no machine or model (fit);
+    ``price_book`` the user's prices where an estimate reads them (``None``: no cost shown).
     """
 
     reference: Reference
     inputs: dict[str, Any]
     configuration: Configuration
     target: Target | None
+    price_book: PriceBook | None = None
 
     # Read on first use, not when the scenario is prepared: an answer found in the shared cache
     # needs neither (a dictionary look-up when the version's cache is warm).

@@ -98,7 +98,11 @@ _INPUT_UNITS = {
     "lpar_overhead": ("fraction", "rest of the LPAR as a share of the CICS regions' CPU, given"),
     "server_share": ("fraction 0-1", "share of the demand the published eligible share applies to, given"),
     "smt2_factor": ("factor 1-2", "SMT-2 zIIP capacity factor given (applied on z13 and later)"),
-    "objective": ("", "what the mix minimises, given: fewest-cps (default), least-msu-consumed or fewest-engines"),
+    "objective": (
+        "",
+        "what the mix minimises, given: fewest-cps (default), least-msu-consumed, fewest-engines or least-cost",
+    ),
+    "cics_regions": ("regions", "CICS TS: CICS regions given (empty: the benchmark's 17)"),
 }
 _NAMED_INPUTS = ("path", "configuration", "machine", "tps", "name")
 
@@ -143,12 +147,19 @@ HEADER_COLUMNS: tuple[Column, ...] = (
     Column("max_tps", "transactions/s", "where it does not fit: the most the target carries", ("feasibility", "max_tps")),
     Column("max_tps_cps", "CPs", "CPs that carry max_tps", ("feasibility", "max_tps_cps")),
     Column("max_tps_ziips", "engines", "zIIPs (zAAPs) beside them", ("feasibility", "max_tps_ziips")),
-    Column("objective", "", "what the mix minimised: fewest-cps, least-msu-consumed or fewest-engines", ("objective",)),
+    Column("objective", "", "what the mix minimised: fewest-cps, least-msu-consumed, fewest-engines or least-cost", ("objective",)),
     Column("alternative_objective", "", "the other objective, where its mix differs", ("alternative", "objective")),
     Column("alternative_cps", "CPs", "CPs of that mix", ("alternative", "cps")),
     Column("alternative_ziips", "engines", "zIIPs (zAAPs) of that mix", ("alternative", "ziips")),
     Column("alternative_msu", "MSU", "MSU consumed by that mix's CPs", ("alternative", "msu")),
     Column("alternative_msu_installed", "MSU", "MSU installed with that mix's CPs", ("alternative", "msu_installed")),
+    Column("cost_term_years", "years", "years the cost covers: your book's term", ("cost", "term_years")),
+    Column("cost_total", "currency", "cost of the answer's CPs and zIIPs over the term: hardware + software", ("cost", "total")),
+    Column("cost_cps", "currency", "of which the CPs (one-off, or per year x term)", ("cost", "cps")),
+    Column("cost_specialty", "currency", "of which the zIIPs (zAAPs)", ("cost", "specialty")),
+    Column("cost_software", "currency", "of which software: MSU priced x price per MSU-year x term", ("cost", "software")),
+    Column("cost_msu", "MSU", "MSU priced: installed (the CPs' rating) or consumed (the CP work's)", ("cost", "msu")),
+    Column("cost_msu_basis", "", "installed or consumed, as your book says", ("cost", "msu_basis")),
     Column("cpu_per_tran_ms", "CP-ms per transaction", "CPU per transaction on the target, all engines", ("cpu_per_tran_ms", "total")),
     Column("cpu_per_tran_ms_low", "CP-ms per transaction", "low end of its range", ("cpu_per_tran_ms", "low")),
     Column("cpu_per_tran_ms_high", "CP-ms per transaction", "high end of its range", ("cpu_per_tran_ms", "high")),

@@ -12,6 +12,7 @@ from typing import Any
 from rest_framework import serializers
 
 from models_lib.choice import OBJECTIVE_ALIASES, OBJECTIVES
+from models_lib.regions import MAX_REGIONS
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 MAX_TPS = 10_000_000
@@ -129,14 +130,24 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         "target runs SMT-2 on zIIPs (z13 and later); every answer says whether it was applied (default: not "
         "applied)",
     )
+    cics_regions = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_REGIONS,
+        help_text="CICS TS only: the CICS regions of the sized LPAR; the benchmark's fixed CPU (the intercept of its "
+        "line, for its own 17 regions) is scaled to this count (default: the benchmark's, stated in the basis); a 400 "
+        "for a path whose source publishes no region count",
+    )
     objective = serializers.ChoiceField(
         choices=OBJECTIVE_CHOICES,
         required=False,
         allow_null=True,
         help_text="What the mix of CPs and zIIPs minimises: fewest-cps (default: the fewest CPs that carry the CP "
         "work within the ceiling, then the fewest zIIPs within the ratio), least-msu-consumed (least-msu is "
-        "accepted for it: the MSU consumed, keeping eligible work on zIIPs, then the fewest engines), or "
-        "fewest-engines; the answer shows the other choice where it differs",
+        "accepted for it: the MSU consumed, keeping eligible work on zIIPs, then the fewest engines), fewest-engines, "
+        "or least-cost (the least total cost over the term from your price book, /api/v1/price-book; refused "
+        "without one); the answer shows the other choice where it differs",
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 

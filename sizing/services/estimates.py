@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -10,6 +11,7 @@ from django.core.exceptions import ValidationError
 
 import models_lib
 from sizing.models import Configuration, Estimate, Machine
+from sizing.selectors.price_books import price_book_for
 from sizing.selectors.scenario import Scenario, prepared_scenario, resolve_configuration, with_calibration
 from sizing.selectors.targets import Target, target_for
 from sizing.services.scenario import ENGINE_ARGS, data_origin, engine_error, estimate_answer
@@ -29,11 +31,12 @@ __all__ = [
 
 
 def estimate_scenario(*, user: User, inputs: dict[str, Any]) -> tuple[Scenario, Target]:
-    """The prepared scenario of an estimate's validated inputs and its target (400 without one)."""
+    """The prepared scenario of an estimate's validated inputs and its target (400 without one),
+    with the user's price book (an estimate shows its cost only from the user's own prices)."""
     scenario = prepared_scenario(user=user, inputs=inputs)
     if scenario.target is None:  # the input forms require a machine or a model
         raise ValidationError({"machine": ["Give a machine or a model."]})
-    return scenario, scenario.target
+    return replace(scenario, price_book=price_book_for(user=user)), scenario.target
 
 
 def estimate_compute(*, user: User, inputs: dict[str, Any]) -> tuple[Configuration, Machine, dict[str, Any]]:

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from sizing.selectors.fitted import current_reference
+from sizing.selectors.price_books import NO_BOOK, price_book_for
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import resolve_configuration, with_calibration
@@ -189,6 +190,8 @@ def plan_inputs(*, user: User, data: Any) -> dict[str, Any]:
             message = "The average falls to zero or below within the horizon."
             raise serializers.ValidationError({"workloads": {str(i): {"growth_tps": [message]}}})
     options = {k: attrs[k] for k in OPTION_FIELDS if attrs.get(k) is not None}
+    if options.get("objective") == "least-cost" and price_book_for(user=user) is None:
+        raise serializers.ValidationError({"objective": [NO_BOOK]})
     return {
         "name": attrs["name"],
         "period": period,

@@ -18,12 +18,14 @@ per reference-data version.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
 
 from models_lib.answer import SizingResult
 from models_lib.prepared import PreparedWorkload, prepare
+from models_lib.pricing import PriceBook
 from models_lib.workload import WorkloadModel, workload_model
 from sizing.models import Calibration, Configuration, Visibility
 from sizing.selectors.scenario import Scenario
@@ -44,6 +46,7 @@ ENGINE_ARGS = (
     "server_share",
     "smt2_factor",
     "objective",
+    "cics_regions",
 )
 
 #: The engine's arguments that are fields of the request, by the same name.
@@ -106,12 +109,16 @@ def estimate_kwargs(*, target: Target, inputs: dict[str, Any]) -> dict[str, Any]
     return kwargs
 
 
-def _estimate_key(*, target: Target, inputs: dict[str, Any]) -> tuple[dict[str, Any], float, dict[str, Any]]:
+def _estimate_key(
+    *, target: Target, inputs: dict[str, Any], price_book: PriceBook | None = None
+) -> tuple[dict[str, Any], float, dict[str, Any]]:
     """The engine's options of the estimate, its rate, and its cache key besides the configuration:
-    the same key as before this module existed (version, configuration, machine, inputs)."""
+    the same key as before this module existed (version, configuration, machine, inputs), and
+    the prices of the user's price book where there is one (two books never share an answer)."""
     kwargs = estimate_kwargs(target=target, inputs=inputs)
     tps = float(inputs["tps"])
-    return kwargs, tps, {"machine": target.machine.pk, "tps": tps, **kwargs}
+    priced = {} if price_book is None else {"price_book": asdict(price_book)}
+    return kwargs, tps, {"machine": target.machine.pk, "tps": tps, **kwargs, **priced}
 
 
 #: ``size()``'s options that belong to the rate (``PreparedWorkload.answer``); the others
@@ -141,9 +148,11 @@ def estimate_result(*, scenario: Scenario, target: Target, inputs: dict[str, Any
     options (``ENGINE_ARGS``): the engine's typed answer (``size()``, as its prepared workload's
     answer at the rate), computed once per reference-data version and inputs in this process.
     A ``ValueError`` of the engine becomes a 400 naming its field."""
-    kwargs, tps, key = _estimate_key(target=target, inputs=inputs)
+    kwargs, tps, key = _estimate_key(target=target, inputs=inputs, price_book=scenario.price_book)
     options = {k: v for k, v in kwargs.items() if k not in RATE_ARGS}
-    at_rate = {k: v for k, v in kwargs.items() if k in RATE_ARGS}
+    at_rate: dict[str, Any] = {k: v for k, v in kwargs.items() if k in RATE_ARGS}
+    if scenario.price_book is not None:
+        at_rate["price_book"] = scenario.price_book
 
     def compute() -> SizingResult:
         try:
@@ -157,7 +166,7 @@ def estimate_result(*, scenario: Scenario, target: Target, inputs: dict[str, Any
 def estimate_answer(*, scenario: Scenario, target: Target, inputs: dict[str, Any]) -> dict[str, Any]:
     """:func:`estimate_result` as the estimate API answers it (JSON-safe, warnings with their
     levels, whose data), computed once per version and cached for every process."""
-    _, _, key = _estimate_key(target=target, inputs=inputs)
+    _, _, key = _estimate_key(target=target, inputs=inputs, price_book=scenario.price_book)
 
     def compute() -> dict[str, Any]:
         outputs = estimate_result(scenario=scenario, target=target, inputs=inputs).to_dict()

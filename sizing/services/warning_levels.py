@@ -54,6 +54,7 @@ HEADLINES: Mapping[str, str] = {
     "cics-only": "Sized for the CICS regions only: the rest of the LPAR is not published; add it.",
     "software-unscaled": "The saturation is a software limit as measured in the benchmark: more CPs do not raise it.",
     "response-fit-weak": "The response time rests on a handful of published points: its range is wide.",
+    "fixed-base-dominates": "Most of the CPU is the CICS regions' fixed base, not the transactions: give your region count.",
     # Notes.
     "projection": "Projected from the measured machine with LSPR ratings.",
     "payload-scaled": "CPU per transaction scaled to the payload with a published relation.",

@@ -533,6 +533,8 @@ WARNING_CASES: dict[str, tuple[str, str, str | None, dict[str, Any]]] = {
     "software-unscaled": ("fiteq-authenticator", "multi-region", None, {"tps": 5000.0, "cps": 10}),
     # REDP-5114 Table 11-1: 4 response times, D + a software station fitted: 2 degrees of freedom.
     "response-fit-weak": ("fiteq-authenticator", "multi-region", None, {"tps": 499.34, "cps": 10}),
+    # REDP-5320's line at 1 TPS: its 17 regions' fixed base is the demand (issue 32 item 7).
+    "fixed-base-dominates": ("cicsts-catalog", "v5.3", "z13", {"tps": 1.0}),
 }
 
 

@@ -73,12 +73,13 @@ def test_migration_creates_the_version_row() -> None:
     assert row.id == 1 and len(row.token) == 32
 
 
-def test_warm_get_estimate_runs_two_queries_token_and_version(api: Any) -> None:
+def test_warm_get_estimate_runs_three_queries_token_version_and_price_book(api: Any) -> None:
     _estimate(api, 1000.0)  # fills the cache of this version
     with CaptureQueriesContext(connection) as queries:
         _estimate(api, 1234.5)  # a different rate: computed, from the cached fits
-    # DRF TokenAuthentication (1) and the reference-data version (1); no reference rows read.
-    assert _tables(queries) == ["authtoken_token", "sizing_referenceversion"]
+    # DRF TokenAuthentication (1), the reference-data version (1) and the user's own price book
+    # (1: an estimate's cost comes from it, issue 32 item 2); no reference rows read.
+    assert _tables(queries) == ["authtoken_token", "sizing_referenceversion", "sizing_pricebook"]
 
 
 def test_within_the_check_interval_an_estimate_reads_no_reference_data(api: Any) -> None:
@@ -86,15 +87,15 @@ def test_within_the_check_interval_an_estimate_reads_no_reference_data(api: Any)
         _estimate(api, 1000.0)
         with CaptureQueriesContext(connection) as queries:
             _estimate(api, 2000.0)
-    assert _tables(queries) == ["authtoken_token"]
+    assert _tables(queries) == ["authtoken_token", "sizing_pricebook"]
 
 
-def test_post_estimate_runs_three_queries_token_version_insert(api: Any) -> None:
+def test_post_estimate_runs_four_queries_token_version_price_book_insert(api: Any) -> None:
     api.post("/api/v1/estimates/", {**FITEQ, "tps": 1000}, format="json")
     with CaptureQueriesContext(connection) as queries:
         response = api.post("/api/v1/estimates/", {**FITEQ, "tps": 3000}, format="json")
     assert response.status_code == 201
-    assert _tables(queries) == ["authtoken_token", "sizing_referenceversion", "sizing_estimate"]
+    assert _tables(queries) == ["authtoken_token", "sizing_referenceversion", "sizing_pricebook", "sizing_estimate"]
 
 
 def test_cached_answers_equal_the_engine_on_fresh_rows(api: Any) -> None:

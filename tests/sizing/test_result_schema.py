@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from models_lib import answer_parts as parts
 from models_lib.answer import SizingResult, SizingWarning
+from models_lib.pricing import ConfigurationCost, PriceBook
 from sizing.api import result_schema as schema
 
 #: serializer -> the engine's block it documents, and the keys the service adds to it.
@@ -35,6 +36,7 @@ PAIRS: list[tuple[type[serializers.Serializer[Any]], type, set[str]]] = [
     (schema.ShareSerializer, parts.ServerShare, set()),
     (schema.BasisSerializer, parts.AnswerBasis, {"data_origin", "calibration"}),
     (schema.WarningSerializer, SizingWarning, {"headline"}),
+    (schema.CostSerializer, ConfigurationCost, set()),
 ]
 
 #: Nested serializers and the block each documents.
@@ -94,6 +96,8 @@ def test_answer_serializer_lists_every_key_of_to_dict() -> None:
         target_machine_type=Z13,
         capacity=table(),
         tps=2000.0,
+        # ``cost`` is served only with a price book (a user's own prices; these are the test's)
+        price_book=PriceBook("EUR", 3, 1.0, "one-off", 1.0, "per-year", 1.0, "consumed"),
     )
     documented = set(schema.EstimateResultSerializer().fields)
     served = set(answer.to_dict())

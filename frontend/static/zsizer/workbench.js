@@ -25,7 +25,7 @@ const staleBanner = document.getElementById("stale-banner");
 
 const OPTIONAL = [
   "cps", "ziips", "max_utilization", "payload_bytes", "clients", "think_time_s", "response_time_sla_ms", "projection_band",
-  "lpar_overhead", "server_share", "smt2_factor", "objective",
+  "lpar_overhead", "server_share", "smt2_factor", "objective", "cics_regions",
 ];
 const FIELDS = ["path", "configuration", "model", "machine", "capacity_setting", "tps", ...OPTIONAL];
 
