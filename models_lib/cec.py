@@ -144,6 +144,9 @@ class Cec:
     ziips, icfs, ifls : int
         Installed zIIPs (zAAPs on z10..zEC12), ICFs and IFLs.
     lpars : tuple of Lpar
+    specialty : str
+        The generation's name of the specialty-engine pool: ``"zIIP"``, or ``"zAAP"`` where
+        the eligible work runs on zAAPs (z10..zEC12/zBC12).
     """
 
     model: str
@@ -154,6 +157,11 @@ class Cec:
     icfs: int = 0
     ifls: int = 0
     lpars: tuple[Lpar, ...] = ()
+    specialty: str = "zIIP"
+
+    def engine_name(self, pool: str) -> str:
+        """``CP``, or the specialty engine's name."""
+        return "CP" if pool == "cp" else self.specialty
 
     def installed(self, pool: str) -> int:
         return self.cps if pool == "cp" else self.ziips

@@ -231,7 +231,7 @@ def _weight_change(cec: Cec, name: str, p: PoolPlacement) -> Change | None:
     if w is None:
         return None
     short = _others_short(cec, name, p.pool, w, p.ceiling)
-    label = p.pool.upper()
+    label = cec.engine_name(p.pool)
     note = f"; then {', '.join(short)} would run above {p.ceiling:.0%} of their share" if short else ""
     sentence = f"Raise {name}'s {label} weight from {lp.pool(p.pool).weight} to {w}{note}."
     return Change("weight", p.pool, sentence, weight=w, others_short=short)
@@ -247,14 +247,14 @@ def _logical_change(cec: Cec, name: str, p: PoolPlacement) -> Change | None:
         free = cec.installed(p.pool) - sum(x.pool(p.pool).logical for x in cec.lpars if x.dedicated and x.name != name)
         if logical > free:
             return None
-        return Change("logical", p.pool, f"Dedicate {logical} {p.pool.upper()}s to {name}.", logical=logical)
+        return Change("logical", p.pool, f"Dedicate {logical} {cec.engine_name(p.pool)}s to {name}.", logical=logical)
     wider = _with_lpar(cec, name, p.pool, logical=logical)
     w = _weight_needed(wider, name, p.pool, need)
     if w is None:
         return None
     weight = lp.pool(p.pool).weight
     extra = "" if w == weight else f" and its weight from {weight} to {w}"
-    sentence = f"Give {name} {logical} logical {p.pool.upper()}s (from {p.logical}){extra}."
+    sentence = f"Give {name} {logical} logical {cec.engine_name(p.pool)}s (from {p.logical}){extra}."
     return Change("logical", p.pool, sentence, logical=logical, weight=w)
 
 
@@ -290,11 +290,13 @@ def _engines_change(cec: Cec, table: CapacityTable, name: str, p: PoolPlacement,
             placed = _pool(bigger, table, name, p.pool, demand.get(p.pool, (0.0, 0.0, 0.0)), p.ceiling, today[p.pool])
             assert placed is not None
         if placed.fits:
-            what = f"{model} ({bigger.cps} CPs)" if p.pool == "cp" else f"{bigger.ziips} zIIPs"
+            what = f"{model} ({bigger.cps} CPs)" if p.pool == "cp" else f"{bigger.ziips} {cec.engine_name(p.pool)}s"
             also = (
-                f", with {logical} logical {p.pool.upper()}s for {name}" if logical != lp.pool(p.pool).logical else ""
+                f", with {logical} logical {cec.engine_name(p.pool)}s for {name}"
+                if logical != lp.pool(p.pool).logical
+                else ""
             )
-            sentence = f"Add {k} {p.pool.upper()}{'s' if k > 1 else ''}: {what}{also}."
+            sentence = f"Add {k} {cec.engine_name(p.pool)}{'s' if k > 1 else ''}: {what}{also}."
             return Change("engines", p.pool, sentence, model=model, engines=k, logical=logical)
     return None
 
@@ -314,7 +316,7 @@ def _changes(cec: Cec, table: CapacityTable, name: str, pools: Sequence[PoolPlac
         out.extend(kept)
         if not kept or all(c.others_short for c in kept):
             sentence = (
-                f"No weight, logical {p.pool.upper()} or added engine on {cec.model}'s machine type carries it: "
+                f"No weight, logical {cec.engine_name(p.pool)} or added engine on {cec.model}'s machine type carries it: "
                 "another model (a later machine, or more engines than this type is rated for)."
             )
             out.append(Change("model", p.pool, sentence))
