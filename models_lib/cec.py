@@ -113,6 +113,11 @@ class LparPool:
         """Busy engines today (logical engines x busy percent / 100)."""
         return self.logical * self.busy_pct / 100.0
 
+    def with_logical(self, logical: int) -> LparPool:
+        """The same busy engines on ``logical`` logical engines (its percent rescaled)."""
+        pct = self.busy / logical * 100.0 if logical > 0 else 0.0
+        return LparPool(logical, self.weight, self.capped, min(pct, 100.0))
+
 
 @dataclass(frozen=True)
 class Lpar:

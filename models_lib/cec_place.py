@@ -29,11 +29,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from models_lib.cec import MAX_WEIGHT, POOLS, Cec, Lpar, check_cec, pool_engine_mips, pool_shares, share_of
+from models_lib.cec import MAX_WEIGHT, POOLS, Cec, Lpar, LparPool, check_cec, pool_engine_mips, pool_shares, share_of
 from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable
 
-__all__ = ["Change", "Placement", "PoolPlacement", "place"]
+__all__ = ["Change", "Placement", "PoolPlacement", "place", "same_work"]
 
 _EPS = 1e-9
 #: Most capacity identifiers tried above the installed model.
@@ -191,10 +191,29 @@ def _with_lpar(cec: Cec, name: str, pool: str, *, logical: int) -> Cec:
     lpars = []
     for lp in cec.lpars:
         if lp.name == name:
-            changed = dataclasses.replace(lp.pool(pool), logical=logical)
+            changed = lp.pool(pool).with_logical(logical)
             lp = dataclasses.replace(lp, cp=changed) if pool == "cp" else dataclasses.replace(lp, ziip=changed)
         lpars.append(lp)
     return dataclasses.replace(cec, lpars=tuple(lpars))
+
+
+def same_work(cec: Cec, grown: Cec, table: CapacityTable) -> Cec:
+    """``grown`` (``cec`` with engines added or logical engines changed) with each LPAR's busy
+    today kept as the same work: busy engines x MIPS of one engine of ``cec`` over that of
+    ``grown`` (more engines, a little less capacity each)."""
+    today = _today_mips(cec, table)
+    lpars = []
+    for lp in grown.lpars:
+        pools = {}
+        for pool in POOLS:
+            p = lp.pool(pool)
+            mips = pool_engine_mips(table, grown, pool) if grown.installed(pool) > 0 else 0.0
+            busy = today[pool].get(lp.name, 0.0) / mips if mips > 0.0 else 0.0
+            pools[pool] = LparPool(
+                p.logical, p.weight, p.capped, min(100.0, busy / p.logical * 100.0) if p.logical else 0.0
+            )
+        lpars.append(dataclasses.replace(lp, cp=pools["cp"], ziip=pools["ziip"]))
+    return dataclasses.replace(grown, lpars=tuple(lpars))
 
 
 def _weight_needed(cec: Cec, name: str, pool: str, need: float) -> int | None:
@@ -303,10 +322,17 @@ def _engines_change(cec: Cec, table: CapacityTable, name: str, p: PoolPlacement,
 
 def _changes(cec: Cec, table: CapacityTable, name: str, pools: Sequence[PoolPlacement], demand: dict[str, Mips],
              today: dict[str, dict[str, float]]) -> tuple[Change, ...]:  # fmt: skip
+    """Changes for each pool that does not fit, sized to ``demand`` (the work each pool would
+    carry with engines enough: the specialty engines' eligible work before any spill)."""
     out: list[Change] = []
-    for p in pools:
-        if p.fits:
+    for placed in pools:
+        if placed.fits:
             continue
+        p = _pool(cec, table, name, placed.pool, demand.get(placed.pool, (0.0, 0.0, 0.0)), placed.ceiling,
+                  today[placed.pool])  # fmt: skip
+        assert p is not None
+        if p.fits:
+            p = placed
         found = [
             _weight_change(cec, name, p),
             _logical_change(cec, name, p),
@@ -325,10 +351,12 @@ def _changes(cec: Cec, table: CapacityTable, name: str, pools: Sequence[PoolPlac
 
 def place(
     cec: Cec, table: CapacityTable, *, lpar: str, demand_mips: dict[str, Mips], ceiling: float,
-    new_lpar: Lpar | None = None,
+    new_lpar: Lpar | None = None, need_mips: dict[str, Mips] | None = None,
 ) -> Placement:  # fmt: skip
     """Place ``demand_mips`` (per pool: central, low and high MIPS) into LPAR ``lpar`` of
-    ``cec`` (or into ``new_lpar``, added to it) within ``ceiling`` of its share.
+    ``cec`` (or into ``new_lpar``, added to it) within ``ceiling`` of its share; the changes
+    are sized to ``need_mips`` where given (the demand with engines enough: the specialty
+    engines' eligible work before it spills onto the CPs), else to ``demand_mips``.
 
     Raises
     ------
@@ -348,4 +376,5 @@ def place(
     cec.lpar(lpar)
     today = _today_mips(cec, table)
     pools = _pools(cec, table, lpar, demand_mips, ceiling, today)
-    return Placement(cec, lpar, new, pools, _changes(cec, table, lpar, pools, demand_mips, today))
+    changes = _changes(cec, table, lpar, pools, {**demand_mips, **(need_mips or {})}, today)
+    return Placement(cec, lpar, new, pools, changes)

@@ -18,7 +18,7 @@ from models_lib.checks import InputError
 from models_lib.rmf_partition import MAX_REPORT_CHARS, parse_partition_data
 from sizing.api.calibration_views import _check_size
 from sizing.api.estimate_serializers import ErrorSerializer
-from sizing.jobs.cec import cec_place, placement_json
+from sizing.jobs.cec import cec_place, placement_json, specialty_first
 from sizing.models import CecConfiguration
 from sizing.services.cecs import (
     CecInputSerializer,
@@ -144,14 +144,17 @@ class CecViewSet(
         user = signed_in_user(request)
         question = place_inputs(user=user, row=row, data=request.data)
         cec = cec_record(row)
+        common = {"owner": user, "machine": row.machine, "workloads": question["workloads"],
+                  "max_utilization": question["max_utilization"], **question["engine"]}  # fmt: skip
         try:
-            placed, mixed = cec_place(
-                owner=user, cec=cec, machine=row.machine, workloads=question["workloads"], lpar=question["lpar"],
-                new_lpar=question["new_lpar"], max_utilization=question["max_utilization"], **question["engine"],
-            )  # fmt: skip
+            placed, mixed = cec_place(cec=cec, lpar=question["lpar"], new_lpar=question["new_lpar"], **common)
+            after = None if placed.fits or placed.new else specialty_first(placed, **common)
         except InputError as exc:
             raise ValidationError(nested_error(exc.argument, str(exc))) from None
         except ValueError as exc:
             raise ValidationError(engine_error(exc).message_dict) from None
         body = placement_json(placed, mixed)
+        if after is not None:
+            change, again, mixed_again = after
+            body["with_specialty_change"] = {"change": change.sentence, **placement_json(again, mixed_again)}
         return Response({"cec": row.pk, "model": row.model, "as_of": row.as_of, **body})

@@ -11,13 +11,14 @@ guaranteed share, its logical engines and the CEC.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
 
 from models_lib.cec import Cec, Lpar
-from models_lib.cec_place import Placement, PoolPlacement, place
+from models_lib.cec_place import Change, Placement, PoolPlacement, place, same_work
 from models_lib.inputs import CapacityTable
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.plan import _scaled as cost_range_end
@@ -129,5 +130,40 @@ def cec_place(
     ]
     central, low, high = (demand_mips(m, cec, table) for m in (mixed, *ends))
     demand = {pool: (central[pool], low[pool], high[pool]) for pool in central}
-    placed = place(cec, table, lpar=target.name, demand_mips=demand, ceiling=mixed.ceiling, new_lpar=new_lpar)
+    # The eligible work with zIIPs enough (sized within the rules, none spilled): what a zIIP change must carry.
+    sized = demand_mips(mix_lpar(mixed.models, mixed.rates, cps=cps, ziips=None, capacity=table), cec, table)
+    need = {"ziip": (sized["ziip"], low["ziip"], max(high["ziip"], sized["ziip"]))}
+    placed = place(
+        cec, table, lpar=target.name, demand_mips=demand, ceiling=mixed.ceiling, new_lpar=new_lpar, need_mips=need
+    )
     return placed, mixed
+
+
+def specialty_first(
+    placed: Placement,
+    *,
+    owner: User,
+    machine: str,
+    workloads: Sequence[Mapping[str, Any]],
+    max_utilization: float | None = None,
+    **engine: Any,
+) -> tuple[Change, Placement, MixAnswer] | None:
+    """The placement again after the specialty-engine change (more zIIPs, more logical zIIPs):
+    eligible work that spilled onto the CPs for want of zIIPs then stays on them, so the CP pool
+    is asked again with the mix on the new zIIP count (``None``: no such change)."""
+    change = next((c for c in placed.changes if c.pool == "ziip" and c.logical is not None), None)
+    if change is None or change.logical is None:
+        return None
+    cec = placed.cec
+    logical = change.logical
+    lpars = tuple(
+        dataclasses.replace(lp, ziip=lp.ziip.with_logical(logical)) if lp.name == placed.lpar else lp
+        for lp in cec.lpars
+    )
+    grown = dataclasses.replace(cec, ziips=cec.ziips + (change.engines or 0), lpars=lpars)
+    grown = same_work(cec, grown, current_reference().lspr_table())
+    again, mixed = cec_place(
+        owner=owner, cec=grown, machine=machine, workloads=workloads, lpar=placed.lpar,
+        max_utilization=max_utilization, **engine,
+    )  # fmt: skip
+    return change, again, mixed
