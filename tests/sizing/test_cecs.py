@@ -168,3 +168,17 @@ def test_place_bad_input_names_the_field(api: Any) -> None:
     new = {"name": "PROD", "cp": {"logical": 2, "weight": 100}}
     response = api.post(url, {"new_lpar": new, "workloads": [{**CICSTS, "tps": 10}]}, format="json")
     assert response.status_code == 400 and "new_lpar" in response.json()
+
+
+def test_the_page_draws_the_machine_and_its_shares(client: Any, user: Any, api: Any) -> None:
+    cec = _create(api, EXAMPLE)
+    client.force_login(user)
+    response = client.get(f"/cecs/?cec={cec['id']}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "8561-710 (z15): 10 CPs, 4 zIIPs; as of 2026-11-20." in html
+    # PROD's row: weight 700, 8 logical, share 7.00, 7 / 0 / 1, busy 4.90 (the API's shares).
+    assert '<td class="num">700</td><td class="num">8</td>' in html and ">7.00<" in html and ">4.90<" in html
+    assert f"/api/v1/cecs/{cec['id']}/place/" in html and "zsizer/cecs.js" in html
+    assert "cdn" not in html.lower()
+    assert client.get("/cecs/").status_code == 200
