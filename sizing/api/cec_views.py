@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -18,8 +19,12 @@ from models_lib.checks import InputError
 from models_lib.rmf_partition import MAX_REPORT_CHARS, parse_partition_data
 from sizing.api.calibration_views import _check_size
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.renderers import CSVRenderer, CsvRows
+from sizing.api.report_views import PDFRenderer
 from sizing.jobs.cec import cec_place, placement_json, specialty_first
 from sizing.models import CecConfiguration
+from sizing.reports.cec import place_pdf
+from sizing.services.cec_csv import HEADER, placement_rows
 from sizing.services.cecs import (
     CecInputSerializer,
     CecPlaceSerializer,
@@ -136,7 +141,8 @@ class CecViewSet(
     @extend_schema(
         request=CecPlaceSerializer,
         responses={200: OpenApiTypes.OBJECT, **ERRORS, **NOT_FOUND},
-        summary="Add sized workloads to one of the machine's LPARs (or a new one): fits, binding, changes",
+        summary="Add sized workloads to one of the machine's LPARs (or a new one): fits, binding, changes "
+        "(?format=csv: one row per pool; ?format=pdf: the PDF to hand over)",
     )
     @action(detail=True, methods=["post"])
     def place(self, request: Request, pk: Any = None) -> Response:
@@ -157,4 +163,18 @@ class CecViewSet(
         if after is not None:
             change, again, mixed_again = after
             body["with_specialty_change"] = {"change": change.sentence, **placement_json(again, mixed_again)}
-        return Response({"cec": row.pk, "model": row.model, "as_of": row.as_of, **body})
+        answer = {"cec": row.pk, "model": row.model, "as_of": row.as_of, **body}
+        fmt = getattr(request.accepted_renderer, "format", "json")
+        name = f"zsizer-cec-{row.pk}-{answer['lpar']}"
+        if fmt == "csv":
+            rows = CsvRows(HEADER, placement_rows(answer))
+            return Response(rows, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+        if fmt == "pdf":
+            pdf = place_pdf(row=row, shares=cec_shares(row), answer=answer, specialty=cec.specialty)
+            return Response(pdf, headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'})
+        return Response(answer)
+
+    def get_renderers(self) -> list[BaseRenderer]:
+        if getattr(self, "action", None) == "place":
+            return [JSONRenderer(), BrowsableAPIRenderer(), CSVRenderer(), PDFRenderer()]
+        return [JSONRenderer(), BrowsableAPIRenderer()]

@@ -63,3 +63,10 @@ def test_the_worked_example_in_docs_cec_md(api: Any) -> None:
     missing = [line for line in expected if line not in doc]
     assert not missing, "docs/cec.md does not print:\n" + "\n".join(missing)
     assert placed["fits"] is False
+
+
+def test_docs_cec_md_lists_every_csv_column() -> None:
+    from sizing.services.cec_csv import HEADER
+
+    doc = DOC.read_text(encoding="utf-8")
+    assert [c for c in HEADER if f"`{c}`" not in doc] == []

@@ -182,3 +182,35 @@ def test_the_page_draws_the_machine_and_its_shares(client: Any, user: Any, api: 
     assert f"/api/v1/cecs/{cec['id']}/place/" in html and "zsizer/cecs.js" in html
     assert "cdn" not in html.lower()
     assert client.get("/cecs/").status_code == 200
+
+
+def test_placement_as_csv_and_pdf(api: Any) -> None:
+    import csv
+    import io
+    import subprocess
+
+    from sizing.services.cec_csv import HEADER
+    from sizing.services.estimate_csv import spreadsheet_number
+
+    cec = _create(api, EXAMPLE)
+    body = {"lpar": "PROD", "workloads": [{**ZOSCONNECT, "tps": 2000}]}
+    answer = api.post(f"{cec['url']}place/", body, format="json").json()
+    response = api.post(f"{cec['url']}place/?format=csv", body, format="json")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert tuple(rows[0]) == HEADER and [r["pool"] for r in rows] == ["cp", "ziip"]
+    for row, pool in zip(rows, answer["pools"], strict=True):
+        for key in ("today", "added", "added_low", "added_high", "total", "share", "cec_busy"):
+            assert row[key] == str(spreadsheet_number(pool[key]))
+        assert row["fits"] == str(pool["fits"])
+    assert rows[0]["changes"] == " | ".join(c["sentence"] for c in answer["changes"] if c["pool"] == "cp")
+    response = api.post(f"{cec['url']}place/?format=pdf", body, format="json")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True,
+                          check=True).stdout.decode()  # fmt: skip
+    assert "The work does not fit in PROD." in text
+    assert "8561-710 (z15): 10 CPs, 4 zIIPs; as of 2026-11-20." in text
+    cp = answer["pools"][0]
+    assert f"{cp['added']:.2f} ({cp['added_low']:.2f} to {cp['added_high']:.2f})" in text
+    for change in answer["changes"]:
+        assert change["sentence"].split(":")[0] in text

@@ -190,6 +190,23 @@ function drawMachine(answer) {
 
 // ---- placing workloads ----------------------------------------------------------------------
 const placeForm = document.getElementById("place-form");
+let lastQuestion = null;
+
+// The same question as a file (?format=pdf or csv): POSTed, then saved by the browser.
+async function download(format) {
+  const token = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+  const response = await fetch(`${placeForm.dataset.apiUrl}?format=${format}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": token },
+    body: JSON.stringify(lastQuestion),
+  });
+  if (!response.ok) throw new ApiError(response.status, {}, `The server answered ${response.status}.`);
+  const link = el("a", { href: URL.createObjectURL(await response.blob()), download: `zsizer-placement.${format}` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
 
 function addPlaceWorkload(w = {}) {
   const body = document.querySelector("#place-workloads tbody");
@@ -242,6 +259,11 @@ function showPlacement(answer) {
 
 if (placeForm) {
   document.getElementById("add-place-workload").addEventListener("click", () => addPlaceWorkload());
+  for (const format of ["pdf", "csv"]) {
+    document.getElementById(`place-${format}`).addEventListener("click", () =>
+      download(format).catch((error) => showAlert(document.getElementById("place-errors"), error)),
+    );
+  }
   addPlaceWorkload({ path: "zosconnect-cics", configuration: "channel", tps: 2000 });
   placeForm.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -259,6 +281,7 @@ if (placeForm) {
     if (ceiling !== undefined) body.max_utilization = ceiling;
     try {
       showPlacement(await sendJSON("POST", placeForm.dataset.apiUrl, body));
+      lastQuestion = body;
       status.textContent = "";
     } catch (error) {
       status.textContent = "";
