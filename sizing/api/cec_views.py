@@ -22,12 +22,14 @@ from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.renderers import CSVRenderer, CsvRows
 from sizing.api.report_views import PDFRenderer
 from sizing.jobs.cec import cec_place, placement_json, specialty_first
+from sizing.jobs.cec_plan import cec_plan
 from sizing.models import CecConfiguration
 from sizing.reports.cec import place_pdf
 from sizing.services.cec_csv import HEADER, placement_rows
 from sizing.services.cecs import (
     CecInputSerializer,
     CecPlaceSerializer,
+    CecPlanSerializer,
     cec_create,
     cec_from_partition_data,
     cec_record,
@@ -35,6 +37,7 @@ from sizing.services.cecs import (
     cec_update,
     nested_error,
     place_inputs,
+    plan_inputs,
 )
 from sizing.services.scenario import engine_error
 from sizing.users import signed_in_user
@@ -173,6 +176,24 @@ class CecViewSet(
             pdf = place_pdf(row=row, shares=cec_shares(row), answer=answer, specialty=cec.specialty)
             return Response(pdf, headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'})
         return Response(answer)
+
+    @extend_schema(
+        request=CecPlanSerializer,
+        responses={200: OpenApiTypes.OBJECT, **ERRORS, **NOT_FOUND},
+        summary="The machine over time: workloads placed into an LPAR, each LPAR growing; when each LPAR and the CEC run out",
+    )
+    @action(detail=True, methods=["post"])
+    def plan(self, request: Request, pk: Any = None) -> Response:
+        row = self.get_object()
+        user = signed_in_user(request)
+        question = plan_inputs(user=user, row=row, data=request.data)
+        try:
+            answer = cec_plan(owner=user, cec=cec_record(row), machine=row.machine, **question)
+        except InputError as exc:
+            raise ValidationError(nested_error(exc.argument, str(exc))) from None
+        except ValueError as exc:
+            raise ValidationError(engine_error(exc).message_dict) from None
+        return Response({"cec": row.pk, "model": row.model, "as_of": row.as_of, **answer})
 
     def get_renderers(self) -> list[BaseRenderer]:
         if getattr(self, "action", None) == "place":

@@ -287,3 +287,47 @@ def place_inputs(*, user: User, row: CecConfiguration, data: Any) -> dict[str, A
         "max_utilization": attrs.get("max_utilization"),
         "engine": engine,
     }
+
+
+class CecPlanWorkloadSerializer(CecWorkloadSerializer):
+    """A workload to place, growing each year."""
+
+    growth_pct = FiniteFloatField(
+        required=False, default=0.0, min_value=-90.0, max_value=1000.0, help_text="Growth in % a year, compounded"
+    )
+
+
+class CecPlanSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
+    """The machine over time: workloads placed into one LPAR, each LPAR's load growing at its rate."""
+
+    workloads = CecPlanWorkloadSerializer(many=True, min_length=1, max_length=MAX_PLAN_WORKLOADS, allow_empty=False)  # type: ignore[call-arg]
+    lpar = serializers.CharField(max_length=8, help_text="The LPAR the workloads go to")
+    lpar_growth_pct = serializers.DictField(
+        child=FiniteFloatField(min_value=-90.0, max_value=1000.0), required=False, default=dict,
+        help_text="LPAR name -> growth of its load today in % a year (default 0)",
+    )  # fmt: skip
+    horizon_years = StrictIntegerField(min_value=1, max_value=10, help_text="Years (1..10)")
+    max_utilization = _estimate_field("max_utilization")
+
+    validate_max_utilization = EstimateInputSerializer.validate_max_utilization
+
+
+def plan_inputs(*, user: User, row: CecConfiguration, data: Any) -> dict[str, Any]:
+    """The question over time checked (400 naming the field): the workloads as a placement's,
+    each with its growth, and growth rates of the machine's own LPARs only."""
+    form = CecPlanSerializer(data=data)
+    if not form.is_valid():
+        raise serializers.ValidationError(form.errors)
+    attrs = dict(form.validated_data)
+    placed = place_inputs(user=user, row=row, data={"lpar": attrs["lpar"], "workloads": [
+        {k: v for k, v in w.items() if k != "growth_pct" and v is not None} for w in attrs["workloads"]]})  # fmt: skip
+    names = {str(x["name"]).upper() for x in row.lpars}
+    growth = {str(k).upper(): float(v) for k, v in attrs["lpar_growth_pct"].items()}
+    unknown = sorted(set(growth) - names)
+    if unknown:
+        raise serializers.ValidationError({"lpar_growth_pct": [f"{', '.join(unknown)}: not LPARs of {row.name}"]})
+    workloads = [
+        {**w, "growth_pct": g["growth_pct"]} for w, g in zip(placed["workloads"], attrs["workloads"], strict=True)
+    ]
+    return {"workloads": workloads, "lpar": placed["lpar"], "lpar_growth_pct": growth,
+            "years": attrs["horizon_years"], "max_utilization": attrs.get("max_utilization")}  # fmt: skip

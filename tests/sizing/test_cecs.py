@@ -214,3 +214,35 @@ def test_placement_as_csv_and_pdf(api: Any) -> None:
     assert f"{cp['added']:.2f} ({cp['added_low']:.2f} to {cp['added_high']:.2f})" in text
     for change in answer["changes"]:
         assert change["sentence"].split(":")[0] in text
+
+
+def test_the_machine_over_time(api: Any) -> None:
+    # Year 1 is the placement at today's rates; each LPAR's load compounds at its own rate; an
+    # LPAR runs out the first year its load passes the ceiling of its share, the CEC the first
+    # year all LPARs together pass the ceiling of a pool's engines.
+    cec = _create(api, EXAMPLE)
+    body = {"lpar": "PROD", "horizon_years": 5, "lpar_growth_pct": {"PROD": 10, "TEST": 30},
+            "workloads": [{**CICSTS, "tps": 2000, "growth_pct": 25}]}  # fmt: skip
+    response = api.post(f"{cec['url']}plan/", body, format="json")
+    assert response.status_code == 200, response.content
+    plan = response.json()
+    placed = api.post(f"{cec['url']}place/", {"lpar": "PROD", "workloads": [{**CICSTS, "tps": 2000}]},
+                      format="json").json()  # fmt: skip
+    first = {(r["name"], r["pool"]): r for r in plan["years"][0]["lpars"]}
+    assert_allclose(first[("PROD", "cp")]["busy"], placed["pools"][0]["total"], rtol=1e-9)
+    for year in plan["years"]:
+        y = year["year"]
+        assert_allclose(year["workloads"][0]["tps"], 2000 * 1.25 ** (y - 1), rtol=1e-12)
+        rows = {(r["name"], r["pool"]): r for r in year["lpars"]}
+        assert_allclose(rows[("TEST", "cp")]["busy"], 1.2 * 1.3 ** (y - 1), rtol=1e-9)
+        assert_allclose(rows[("DEV", "cp")]["busy"], 0.5, rtol=1e-9)
+        cp = next(p for p in year["cec"] if p["pool"] == "cp")
+        assert_allclose(cp["busy"], sum(r["busy"] for r in year["lpars"] if r["pool"] == "cp"), rtol=1e-12)
+    for name in ("PROD", "TEST", "DEV"):
+        failing = [y["year"] for y in plan["years"] if not all(r["holds"] for r in y["lpars"] if r["name"] == name)]
+        assert plan["runs_out"]["lpars"][name] == (failing[0] if failing else None)
+    failing = [y["year"] for y in plan["years"] if not all(p["holds"] for p in y["cec"])]
+    assert plan["runs_out"]["cec"] == (failing[0] if failing else None)
+    assert plan["runs_out"]["lpars"]["TEST"] is not None  # 1.2 CPs x 1.3^4 = 3.43, beyond 85 % of 2
+    bad = api.post(f"{cec['url']}plan/", {**body, "lpar_growth_pct": {"NOPE": 5}}, format="json")
+    assert bad.status_code == 400 and "lpar_growth_pct" in bad.json()
