@@ -237,9 +237,18 @@ def _weight_needed(cec: Cec, name: str, pool: str, need: float) -> int | None:
 
 
 def _others_short(cec: Cec, name: str, pool: str, weight: int, ceiling: float) -> tuple[str, ...]:
-    """Other LPARs whose share with ``name`` at ``weight`` no longer carries today's busy."""
-    shares = pool_shares(cec, pool, weights={name: weight})
-    return tuple(s.name for s in shares if s.name != name and not s.dedicated and s.busy > ceiling * s.share + _EPS)
+    """Other LPARs whose share carries today's busy within ``ceiling`` now, and no longer would
+    with ``name`` at ``weight``."""
+    before = {s.name: s for s in pool_shares(cec, pool)}
+    after = pool_shares(cec, pool, weights={name: weight})
+    return tuple(
+        s.name
+        for s in after
+        if s.name != name
+        and not s.dedicated
+        and s.busy > ceiling * s.share + _EPS
+        and s.busy <= ceiling * before[s.name].share + _EPS
+    )
 
 
 def _weight_change(cec: Cec, name: str, p: PoolPlacement) -> Change | None:

@@ -183,3 +183,54 @@ def test_placing_work_adds_it_in_engines_of_this_cec_and_each_change_makes_it_fi
     )
     again = place(wider, t, lpar="PROD", demand_mips=demand, ceiling=0.85)
     assert again.fits
+
+
+def test_a_weight_change_is_the_smallest_weight_that_carries_the_work() -> None:
+    # PROD (6 logical, weight 300 of 1,000 on 10 CPs: share 3) takes 3.4 engines of work at
+    # 85 %: it needs a share of 4.0, i.e. weight w with w / (w + 700) x 10 >= 4.0: w = 467.
+    from models_lib.cec_place import place
+
+    t = table()
+    cec = _cec(10, _shared("PROD", 6, 300), _shared("TEST", 8, 700, busy=50.0))
+    engine = t.ratings[("8561", 10)].mips / 10
+    placed = place(cec, t, lpar="PROD", demand_mips={"cp": (3.4 * engine,) * 3}, ceiling=0.85)
+    cp = placed.pool("cp")
+    assert cp is not None and cp.binding == "share" and not placed.fits
+    weight = placed.changes[0]
+    assert (weight.kind, weight.weight) == ("weight", 467)
+    assert 466 / (466 + 700) * 10 < 3.4 / 0.85 <= 467 / (467 + 700) * 10
+    # TEST runs 4 CPs today: with PROD at 467 its share is 700 / 1,167 x 10 = 6.0, 85 % of it 5.1: it keeps up.
+    assert weight.others_short == ()
+
+
+def test_a_new_lpar_is_placed_with_the_others_shares_recomputed() -> None:
+    from models_lib.cec_place import place
+
+    t = table()
+    cec = _cec(10, _shared("PROD", 8, 500, busy=40.0))
+    engine = t.ratings[("8561", 10)].mips / 10
+    placed = place(cec, t, lpar="", demand_mips={"cp": (1.0 * engine,) * 3}, ceiling=0.85,
+                   new_lpar=_shared("NEW", 4, 500))  # fmt: skip
+    cp = placed.pool("cp")
+    assert placed.new and placed.lpar == "NEW" and cp is not None
+    # 500 / 1,000 x 10 = 5, held at its 4 logical CPs (PROD is left 6).
+    assert cp.share == pytest.approx(4.0) and cp.today == 0.0 and cp.added == pytest.approx(1.0)
+    assert placed.fits
+    with pytest.raises(InputError) as err:
+        place(cec, t, lpar="", demand_mips={}, ceiling=0.85, new_lpar=_shared("PROD", 2, 100))
+    assert err.value.argument == "new_lpar.name"
+
+
+def test_a_weight_change_names_the_lpars_it_would_starve() -> None:
+    # Weights 100 / 600 / 300 on 10 CPs: shares 1, 6, 3. TEST runs 5.0 CPs within 85 % of its 6
+    # (5.1). PROD takes 3.4 CPs of work: it needs a share of 4.0, weight 600 (600 / 1,500 x 10),
+    # which leaves TEST 600 / 1,500 x 10 = 4.0 CPs, 85 % of which (3.4) no longer carries 5.0.
+    from models_lib.cec_place import place
+
+    t = table()
+    cec = _cec(10, _shared("PROD", 6, 100), _shared("TEST", 8, 600, busy=5.0 / 8 * 100), _shared("DEV", 8, 300))
+    engine = t.ratings[("8561", 10)].mips / 10
+    placed = place(cec, t, lpar="PROD", demand_mips={"cp": (3.4 * engine,) * 3}, ceiling=0.85)
+    weight = next(c for c in placed.changes if c.kind == "weight")
+    assert weight.weight == 600 and weight.others_short == ("TEST",)
+    assert "TEST would run above 85% of their share" in weight.sentence
