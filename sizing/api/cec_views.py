@@ -102,6 +102,8 @@ class CecViewSet(
     """Your machines: a CEC's model, engines and LPARs, visible to you only (others get 404)."""
 
     serializer_class = CecSerializer
+    # A configuration is replaced whole (PUT), never patched: its shares follow from all of it.
+    http_method_names = ["get", "post", "put", "delete", "head", "options"]
 
     def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):  # the OpenAPI generator has no signed-in user
@@ -120,8 +122,6 @@ class CecViewSet(
 
     @extend_schema(request=CecInputSerializer, responses={200: CecSerializer, **ERRORS, **NOT_FOUND})
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        if kwargs.get("partial"):
-            raise ValidationError({"detail": ["Send the whole configuration (PUT)."]})
         row = cec_update(row=self.get_object(), data=request.data)
         return Response(CecSerializer(row, context={"request": request}).data)
 
