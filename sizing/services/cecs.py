@@ -133,6 +133,12 @@ def cec_inputs(data: Any) -> dict[str, Any]:
         capacity_setting=target.model.capacity_setting, cps=target.model.cps, ziips=attrs["ziips"],
         icfs=attrs["icfs"], ifls=attrs["ifls"], lpars=tuple(Lpar(n, lp.cp, lp.ziip, lp.dedicated) for n, lp in zip(names, lpars, strict=True)),
     )  # fmt: skip
+    rules = current_reference().lspr_table().engine_rules.get(cec.machine_type)
+    if rules is not None and cec.ziips > rules.ziips_per_cp * cec.cps:
+        raise serializers.ValidationError(
+            {"ziips": [f"{cec.ziips} zIIPs beside {cec.cps} CPs: the {rules.generation} allows at most "
+                       f"{rules.ziips_per_cp:g} per CP ({rules.reference})."]}
+        )  # fmt: skip
     try:
         check_cec(cec)
         for pool in POOLS:

@@ -87,6 +87,7 @@ def test_create_read_update_delete_own_only(api: Any, other_user: Any) -> None:
     ("edit", "field"),
     [
         ({"model": "8561-7ZZ"}, ["model"]),
+        ({"ziips": 21}, ["ziips"]),  # z15: at most 2 zIIPs per CP (benchmarks/engine_rules.yaml) beside 10 CPs
         ({"lpars": [{"name": "PROD", "cp": {"logical": 8, "weight": 0}}]}, ["lpars", "0", "cp", "weight"]),
         ({"lpars": [{"name": "PROD", "cp": {"logical": 11, "weight": 100}}]}, ["lpars", "0", "cp", "logical"]),
         ({"lpars": [{"name": "PROD", "cp": {"logical": 8, "weight": 100, "busy_pct": 100.5}}]},
