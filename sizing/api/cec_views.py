@@ -166,6 +166,9 @@ class CecViewSet(
         if after is not None:
             change, again, mixed_again = after
             body["with_specialty_change"] = {"change": change.sentence, **placement_json(again, mixed_again)}
+        for block in (body, *([body["with_specialty_change"]] if "with_specialty_change" in body else [])):
+            for w, asked in zip(block["workloads"], question["workloads"], strict=True):
+                w["name"] = asked["name"]
         answer = {"cec": row.pk, "model": row.model, "as_of": row.as_of, **body}
         fmt = getattr(request.accepted_renderer, "format", "json")
         name = f"zsizer-cec-{row.pk}-{answer['lpar']}"

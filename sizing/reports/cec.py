@@ -80,25 +80,34 @@ def answer_table(answer: dict[str, Any]) -> Flowable:
     )
 
 
-def chart(answer: dict[str, Any]) -> Flowable:
-    pools = answer["pools"]
-    stacks = [
-        ("Busy today", [p["today"] for p in pools], PALETTE[0]),
-        ("Added demand", [p["added"] for p in pools], PALETTE[1]),
+def chart(answer: dict[str, Any], p: dict[str, Any]) -> Flowable:
+    """One pool of the LPAR: busy today, and with the added work, against its share and the ceiling."""
+    stacks = [("Busy today", [p["today"], p["today"]], PALETTE[0]), ("Added demand", [0.0, p["added"]], PALETTE[1])]
+    guides = [
+        Guide("y", p["share"], f"guaranteed share {num(p['share'], 2)}", CAPACITY),
+        Guide("y", p["ceiling"] * p["share"], f"{pct(p['ceiling'])} of the share", TARGET),
     ]
-    guides = [Guide("y", p["ceiling"] * p["share"], f"{p['engine']}: {pct(p['ceiling'])} of its share", TARGET)
-              for p in pools] + [Guide("y", p["share"], f"{p['engine']} share", CAPACITY) for p in pools]  # fmt: skip
-    drawing = draw_bars(Bars(categories=[f"{p['engine']}s" for p in pools], stacks=stacks, y_label="Engines",
-                             guides=guides))  # fmt: skip
-    return figure(drawing, f"{escape(answer['lpar'])}: busy today and added demand per pool against its share.")
+    drawing = draw_bars(
+        Bars(categories=["Today", "With the added work"], stacks=stacks, y_label=f"Busy {p['engine']}s", guides=guides),
+        height=150.0,
+    )
+    return figure(drawing, f"{escape(answer['lpar'])}'s {escape(p['engine'])}s: busy today and with the added work.")
+
+
+def range_text(answer: dict[str, Any]) -> str:
+    """What the ends of the cost range say, when they disagree with the central answer."""
+    low, high = answer["fits_range"]["low"], answer["fits_range"]["high"]
+    if low == high == answer["fits"]:
+        return "It does at both ends of the engine's cost range too."
+    return (f"At the low end of the engine's cost range it {'fits' if low else 'does not fit'}, "
+            f"at the high end it {'fits' if high else 'does not'}.")  # fmt: skip
 
 
 def place_pdf(*, row: CecConfiguration, shares: dict[str, Any], answer: dict[str, Any], specialty: str) -> bytes:
     """The PDF of one placement into ``row``."""
     author = row.owner.get_username()
     created = datetime.now(UTC)
-    workloads = ", ".join(f"{escape(w['path'])}/{escape(w['configuration'])} at {num(w['tps'])} TPS"
-                          for w in answer["workloads"])  # fmt: skip
+    workloads = ", ".join(f"{escape(w.get('name') or w['path'])} at {num(w['tps'])} TPS" for w in answer["workloads"])
     title = f"Placing work into {answer['lpar']} of {row.name}"
     story: list[Flowable] = title_block(title=title, scenario=f"{row.model}, {answer['lpar']}", author=author,
                                         created=created)  # fmt: skip
@@ -108,17 +117,18 @@ def place_pdf(*, row: CecConfiguration, shares: dict[str, Any], answer: dict[str
                       f"within {pct(answer['ceiling'])} of its guaranteed share."))  # fmt: skip
     story += heading("The answer")
     verdict = "fits" if answer["fits"] else "does not fit"
-    story.append(para(f"<b>The work {verdict} in {escape(answer['lpar'])}.</b> The range comes from the engine's cost "
-                      "range (published bounds or the fit's prediction interval)."))  # fmt: skip
+    story.append(para(f"<b>The work {verdict} in {escape(answer['lpar'])}.</b> {range_text(answer)} The range comes "
+                      "from the engine's cost range (published bounds or the fit's prediction interval)."))  # fmt: skip
     story.append(answer_table(answer))
-    story.append(chart(answer))
+    story += [chart(answer, p) for p in answer["pools"]]
     if answer["changes"]:
         story += heading("Changes that make it fit, cheapest first", 2)
         story += [para(f"\u2022 {escape(c['sentence'])}") for c in answer["changes"]]
     after = answer.get("with_specialty_change")
     if after:
         story += heading("After the specialty-engine change", 2)
-        story.append(para(f"{escape(after['change'])} Then it {'fits' if after['fits'] else 'still does not fit'}."))
+        then = "fits" if after["fits"] else "still does not fit"
+        story.append(para(f"{escape(after['change'])} Then it {then}. {range_text(after)}"))
         story.append(answer_table(after))
         story += [para(f"\u2022 {escape(c['sentence'])}") for c in after["changes"]]
     story += disclaimer()

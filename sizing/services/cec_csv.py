@@ -18,7 +18,7 @@ HEADER = (
 
 def placement_rows(answer: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The rows of a placement answer (``/api/v1/cecs/{id}/place/``'s JSON)."""
-    workloads = "; ".join(f"{w['path']}/{w['configuration']} {w['tps']:g} TPS" for w in answer["workloads"])
+    workloads = "; ".join(f"{w.get('name') or w['path']} {w['tps']:g} TPS" for w in answer["workloads"])
     rows = []
     for p in answer["pools"]:
         changes = " | ".join(c["sentence"] for c in answer["changes"] if c["pool"] == p["pool"])

@@ -276,7 +276,7 @@ def place_inputs(*, user: User, row: CecConfiguration, data: Any) -> dict[str, A
             continue
         workloads.append(
             {"path": config.path.slug, "configuration": config.slug, "tps": resolved["tps"],
-             "payload_bytes": resolved.get("payload_bytes")}
+             "payload_bytes": resolved.get("payload_bytes"), "name": f"{config.path.name} ({config.name})"}
         )  # fmt: skip
     if errors:
         raise serializers.ValidationError({"workloads": errors})

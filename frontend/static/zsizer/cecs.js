@@ -244,7 +244,7 @@ function poolRow(p) {
 
 function showPlacement(answer) {
   document.getElementById("place-answer").hidden = false;
-  const names = answer.workloads.map((w) => `${w.path} at ${fmt.int(w.tps)} TPS`).join(", ");
+  const names = answer.workloads.map((w) => `${w.name || w.path} at ${fmt.int(w.tps)} TPS`).join(", ");
   document.getElementById("place-sentence").textContent = answer.fits
     ? `${names} fits in ${answer.lpar} within ${fmt.pct(answer.ceiling)} of its guaranteed share.`
     : `${names} does not fit in ${answer.lpar} within ${fmt.pct(answer.ceiling)} of its guaranteed share.`;
