@@ -355,7 +355,15 @@ def _changes(cec: Cec, table: CapacityTable, name: str, pools: Sequence[PoolPlac
                 "another model (a later machine, or more engines than this type is rated for)."
             )
             out.append(Change("model", p.pool, sentence))
-    return tuple(out)
+    return tuple(sorted(out, key=_cost_rank))
+
+
+def _cost_rank(change: Change) -> int:
+    """Cheapest first: a weight, logical engines (configuration only), specialty engines (no
+    software charge), CPs (MSU: software is priced on them), another model."""
+    if change.kind == "engines":
+        return 2 if change.pool != "cp" else 3
+    return {"weight": 0, "logical": 1, "model": 4}[change.kind]
 
 
 def place(
