@@ -539,3 +539,32 @@ class PriceBook(models.Model):
 
     def __str__(self) -> str:
         return f"price book of user {self.owner_id} ({self.currency}, {self.term_years} years)"
+
+
+class CecConfiguration(models.Model):
+    """A customer's machine (issue 29): the model capacity identifier, the engines installed and
+    the LPARs with their weights, logical engines and busy today, as of a date.  Its owner's
+    only; the PR/SM rules that read it are ``models_lib.cec``."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cecs")
+    name = models.CharField(max_length=200)
+    model = models.CharField(max_length=20, help_text="model capacity identifier, e.g. 8561-710")
+    machine_type = models.CharField(max_length=8)
+    machine = models.CharField(max_length=40, help_text="the machine's slug, e.g. z15")
+    capacity_setting = models.CharField(max_length=4)
+    cps = models.PositiveSmallIntegerField(help_text="CPs installed (the model's)")
+    ziips = models.PositiveSmallIntegerField(default=0, help_text="zIIPs (zAAPs on z10..zEC12) installed")
+    icfs = models.PositiveSmallIntegerField(default=0)
+    ifls = models.PositiveSmallIntegerField(default=0)
+    as_of = models.DateField(help_text="the date of the configuration and its busy")
+    lpars = models.JSONField(help_text="LPARs: name, dedicated, cp and ziip {logical, weight, capped, busy_pct}")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="cec_owner_created")]
+        constraints = [models.CheckConstraint(condition=Q(cps__gte=1), name="cec_cps_positive")]
+
+    def __str__(self) -> str:
+        return f"CEC {self.pk}: {self.name} ({self.model})"

@@ -22,6 +22,7 @@ urlpatterns = [
     path("ui/chart-data", views.chart_data, name="chart-data"),
     path("ui/models", views.models_data, name="models-data"),
     path("plans/", views.plan_workbench, name="plans"),
+    path("cecs/", views.cec_workbench, name="cecs"),
     path("reference/", views.reference_list, name="reference"),
     path("reference/lspr/", views.lspr_index, name="lspr"),
     path("reference/lspr/<slug:slug>/", views.lspr_machine, name="lspr-machine"),

@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from sizing import presentation
 from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.models import CecConfiguration
 from sizing.plotly_static import plotly_bundle
 from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
@@ -33,6 +34,7 @@ from sizing.selectors.price_books import BOOK_FIELDS, price_book_row
 from sizing.selectors.targets import machine_settings, model_choices
 from sizing.services import charts
 from sizing.services.calibrations import calibration_delete
+from sizing.services.cecs import cec_shares, specialty_name
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
 from sizing.services.price_books import price_book_delete, price_book_form_fields, price_book_save, validated_price_book
@@ -119,6 +121,28 @@ def plan_workbench(request: HttpRequest) -> HttpResponse:
             "generations": [m["slug"] for m in choices["machines"]],
             "plans": plan_list(user=signed_in_user(request))[:20],
         },
+    )
+
+
+@login_required
+def cec_workbench(request: HttpRequest) -> HttpResponse:
+    """Your machines (issue 29): a CEC entered by hand or read from RMF, drawn as pools and LPARs,
+    and workloads placed into one of its LPARs; the page talks to /api/v1/cecs/."""
+    user = signed_in_user(request)
+    rows = list(CecConfiguration.objects.filter(owner=user)[:50])
+    chosen = next((r for r in rows if str(r.pk) == request.GET.get("cec")), rows[0] if rows else None)
+    machine = None
+    if chosen is not None:
+        machine = {
+            "id": chosen.pk, "name": chosen.name, "model": chosen.model, "machine": chosen.machine,
+            "cps": chosen.cps, "ziips": chosen.ziips, "icfs": chosen.icfs, "ifls": chosen.ifls,
+            "as_of": chosen.as_of.isoformat(), "lpars": chosen.lpars, "shares": cec_shares(chosen),
+            "specialty": specialty_name(chosen.machine_type),
+        }  # fmt: skip
+    return _render_with_charts(
+        request,
+        "sizing/cecs.html",
+        {"choices": catalogue.workbench_choices(user=request.user), "cecs": rows, "machine": machine},
     )
 
 

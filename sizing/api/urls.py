@@ -3,6 +3,7 @@ from rest_framework.routers import DefaultRouter
 
 from sizing.api import (
     calibration_views,
+    cec_views,
     estimate_views,
     fit_views,
     job_views,
@@ -25,6 +26,7 @@ router.register("estimates", estimate_views.EstimateViewSet, basename="estimate"
 router.register("jobs", job_views.JobViewSet, basename="job")
 router.register("calibrations", calibration_views.CalibrationViewSet, basename="calibration")
 router.register("plans", plan_views.PlanViewSet, basename="plan")
+router.register("cecs", cec_views.CecViewSet, basename="cec")
 
 urlpatterns = [
     path("estimate", estimate_views.EstimateQueryView.as_view(), name="estimate-query"),

@@ -1,0 +1,32 @@
+"""A placement as CSV (docs/csv.md rules): one row per pool of the LPAR, numbers to 6
+significant digits, ranges as ``_low``/``_high`` columns, the changes separated by `` | ``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sizing.services.estimate_csv import spreadsheet_number
+
+#: The columns, in order (``docs/cec.md`` lists them).
+HEADER = (
+    "cec_id", "model", "as_of", "lpar", "new_lpar", "pool", "engine", "today", "added", "added_low", "added_high",
+    "total", "total_low", "total_high", "share", "ceiling", "ceiling_of_share", "logical", "installed", "cec_busy",
+    "utilization", "fits", "fits_low", "fits_high", "binding", "workloads", "changes",
+)  # fmt: skip
+
+
+def placement_rows(answer: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The rows of a placement answer (``/api/v1/cecs/{id}/place/``'s JSON)."""
+    workloads = "; ".join(f"{w.get('name') or w['path']} {w['tps']:g} TPS" for w in answer["workloads"])
+    rows = []
+    for p in answer["pools"]:
+        changes = " | ".join(c["sentence"] for c in answer["changes"] if c["pool"] == p["pool"])
+        row = {
+            "cec_id": answer["cec"], "model": answer["model"], "as_of": str(answer["as_of"]), "lpar": answer["lpar"],
+            "new_lpar": answer["new_lpar"], "workloads": workloads, "changes": changes or None,
+            "ceiling_of_share": p["ceiling"] * p["share"],
+            **{k: p[k] for k in HEADER if k in p},
+        }  # fmt: skip
+        rows.append({k: spreadsheet_number(row.get(k)) for k in HEADER})
+    return rows
