@@ -64,7 +64,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from models_lib.capacity import MAX_CPS
+from models_lib.capacity import MAX_CPS, per_engine_mips_at
 from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable
 
@@ -355,33 +355,25 @@ def pool_shares(cec: Cec, pool: str, *, weights: Mapping[str, int] | None = None
 
 
 def cec_engine_mips(
-    table: CapacityTable, machine_type: str, total_engines: int, *, setting: str | None = None
+    table: CapacityTable, machine_type: str, total_engines: int, *, setting: str | None = None, cps: int | None = None
 ) -> float:
     """MIPS of one engine of a CEC with ``total_engines`` engines (the MP effect at the CEC's
-    total engine count): ``MIPS(N) / N`` of the LSPR rating at ``setting`` (CPs of a
-    sub-capacity or midrange model), or at full speed (``setting=None``: specialty engines,
-    which run at full speed on every model).
-
-    To be routed to ``models_lib.capacity.per_engine_mips_at`` (issue 32's MP effect) at merge.
+    total engine count): :func:`models_lib.capacity.per_engine_mips_at`, the rule every
+    estimate rates its configuration by (issue 32 item 6): the full-speed rating's MIPS(N) / N,
+    for CPs of a sub-capacity or midrange ``setting`` scaled by the setting's speed at ``cps``
+    CPs; specialty engines (``setting=None``) at full speed on every model.
 
     Raises
     ------
     InputError
         Naming ``model`` when the machine type is not rated at ``total_engines``.
     """
-    full = table.full_speed_setting.get(machine_type, "")
-    rated = table.settings.get((machine_type, setting or full, total_engines))
-    if rated is None and (setting is None or setting == full):
-        rated = table.ratings.get((machine_type, total_engines))
-    if rated is None:
-        counts = sorted(n for mt, s, n in table.settings if mt == machine_type and s == (setting or full))
-        where = f"setting {setting or full} of machine type {machine_type}"
+    try:
+        return per_engine_mips_at(table, machine_type, total_engines, setting=setting, cps=cps)
+    except InputError as exc:
         raise InputError(
-            "model",
-            f"{where} is not rated at {total_engines} engines (the CEC's total)"
-            + (f"; rated {counts[0]}..{counts[-1]}" if counts else ""),
-        )
-    return rated.mips / total_engines
+            "model", f"machine type {machine_type} at {total_engines} engines (the CEC's total): {exc}"
+        ) from exc
 
 
 def pool_engine_mips(table: CapacityTable, cec: Cec, pool: str) -> float:
@@ -389,7 +381,7 @@ def pool_engine_mips(table: CapacityTable, cec: Cec, pool: str) -> float:
     the CEC's total engine count."""
     full = table.full_speed_setting.get(cec.machine_type, "")
     setting = cec.capacity_setting if pool == "cp" and cec.capacity_setting != full else None
-    return cec_engine_mips(table, cec.machine_type, cec.total_engines, setting=setting)
+    return cec_engine_mips(table, cec.machine_type, cec.total_engines, setting=setting, cps=cec.cps)
 
 
 def shares_by_pool(cec: Cec) -> dict[str, tuple[PoolShare, ...]]:

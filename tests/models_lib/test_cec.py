@@ -129,7 +129,10 @@ def test_pool_capacity_at_the_cecs_total_engine_count() -> None:
     assert pool_engine_mips(t, cec, "cp") == t.ratings[("8561", 14)].mips / 14
     assert pool_engine_mips(t, cec, "ziip") == t.ratings[("8561", 14)].mips / 14
     sub = Cec("8561-510", "8561", "500", 10, ziips=4, lpars=cec.lpars)
-    assert pool_engine_mips(t, sub, "cp") == t.settings[("8561", "500", 14)].mips / 14
+    # A sub-capacity CP: the full-speed figure at the total times the setting's speed at the
+    # CPs installed (models_lib.capacity.per_engine_mips_at, the estimate's own rule).
+    speed = t.settings[("8561", "500", 10)].mips / t.ratings[("8561", 10)].mips
+    assert pool_engine_mips(t, sub, "cp") == pytest.approx(t.ratings[("8561", 14)].mips / 14 * speed, rel=1e-12)
     assert pool_engine_mips(t, sub, "ziip") == t.ratings[("8561", 14)].mips / 14
     assert cec_engine_mips(t, "8561", 10) == t.ratings[("8561", 10)].mips / 10
     with pytest.raises(InputError) as err:
