@@ -39,7 +39,6 @@ from models_lib.response_step import closed_network
 from models_lib.sizing import size
 
 FloatArray = npt.NDArray[np.float64]
-
 __all__ = ["Evaluation", "WorkloadModel", "reference_rate", "workload_model", "ziip_residence_ms"]
 
 #: Floor of the GCP share in the response model's cost factor (as in the engine).
@@ -132,7 +131,6 @@ class WorkloadModel:
     prepared: PreparedWorkload | None = field(default=None, repr=False, compare=False)
     price_book: PriceBook | None = None
 
-    # -- basics ---------------------------------------------------------------------------
     @property
     def counts(self) -> tuple[int, ...]:
         """CP counts rated for the target machine (LSPR)."""
@@ -143,8 +141,7 @@ class WorkloadModel:
         return self.response is not None and self.response.has_response_data
 
     def factor(self, cps: int, engines: int = 0) -> float:
-        """LSPR factor of CP work to ``cps`` CPs + ``engines`` specialty engines (rated at their
-        total count, the MP effect: the prepared workload's, where there is one)."""
+        """LSPR factor of CP work to ``cps`` CPs + ``engines`` specialty engines (the MP effect)."""
         if engines and self.prepared is not None and self.prepared.has_cpu_data:
             self.factor(cps)  # ValueError naming cps when it is not rated
             return self.prepared.cp_factor(cps, engines)
@@ -174,16 +171,14 @@ class WorkloadModel:
         return (self.intercept, self.slope, self.eligible) == (line.intercept, line.slope, pw.eligible_share)
 
     def special_factor(self, cps: int, engines: int = 0) -> float:
-        """Projection factor of specialty-engine work to ``cps`` CPs + ``engines`` specialty
-        engines (full-speed rating of the total count)."""
+        """Projection factor of specialty-engine work to ``cps`` CPs + ``engines`` engines."""
         if engines and self.prepared is not None and self.prepared.has_cpu_data:
             self.factor(cps)
             return self.prepared.special_factor(cps, engines)
         return self.special_factors.get(cps, self.factor(cps))
 
     def factor_tables(self, cps: int) -> tuple[FloatArray, FloatArray, int]:
-        """(CP factors, specialty factors, cap) at ``cps`` CPs for 0..cap specialty engines
-        (:meth:`models_lib.prepared.PreparedWorkload.factor_tables`)."""
+        """(CP factors, specialty factors, cap) at ``cps`` CPs (``PreparedWorkload.factor_tables``)."""
         self.factor(cps)
         if self.prepared is not None and self.prepared.has_cpu_data:
             return self.prepared.factor_tables(cps)
@@ -230,13 +225,11 @@ class WorkloadModel:
         ).to_dict()
 
     def mix_cost(self, cps: int, ziips: int, gcp: float) -> ConfigurationCost | None:
-        """The cost of ``cps`` CPs and ``ziips`` specialty engines whose CP work is ``gcp`` busy
-        CPs, from the price book (``None`` without one; :func:`models_lib.pricing.configuration_cost`)."""
+        """The cost of ``cps`` CPs + ``ziips`` engines doing ``gcp`` busy CPs (``None``: no price book)."""
         if self.price_book is None or self.capacity is None:
             return None
         return Pricer(self.price_book, self.capacity, self.machine_type, self.capacity_setting).mix(cps, ziips, gcp)
 
-    # -- one point --------------------------------------------------------------------------
     def evaluate(self, tps: float, cps: int, ziips: int | None = None) -> Evaluation:
         """Busy engines, utilisation and response time at ``tps`` (``ziips=None``: sized)."""
         split = self.split(tps, cps, ziips)
@@ -373,8 +366,7 @@ def workload_model(
     """Build a :class:`WorkloadModel` on :func:`models_lib.prepared.prepare` (no database access);
     ``engine``: further ``size()`` options the model keeps for every evaluation
     (``server_share``, ``other_cost``, ``lpar_overhead``, ``projection_band``); ``fitted``: the
-    configuration's cost model when the caller has it already; ``price_book``: the user's
-    prices (the answers' cost, the ``least-cost`` objective)."""
+    configuration's cost model when the caller has it already; ``price_book``: the user's prices."""
     umax = DEFAULT_MAX_UTILIZATION if max_utilization is None else max_utilization
     t_ref = tps if tps is not None else reference_rate(cfg)
     prepared = prepare(

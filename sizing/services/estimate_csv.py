@@ -153,6 +153,7 @@ HEADER_COLUMNS: tuple[Column, ...] = (
     Column("alternative_ziips", "engines", "zIIPs (zAAPs) of that mix", ("alternative", "ziips")),
     Column("alternative_msu", "MSU", "MSU consumed by that mix's CPs", ("alternative", "msu")),
     Column("alternative_msu_installed", "MSU", "MSU installed with that mix's CPs", ("alternative", "msu_installed")),
+    Column("cost_currency", "", "your price book's currency (the cost columns are empty without a price book)", ("cost", "currency")),
     Column("cost_term_years", "years", "years the cost covers: your book's term", ("cost", "term_years")),
     Column("cost_total", "currency", "cost of the answer's CPs and zIIPs over the term: hardware + software", ("cost", "total")),
     Column("cost_cps", "currency", "of which the CPs (one-off, or per year x term)", ("cost", "cps")),

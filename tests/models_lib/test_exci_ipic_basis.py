@@ -33,9 +33,10 @@ def _first(cfg_slug: str) -> str:
 def test_ipic_takes_excis_floor_and_central_cost_and_says_so(bits: str, ipic: str) -> None:
     exci_cfg, ipic_cfg = P.configuration("cicstg", f"exci-commarea-{bits}"), P.configuration("cicstg", f"{ipic}-{bits}")
     kw = {"target_machine": exci_cfg.machine_type, "target_machine_type": exci_cfg.machine_type, "capacity": table()}
-    exci = size(exci_cfg, tps=1000.0, cps=3, **kw)  # type: ignore[arg-type]
-    other = size(ipic_cfg, tps=1000.0, cps=3, **kw)  # type: ignore[arg-type]
-    # The same native central cost (the same CP count, so the same projection): what the basis says.
+    exci = size(exci_cfg, tps=1000.0, cps=3, ziips=1, **kw)  # type: ignore[arg-type]
+    other = size(ipic_cfg, tps=1000.0, cps=3, ziips=1, **kw)  # type: ignore[arg-type]
+    # The same native central cost (the same CPs and zAAPs, so the same projection at the same
+    # total engine count, the MP effect): what the basis says.
     assert other.basis.native.busy_cps == pytest.approx(exci.basis.native.busy_cps, rel=1e-12)
     assert other.cpu_per_tran_ms.total == pytest.approx(exci.cpu_per_tran_ms.total, rel=1e-12)
     floor_ms = CEILING * ZAAPS / (EXCI_ELIGIBLE[bits] * RATE) * 1000.0

@@ -94,7 +94,7 @@ def test_the_other_objectives_show_the_cost_of_their_own_mix() -> None:
     book = _book(msu_basis="consumed")
     r = size(cfg, target_machine="z13", target_machine_type=Z13, capacity=table(), tps=5_000.0, price_book=book)
     assert r.cps is not None and r.ziips is not None and r.msu is not None and r.cost is not None
-    assert r.objective == "least-msu"
+    assert r.objective == "fewest-cps"
     assert r.cost.total == pytest.approx(_by_hand(book, r.cps, r.ziips, _installed_msu(Z13, r.cps), r.msu))
 
 
