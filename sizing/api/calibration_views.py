@@ -9,7 +9,7 @@ from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
+from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -57,8 +57,19 @@ def _check_size(request: Request) -> None:
         raise ValidationError({"text": [f"the request is {length:,} bytes; at most {MAX_BODY_BYTES:,} are read"]})
 
 
+#: What every readable report has: a line starting "-TRANSACTIONS-" (a section's grid; the parser
+#: reads a line with its blanks removed, models_lib/rmf.py).  Text without one is refused, and the
+#: schema says so.
+RMF_SECTION_PATTERN = r"(^|\n)[ \t]*-[ \t]*[Tt][ \t]*[Rr][ \t]*[Aa][ \t]*[Nn][ \t]*[Ss][ \t]*[Aa][ \t]*[Cc][ \t]*[Tt]"
+
+
+@extend_schema_field({"type": "string", "minLength": 1, "maxLength": MAX_REPORT_CHARS, "pattern": RMF_SECTION_PATTERN})
+class RmfTextField(serializers.CharField):
+    """RMF Workload Activity report text (at least one section)."""
+
+
 class ParseInputSerializer(serializers.Serializer[Any]):
-    text = serializers.CharField(max_length=MAX_REPORT_CHARS, trim_whitespace=False, help_text="RMF report text")
+    text = RmfTextField(max_length=MAX_REPORT_CHARS, trim_whitespace=False, help_text="RMF report text")
     component = serializers.ChoiceField(
         choices=["lpar", "cics", "tor", "aor", "for"], default="lpar", help_text="what the sections' CPU covers"
     )
@@ -67,10 +78,12 @@ class ParseInputSerializer(serializers.Serializer[Any]):
 class RmfParseView(APIView):
     """Read an RMF Workload Activity report: every section's values, and the intervals they measure."""
 
-    parser_classes = [StrictJSONParser, PlainTextParser, FormParser, MultiPartParser]
+    # JSON ({"text": ...}), or the report itself as text/plain (curl --data-binary @report.txt);
+    # the schema declares JSON, the one body a generated client sends.
+    parser_classes = [StrictJSONParser, PlainTextParser]
 
     @extend_schema(
-        request=ParseInputSerializer,
+        request={"application/json": ParseInputSerializer},
         responses={200: RmfParseOutputSerializer, **ERRORS},
         summary="Parse RMF Workload Activity report text (nothing is stored)",
     )
@@ -108,7 +121,7 @@ class CalibrationInputSerializer(serializers.Serializer[Any]):
     intervals = serializers.ListField(
         child=serializers.DictField(), required=False, max_length=MAX_INTERVALS, help_text="measured intervals"
     )
-    rmf_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
+    rmf_text = RmfTextField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
     csv_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
 
 

@@ -102,7 +102,11 @@ class EstimateViewSet(
             OpenApiParameter("path", str),
             OpenApiParameter("configuration", str),
             OpenApiParameter("machine", str),
-            OpenApiParameter("ids", str, description="Only these estimates: ids separated by commas"),
+            OpenApiParameter(
+                "ids",
+                {"type": "string", "pattern": r"^\d+(,\d+)*$"},
+                description="Only these estimates: ids separated by commas",
+            ),
             OpenApiParameter("format", str, enum=["json", "csv"], description="csv: every estimate, one flat row each"),
         ],
         responses={200: StoredEstimateSerializer(many=True), **ERRORS},
@@ -146,7 +150,7 @@ class EstimateQueryView(APIView):
         },
         summary="Size a scenario without storing it (format=csv for one flat row with a header)",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request, **kwargs: Any) -> Response:
         params = {k: v for k, v in request.query_params.items() if k != "format"}
         inputs = validated_estimate_inputs(params)
         config_row, machine_row, outputs = estimate_compute(user=signed_in_user(request), inputs=inputs)

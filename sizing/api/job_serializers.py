@@ -19,6 +19,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from models_lib.capacity import MAX_CPS
+from sizing.api.job_result_schema import JobResultField
 from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS, csv_reader
 from sizing.jobs.mix import mix_workload
 from sizing.jobs.workload import WorkloadModel, load_workload_for
@@ -426,11 +427,11 @@ class JobSerializer(serializers.ModelSerializer[Job]):
 
 
 class JobDetailSerializer(JobSerializer):
-    result = serializers.JSONField(
+    result = JobResultField(
         read_only=True,
         allow_null=True,
-        help_text="The kind's answer once succeeded (shapes in docs/jobs.md); always has a table "
-        "{columns, rows} that result.csv serves",
+        help_text="The kind's answer once succeeded (one shape per kind, told by its kind; docs/jobs.md); "
+        "always has a table {columns, rows} that result.csv serves",
     )
 
     class Meta(JobSerializer.Meta):

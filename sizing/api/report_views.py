@@ -106,7 +106,14 @@ class EstimateReportView(_ReportView):
 
 class ComparisonReportView(_ReportView):
     @extend_schema(
-        parameters=[OpenApiParameter("ids", str, required=True, description="Two or three estimate ids: 1,2,3")],
+        parameters=[
+            OpenApiParameter(
+                "ids",
+                {"type": "string", "pattern": r"^\d+(,\d+){1,2}$"},
+                required=True,
+                description="Two or three different estimate ids: 1,2,3",
+            )
+        ],
         responses={**PDF_200, 400: OpenApiResponse(ErrorSerializer), **NOT_FOUND},
         summary="PDF report comparing two or three saved estimates",
         operation_id="estimate_comparison_report_pdf",

@@ -12,6 +12,8 @@ from sizing.api import (
     report_views,
 )
 
+CSV = {"format": "csv"}
+
 router = DefaultRouter()
 router.register("machines", reference_views.MachineViewSet, basename="machine")
 router.register("paths", reference_views.PathViewSet, basename="path")
@@ -37,6 +39,17 @@ urlpatterns = [
     path("jobs/<int:pk>/report.pdf", report_views.JobReportView.as_view(), name="job-pdf"),
     path("plans/<int:pk>/report.pdf", plan_views.PlanViewSet.as_view({"get": "report_pdf"}), name="plan-report-pdf"),
     path("plans/<int:pk>/result.csv", plan_views.PlanViewSet.as_view({"get": "result_csv"}), name="plan-result-csv"),
+    # CSV as operations of their own (one media type each; ?format=csv is served as well): the
+    # URL's format selects the CSV renderer, as DRF's format suffixes do.
+    path("estimate.csv", estimate_views.EstimateQueryView.as_view(), CSV, name="estimate-query-csv"),
+    path("estimates.csv", estimate_views.EstimateViewSet.as_view({"get": "list"}), CSV, name="estimate-list-csv"),
+    path(
+        "estimates/<int:pk>.csv",
+        estimate_views.EstimateViewSet.as_view({"get": "retrieve"}),
+        CSV,
+        name="estimate-detail-csv",
+    ),
+    path("points.csv", reference_views.BenchmarkPointViewSet.as_view({"get": "list"}), CSV, name="point-list-csv"),
     path("reports/<int:pk>/", report_views.ReportDetailView.as_view(), name="report-detail"),
     path("reports/<int:pk>/report.pdf", report_views.ReportPDFView.as_view(), name="report-pdf"),
     path("", include(router.urls)),

@@ -10,10 +10,19 @@ from rest_framework import serializers
 
 
 class FiniteFloatField(serializers.FloatField):
+    """A finite float.  ``schema_bounds`` (JSON Schema keywords: ``exclusiveMinimum``, ``maximum``...)
+    state in the OpenAPI schema the bounds a ``validate_<field>`` method of the serializer checks
+    beyond ``min_value``/``max_value`` (``tps > 0``), so that the schema allows what the server
+    accepts (``sizing.api.schema.FiniteFloatFieldExtension``)."""
+
     default_error_messages = {
         "not_finite": "Must be a finite number (NaN and infinity are not allowed).",
         "invalid": "Must be a number.",
     }
+
+    def __init__(self, *, schema_bounds: dict[str, float] | None = None, **kwargs: Any) -> None:
+        self.schema_bounds = dict(schema_bounds or {})
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> float:
         if isinstance(data, bool):
