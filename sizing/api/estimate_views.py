@@ -104,8 +104,8 @@ class EstimateViewSet(
             OpenApiParameter("machine", str),
             OpenApiParameter(
                 "ids",
-                {"type": "string", "pattern": r"^\d+(,\d+)*$"},
-                description="Only these estimates: ids separated by commas",
+                {"type": "string", "pattern": r"^(\d+(,\d+)*)?$"},
+                description="Only these estimates: ids separated by commas (empty: all)",
             ),
             OpenApiParameter("format", str, enum=["json", "csv"], description="csv: every estimate, one flat row each"),
         ],

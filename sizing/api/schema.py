@@ -21,7 +21,7 @@ One media type per answer, so that a generated client never decodes CSV or PDF a
   200 is ``text/csv`` only; the JSON operation at the same path without ``.csv`` declares JSON
   only.  ``?format=csv`` is still served (the pages' "Download CSV" links) but not documented,
   nor is the ``format`` parameter DRF's renderers add;
-* a PDF's 200 is ``application/pdf``, a binary string; a 202 (the report is being built) JSON.
+* a PDF's 200 is ``application/pdf``, binary (3.1: a schema with no type); a 202 (the report is being built) JSON.
 
 Error answers are JSON (``{"detail": ...}`` or ``{field: [reasons]}``), also where the
 operation serves CSV or PDF: sizing.api.errors renders them so.
@@ -58,7 +58,8 @@ WITH_BODY = {
 }
 THROTTLED = "Too many requests for this user: try again after Retry-After seconds"
 CSV = {"text/csv": {"schema": {"type": "string"}}}
-PDF = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
+#: OpenAPI 3.1's binary body: no JSON type (the bytes are not a string), the media type named.
+PDF = {"application/pdf": {"schema": {"contentMediaType": "application/pdf", "description": "a PDF document"}}}
 
 
 class ThrottledAutoSchema(AutoSchema):
@@ -143,7 +144,8 @@ class FiniteFloatFieldExtension(OpenApiSerializerFieldExtension):
 
 
 def _apply_bounds(node: Any) -> None:
-    """Walk the document: ``x-bounds`` replace the bounds beside them; a type list names each type once."""
+    """Walk the document: ``x-bounds`` replace the bounds beside them; OpenAPI 3.0's ``nullable``
+    becomes 3.1's type with ``null``; a type list names each type once."""
     stack = [node]
     while stack:
         item = stack.pop()
@@ -160,6 +162,13 @@ def _apply_bounds(node: Any) -> None:
                 if key.lower().endswith("maximum") and any(k.lower().endswith("maximum") for k in bounds):
                     item.pop(key, None)
             item.update(bounds)
+        if item.pop("nullable", None) is True:
+            # OpenAPI 3.0's form (DRF's paginator writes it): in 3.1 a type list with null.
+            kind = item.get("type")
+            if isinstance(kind, str):
+                item["type"] = [kind, "null"]
+            elif isinstance(kind, list):
+                item["type"] = [*kind, "null"]
         if isinstance(item.get("type"), list):
             item["type"] = list(dict.fromkeys(item["type"]))
         stack.extend(item.values())

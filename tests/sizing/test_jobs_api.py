@@ -237,16 +237,20 @@ def test_cancel_a_queued_job_then_again_then_a_finished_one(
 
 
 def test_result_csv_of_a_succeeded_job(api: Any, user: Any) -> None:
+    # A batch's result as its runner writes it (the schema describes each kind's: tests/openapi_check.py).
     result = {
-        "kind": "curve",
+        "kind": "batch",
+        "rows": 2,
+        "succeeded": 2,
+        "failed": 0,
         "table": {"columns": ["cps", "tps", "note"], "rows": [[4, 10.5, None], [6, 20.0, "a,b"]]},
     }
-    job = _job(user, status=JobStatus.SUCCEEDED, result=result)
+    job = _job(user, kind="batch", status=JobStatus.SUCCEEDED, result=result)
     for url in (f"{URL}{job.pk}/result.csv", f"{URL}{job.pk}/?format=csv"):
         response = api.get(url)
         assert response.status_code == 200, url
         assert response["Content-Type"].startswith("text/csv")
-        assert f"zsizer-job-{job.pk}-curve.csv" in response["Content-Disposition"]
+        assert f"zsizer-job-{job.pk}-batch.csv" in response["Content-Disposition"]
         rows = list(csv.reader(io.StringIO(response.content.decode())))
         assert rows == [["cps", "tps", "note"], ["4", "10.5", ""], ["6", "20.0", "a,b"]]
     detail = api.get(f"{URL}{job.pk}/").json()
