@@ -34,6 +34,7 @@ keyed by the field's name.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -145,7 +146,7 @@ class FiniteFloatFieldExtension(OpenApiSerializerFieldExtension):
 
 def _apply_bounds(node: Any) -> None:
     """Walk the document: ``x-bounds`` replace the bounds beside them; OpenAPI 3.0's ``nullable``
-    becomes 3.1's type with ``null``; a type list names each type once."""
+    becomes 3.1's type with ``null``; a type list and a ``oneOf`` name each choice once."""
     stack = [node]
     while stack:
         item = stack.pop()
@@ -171,4 +172,9 @@ def _apply_bounds(node: Any) -> None:
                 item["type"] = [*kind, "null"]
         if isinstance(item.get("type"), list):
             item["type"] = list(dict.fromkeys(item["type"]))
+        if isinstance(item.get("oneOf"), list):
+            # A nullable field whose type already allows null gets {"type": "null"} twice; under
+            # oneOf a null would then match two and be refused.
+            unique = {json.dumps(choice, sort_keys=True): choice for choice in item["oneOf"]}
+            item["oneOf"] = list(unique.values())
         stack.extend(item.values())

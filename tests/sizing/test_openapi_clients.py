@@ -113,6 +113,16 @@ def test_nullable_answers_are_nullable_in_openapi_3_1() -> None:
     assert null in components["Basis"]["properties"]["model"]["oneOf"]
     assert null in components["Capacity"]["properties"]["icf"]["oneOf"]
     assert "nullable" not in json.dumps(schema)
+    # A oneOf names each choice once (a null twice would make null match two and be refused).
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            choices = [json.dumps(c, sort_keys=True) for c in node.get("oneOf", [])]
+            assert len(choices) == len(set(choices)), node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def test_schema_bounds_are_the_servers(api: Any) -> None:
@@ -290,3 +300,25 @@ def _run_through(client: Any, api: dict[str, Any], models: Any, user: Any, jobs_
     assert isinstance(fit, models.FitOutput) and sum(r.cheapest for r in fit.rows) == 1
     upgrade = api["v1_upgrade_retrieve"].sync(client=client, **FITEQ, tps=8000.0, machine="z13", cps=6)
     assert isinstance(upgrade, models.UpgradeOutput) and len(upgrade.columns) >= 2
+
+
+def test_every_csv_operation_serves_what_format_csv_serves(api: Any) -> None:
+    """The ``.csv`` operations answer the CSV ``?format=csv`` gives on the JSON ones (the pages' links)."""
+    query = {**FITEQ, "machine": "z13", "tps": 5000}
+    stored = api.post("/api/v1/estimates/", query, format="json").json()
+    pairs = [
+        ("/api/v1/estimate.csv", "/api/v1/estimate", query),
+        ("/api/v1/estimates.csv", "/api/v1/estimates/", {"ids": str(stored["id"])}),
+        (f"/api/v1/estimates/{stored['id']}.csv", f"/api/v1/estimates/{stored['id']}/", {}),
+        ("/api/v1/points.csv", "/api/v1/points/", {"path": FITEQ["path"]}),
+    ]
+    csv_paths = {path for path, _, _ in _operations() if path.endswith(".csv")}
+    assert {p for p, _, _ in pairs} | {"/api/v1/estimates/{id}.csv"} >= (csv_paths - {"/api/v1/jobs/{id}/result.csv",
+            "/api/v1/plans/{id}/result.csv", "/api/v1/estimates/{id}.csv"})  # fmt: skip
+    for csv_path, json_path, params in pairs:
+        own = api.get(csv_path, params)
+        asked = api.get(json_path, {**params, "format": "csv"})
+        assert own.status_code == asked.status_code == 200, (csv_path, own.content[:300])
+        assert own["Content-Type"].startswith("text/csv")
+        strip = re.compile(rb"\d{4}-\d\d-\d\dT[^,]*")  # the same rows (a created_at is the same too)
+        assert strip.sub(b"", own.content) == strip.sub(b"", asked.content), csv_path
