@@ -38,6 +38,6 @@ class SignInView(LoginView):
         # password, nor where the server keeps it: the page is public).
         return {**super().get_context_data(**kwargs), "local_account": settings.ZSIZER_LOCAL_ACCOUNT}
 
-    def get_redirect_url(self) -> str:
-        url = super().get_redirect_url()
+    def get_redirect_url(self, *args: Any, **kwargs: Any) -> str:
+        url = super().get_redirect_url(*args, **kwargs)
         return "" if url == reverse("home") else url

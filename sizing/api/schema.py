@@ -127,7 +127,7 @@ def _one_media_type(path: str, operation: dict[str, Any]) -> None:
             response["content"] = {"application/json": content["application/json"]}
 
 
-class FiniteFloatFieldExtension(OpenApiSerializerFieldExtension):
+class FiniteFloatFieldExtension(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
     """A ``FiniteFloatField``'s ``schema_bounds`` replace the bounds its ``min_value`` and
     ``max_value`` give: ``tps`` is ``exclusiveMinimum: 0``, as the server checks (> 0).  They are
     carried as ``x-bounds`` (drf-spectacular writes the validators' bounds after an extension) and
