@@ -22,7 +22,7 @@ from sizing.api.parsers import StrictJSONParser
 from sizing.models import Calibration
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.services.calibrations import calibration_create, calibration_delete
-from sizing.services.input_fields import StrictIntegerField
+from sizing.services.input_fields import BoundedListField, StrictIntegerField
 from sizing.users import signed_in_user
 
 #: Largest request body read (bytes): the longest report plus JSON quoting of its tabs.
@@ -105,7 +105,7 @@ class CalibrationInputSerializer(serializers.Serializer[Any]):
     cps = StrictIntegerField(required=False, allow_null=True, min_value=1, max_value=256, help_text="LPAR CPs")
     ziips = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=256, help_text="LPAR zIIPs")
     component = serializers.CharField(required=False, default="lpar", max_length=10)
-    intervals = serializers.ListField(
+    intervals = BoundedListField(
         child=serializers.DictField(), required=False, max_length=MAX_INTERVALS, help_text="measured intervals"
     )
     rmf_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
