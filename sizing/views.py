@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sizing import presentation
-from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.api.throttles import ThrottledView
 from sizing.plotly_static import plotly_bundle
 from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
@@ -81,12 +81,11 @@ def models_data(request: HttpRequest) -> JsonResponse:
     return JsonResponse(model_choices())
 
 
-class ChartDataView(APIView):
+class ChartDataView(ThrottledView, APIView):
     """GET /ui/chart-data: the numbers behind the workbench charts (same inputs, 400s and
     throttle as GET /api/v1/estimate)."""
 
-    throttle_classes = [SharedScopedRateThrottle]
-    throttle_scope = "estimates"
+    throttle_scopes = {"get": "estimates"}
     schema = None  # a page's private endpoint, not part of the public API
 
     def get(self, request: Request) -> Response:

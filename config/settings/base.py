@@ -178,6 +178,17 @@ BENCHMARKS_DIR = BASE_DIR / "benchmarks"
 ZSIZER_MAX_BODY_BYTES = env_int("ZSIZER_MAX_BODY_BYTES", 4 * 1024 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = ZSIZER_MAX_BODY_BYTES
 
+# Throttle scope -> (environment variable, default per-user rate).
+THROTTLE_SETTINGS = {
+    "estimates": ("ZSIZER_ESTIMATE_THROTTLE", "600/min"),
+    "writes": ("ZSIZER_WRITE_THROTTLE", "120/min"),
+    "jobs": ("ZSIZER_JOB_THROTTLE", "60/min"),
+    "cancel": ("ZSIZER_CANCEL_THROTTLE", "120/min"),
+    "calibrations": ("ZSIZER_CALIBRATION_THROTTLE", "30/min"),
+    "reports": ("ZSIZER_REPORT_THROTTLE", "30/min"),
+    "fit": ("ZSIZER_FIT_THROTTLE", "60/min"),
+}
+
 REST_FRAMEWORK = {
     # JSON that is refused with a sentence: NUL characters, deep nesting, NaN/Infinity, bad encodings.
     "DEFAULT_PARSER_CLASSES": [
@@ -199,10 +210,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "sizing.api.pagination.Pagination",
     "PAGE_SIZE": 100,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {
-        "estimates": env_str("ZSIZER_ESTIMATE_THROTTLE", "120/min"),
-        "jobs": env_str("ZSIZER_JOB_THROTTLE", "60/min"),
-    },
+    # Per-user rates, one budget per scope in the shared cache (sizing.api.throttles; docs/api.md,
+    # "Limits"): cheap reads sized for a spreadsheet refreshing 500 rows a minute, jobs and
+    # expensive reads kept low to protect the workers and the web processes.
+    "DEFAULT_THROTTLE_RATES": {scope: env_str(name, rate) for scope, (name, rate) in THROTTLE_SETTINGS.items()},
     "EXCEPTION_HANDLER": "sizing.api.errors.exception_handler",
     "NON_FIELD_ERRORS_KEY": "non_field_errors",
 }
@@ -275,6 +286,12 @@ ZSIZER_JOB_RESEND_SECONDS = env_int("ZSIZER_JOB_RESEND_SECONDS", 30, minimum=1)
 # queued), so one engineer cannot occupy every worker.
 ZSIZER_MAX_QUEUED_JOBS_PER_USER = env_int("ZSIZER_MAX_QUEUED_JOBS_PER_USER", 20, minimum=1)
 ZSIZER_MAX_RUNNING_JOBS_PER_USER = env_int("ZSIZER_MAX_RUNNING_JOBS_PER_USER", 4, minimum=1)
+# What one user may keep (sizing.services.quotas): one more is a 403 naming the quota; each list
+# shows used / allowed.  Kept jobs: a submission first deletes the oldest finished jobs beyond it.
+ZSIZER_MAX_ESTIMATES_PER_USER = env_int("ZSIZER_MAX_ESTIMATES_PER_USER", 5000, minimum=1)
+ZSIZER_MAX_CALIBRATIONS_PER_USER = env_int("ZSIZER_MAX_CALIBRATIONS_PER_USER", 100, minimum=1)
+ZSIZER_MAX_PLANS_PER_USER = env_int("ZSIZER_MAX_PLANS_PER_USER", 200, minimum=1)
+ZSIZER_MAX_KEPT_JOBS_PER_USER = env_int("ZSIZER_MAX_KEPT_JOBS_PER_USER", 500, minimum=2)
 # A batch of more rows than this is split into chunks that workers run in parallel.
 ZSIZER_BATCH_CHUNK_ROWS = env_int("ZSIZER_BATCH_CHUNK_ROWS", 250, minimum=1)
 # A plan of at most this many workload evaluations (candidates x periods x workloads) is answered

@@ -19,6 +19,8 @@ from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity
 from sizing.api.calibration_schema import CalibrationFitSerializer, RmfParseOutputSerializer, StoredIntervalSerializer
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.parsers import StrictJSONParser
+from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
+from sizing.api.throttles import ThrottledView
 from sizing.models import Calibration
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.services.calibrations import calibration_create, calibration_delete
@@ -64,8 +66,10 @@ class ParseInputSerializer(serializers.Serializer[Any]):
     )
 
 
-class RmfParseView(APIView):
+class RmfParseView(ThrottledView, APIView):
     """Read an RMF Workload Activity report: every section's values, and the intervals they measure."""
+
+    throttle_scopes = {"post": "calibrations"}
 
     parser_classes = [StrictJSONParser, PlainTextParser, FormParser, MultiPartParser]
 
@@ -142,6 +146,8 @@ class CalibrationOutputSerializer(serializers.ModelSerializer[Calibration]):
 
 
 class CalibrationViewSet(
+    ThrottledView,
+    QuotaView,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -151,11 +157,17 @@ class CalibrationViewSet(
     """Your calibrations: your own measured intervals, visible to you only (others get 404)."""
 
     serializer_class = CalibrationOutputSerializer
+    # A calibration's answer carries its fit (computed per row): reads count as estimates do.
+    throttle_scopes = {"create": "calibrations", "destroy": "writes", "list": "estimates", "retrieve": "estimates"}
+    quota_actions = {"create": "calibrations"}
+    list_quota = "calibrations"
 
     def get_queryset(self) -> Any:
         return calibration_list(user=self.request.user)
 
-    @extend_schema(request=CalibrationInputSerializer, responses={201: CalibrationOutputSerializer, **ERRORS})
+    @extend_schema(
+        request=CalibrationInputSerializer, responses={201: CalibrationOutputSerializer, **ERRORS, **QUOTA_EXCEEDED}
+    )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         _check_size(request)
         data = CalibrationInputSerializer(data=request.data)

@@ -7,38 +7,105 @@ this process's memory (the embedded default, one process).
 
 If the shared cache cannot be reached the request is let through and the failure logged: a
 throttle guards capacity, and a Redis outage must not turn every API call into a 500.
+
+Every 429 carries ``Retry-After`` (whole seconds, at least 1): the wait until the oldest request
+in the window leaves it.
+
+Scopes (rates in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, each from an environment variable,
+docs/configuration.md; what each covers: docs/api.md, "Limits"):
+
+``estimates``     cheap reads: an answer without storing it, the chart data, your estimates and calibrations
+``writes``        stored writes: estimates created or deleted, calibrations deleted
+``jobs``          submissions: jobs and plans
+``cancel``        cancelling a job, deleting a plan (never counted with submissions)
+``calibrations``  calibrations created, RMF reports parsed
+``reports``       PDF reports
+``fit``           which model fits, the upgrade comparison
+
+A view takes them with :class:`ThrottledView`: ``throttle_scopes = {"create": "writes", ...}``
+keyed by the viewset's action (or, on a plain ``APIView``, by the HTTP method in lower case).
 """
 
 from __future__ import annotations
 
 import logging
+import math
+from collections.abc import Mapping
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
 from redis.exceptions import RedisError
+from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 logger = logging.getLogger(__name__)
 
+#: Every scope the API uses (each has a rate in DEFAULT_THROTTLE_RATES; tests/sizing/test_quotas.py).
+SCOPES = ("estimates", "writes", "jobs", "cancel", "calibrations", "reports", "fit")
+
 
 class SharedScopedRateThrottle(ScopedRateThrottle):
-    """``ScopedRateThrottle`` (rates per ``throttle_scope``) with its history in the shared cache."""
+    """``ScopedRateThrottle`` (rates per scope) with its history in the shared cache.
 
-    def __init__(self) -> None:
+    The scope is the one given (``SharedScopedRateThrottle("reports")``), else the view's
+    ``throttle_scope``."""
+
+    def __init__(self, scope: str | None = None) -> None:
         super().__init__()
         self.cache = caches[settings.ZSIZER_THROTTLE_CACHE]
+        self.fixed_scope = scope
 
     def allow_request(self, request: Request, view: APIView) -> bool:
+        if self.fixed_scope is not None:
+            self.scope = self.fixed_scope
+            self.rate = self.get_rate()
+            self.num_requests, self.duration = self.parse_rate(self.rate)
+            allow = super(ScopedRateThrottle, self).allow_request
+        else:
+            allow = super().allow_request
         try:
-            return bool(super().allow_request(request, view))
+            return bool(allow(request, view))
         except Exception as exc:  # the cache's client errors (redis ConnectionError, TimeoutError...)
             if not _is_cache_error(exc):
                 raise
             logger.warning("Throttle cache unreachable, request allowed: %s", exc)
             return True
 
+    def wait(self) -> float | None:
+        wait = super().wait()
+        return None if wait is None else max(1.0, float(math.ceil(wait)))
+
+
+class ThrottledView:
+    """A view whose actions are throttled by scope, in the shared cache.
+
+    ``throttle_scopes`` maps an action (``create``, ``destroy``, ``list``, a custom action) or, on
+    a plain ``APIView``, an HTTP method (``get``, ``post``) to a scope of :data:`SCOPES`; what is
+    not named is not throttled.  Mix it in before the view's DRF base classes::
+
+        class ThingViewSet(ThrottledView, QuotaView, mixins.CreateModelMixin, ..., viewsets.GenericViewSet[Thing]):
+            throttle_scopes = {"create": "writes", "destroy": "writes", "list": "estimates"}
+    """
+
+    throttle_scopes: Mapping[str, str] = {}
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        request: Request = getattr(self, "request")  # noqa: B009 (set by APIView.dispatch)
+        action = getattr(self, "action", None) or (request.method or "").lower()
+        scope = self.throttle_scopes.get(action)
+        return [SharedScopedRateThrottle(scope)] if scope else []
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise Throttled(wait=max(1.0, math.ceil(wait)) if wait is not None else 1.0)
+
 
 def _is_cache_error(exc: Exception) -> bool:
     return isinstance(exc, (RedisError, ConnectionError, TimeoutError))
+
+
+def scope_of(view: Any, action: str) -> str | None:
+    """The scope ``view`` throttles ``action`` by (tests and docs)."""
+    return dict(getattr(view, "throttle_scopes", {})).get(action)
