@@ -153,19 +153,26 @@ LOGIN_REDIRECT_URL = "workbench"  # the sizing page, as the README promises
 LOGOUT_REDIRECT_URL = "login"
 
 # Sign-in throttling (django-axes, sizing.login_throttle): ZSIZER_LOGIN_FAILURE_LIMIT failed
-# sign-ins for one user name, or from one address, lock that name or address out for
-# ZSIZER_LOGIN_COOLOFF_MINUTES after the last failure; a successful sign-in forgets its failures.
-# The sign-in page (and the admin's) says so with the wait, as a 429 with Retry-After.
+# sign-ins for one user name *from one address* lock that pair out for ZSIZER_LOGIN_COOLOFF_MINUTES
+# after the last failure (nobody can lock another person out, nor one person's typos everyone
+# behind a proxy); past that many failures of one account from any addresses, a sign-in from an
+# address it never signed in from waits 2^(failures - limit - 1) s, at most
+# ZSIZER_LOGIN_MAX_DELAY_SECONDS.  A successful sign-in forgets its failures; an admin lifts
+# lockouts in /admin/axes/accessattempt/.  The pages say so, as a 429 with Retry-After.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "sizing.login_throttle.AccountSlowdownBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("ZSIZER_LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("ZSIZER_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# An attempt refused during the wait is not counted: it neither restarts nor lengthens the wait.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "sizing.login_throttle.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "sizing.login_throttle.client_ip"
+ZSIZER_LOGIN_MAX_DELAY_SECONDS = env_int("ZSIZER_LOGIN_MAX_DELAY_SECONDS", 60, minimum=1)
 AXES_VERBOSE = False
 # Proxies in front of the app that append the client's address to X-Forwarded-For (the compose
 # file's Caddy: 1).  0 (default): the peer's address is the client's.
