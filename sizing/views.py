@@ -297,7 +297,15 @@ def calibration_remove(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """``/healthz`` (no login): 200 when the database and broker answer (``"degraded"`` when the
-    shared cache does not: answers are computed without it), else 503; no configuration shown."""
+    """``/healthz/ready`` and ``/healthz`` (no login): 200 when the database answers
+    (``"degraded"`` when the broker or the shared cache does not: jobs wait, answers are computed
+    without the cache), else 503; no configuration shown."""
     status, checks = health.health()
     return JsonResponse({"status": status, **checks}, status=503 if status == "unavailable" else 200)
+
+
+@require_GET
+@never_cache
+def healthz_live(request: HttpRequest) -> JsonResponse:
+    """``/healthz/live``: the process answers (a container restarts only when this fails)."""
+    return JsonResponse({"status": "ok"})

@@ -59,7 +59,8 @@ def test_compose_scales_workers_and_checks_health_through_healthz() -> None:
     services = _compose()["services"]
     # `docker compose up --scale worker=N`: no fixed container name, no host port to collide on.
     assert "container_name" not in services["worker"] and "ports" not in services["worker"]
-    assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
+    # Liveness: a broker or cache outage (readiness: degraded) must not restart the web container.
+    assert "/healthz/live'" in " ".join(services["web"]["healthcheck"]["test"])
     for name in ("migrate", "web", "worker"):
         assert services[name]["environment"]["DJANGO_SETTINGS_MODULE"] == "config.settings.production", name
 
@@ -77,7 +78,7 @@ def test_image_runs_production_settings_and_its_health_check_by_default() -> Non
     assert "DJANGO_SETTINGS_MODULE=config.settings.production" in dockerfile
     assert "collectstatic --noinput" in dockerfile
     healthcheck = next(line for line in dockerfile.splitlines() if "urlopen" in line)
-    assert "/healthz" in healthcheck
+    assert "/healthz/live'" in healthcheck
 
 
 # -- the compose file as Compose reads it ----------------------------------------------------------

@@ -194,6 +194,8 @@ THROTTLE_SETTINGS = {
     "calibrations": ("ZSIZER_CALIBRATION_THROTTLE", "30/min"),
     "reports": ("ZSIZER_REPORT_THROTTLE", "30/min"),
     "fit": ("ZSIZER_FIT_THROTTLE", "60/min"),
+    # The public schema (/api/schema/), per address: it is generated on each request.
+    "schema": ("ZSIZER_SCHEMA_THROTTLE", "30/min"),
 }
 
 REST_FRAMEWORK = {
@@ -222,6 +224,8 @@ REST_FRAMEWORK = {
     # expensive reads kept low to protect the workers and the web processes.
     "DEFAULT_THROTTLE_RATES": {scope: env_str(name, rate) for scope, (name, rate) in THROTTLE_SETTINGS.items()},
     "EXCEPTION_HANDLER": "sizing.api.errors.exception_handler",
+    # An anonymous client is throttled by its address: the one the outermost trusted proxy saw.
+    "NUM_PROXIES": ZSIZER_TRUSTED_PROXIES,
     "NON_FIELD_ERRORS_KEY": "non_field_errors",
 }
 

@@ -21,6 +21,7 @@ docs/configuration.md; what each covers: docs/api.md, "Limits"):
 ``calibrations``  calibrations created, RMF reports parsed
 ``reports``       PDF reports
 ``fit``           which model fits, the upgrade comparison
+``schema``        the OpenAPI schema (public: per client address)
 
 A view takes them with :class:`ThrottledView`: ``throttle_scopes = {"create": "writes", ...}``
 keyed by the viewset's action (or, on a plain ``APIView``, by the HTTP method in lower case).
@@ -44,7 +45,7 @@ from rest_framework.views import APIView
 logger = logging.getLogger(__name__)
 
 #: Every scope the API uses (each has a rate in DEFAULT_THROTTLE_RATES; tests/sizing/test_quotas.py).
-SCOPES = ("estimates", "writes", "jobs", "cancel", "calibrations", "reports", "fit")
+SCOPES = ("estimates", "writes", "jobs", "cancel", "calibrations", "reports", "fit", "schema")
 
 
 class SharedScopedRateThrottle(ScopedRateThrottle):

@@ -149,6 +149,7 @@ OPERATIONS: list[tuple[str, str, str, Any]] = [
     ("reports", "get", "/api/v1/plans/999999/report.pdf", None),
     ("fit", "get", "/api/v1/fit", None),
     ("fit", "get", "/api/v1/upgrade", None),
+    ("schema", "get", "/api/schema/", None),
 ]
 
 

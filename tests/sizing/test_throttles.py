@@ -202,7 +202,8 @@ SCOPE_OPERATIONS = [
 
 @pytest.mark.django_db(transaction=True)
 def test_two_web_processes_share_every_scope_and_every_429_says_when_to_retry(user: Any, web_processes: Any) -> None:
-    assert {scope for scope, _, _ in SCOPE_OPERATIONS} == set(SCOPES)
+    # Every scope but the schema's (generated per request: slow; its throttle: tests/sizing/test_limits.py).
+    assert {scope for scope, _, _ in SCOPE_OPERATIONS} == set(SCOPES) - {"schema"}
     token = Token.objects.create(user=user).key
     cache_url = settings.CELERY_BROKER_URL
     _forget_history(cache_url, user.pk)
