@@ -138,3 +138,16 @@ def test_compose_config_accepts_the_file_and_the_site_address_reaches_the_settin
 def test_compose_config_refuses_to_run_without_a_secret_key() -> None:
     result = _compose_config()
     assert result.returncode != 0 and "set DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_compose_keeps_a_worker_process_for_interactive_jobs() -> None:
+    # Issue 31 item 4: batches and plans on one queue, curve/closed/Monte Carlo/optimise on their own,
+    # with one process that takes nothing else.
+    services = _compose()["services"]
+    both = services["worker"]["command"]
+    interactive = services["worker-interactive"]["command"]
+    assert both[both.index("-Q") + 1] == "zsizer,zsizer-interactive"
+    assert interactive[interactive.index("-Q") + 1] == "zsizer-interactive"
+    assert "--concurrency=1" in interactive and "healthcheck" in services["worker-interactive"]
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    assert "-Q $$Q-interactive" in makefile and "-Q $$Q,$$Q-interactive" in makefile

@@ -14,6 +14,7 @@ from typing import Any
 
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from config.env import (
     check_broker_url,
@@ -279,6 +280,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ZSIZER_BROKER_
 # without -Q consumes; the tests give each session its own.
 ZSIZER_TASK_QUEUE = env_str("ZSIZER_TASK_QUEUE", "zsizer").strip() or "zsizer"
 CELERY_TASK_DEFAULT_QUEUE = ZSIZER_TASK_QUEUE
+# Fair scheduling (sizing.services.jobs.job_queue, docs/jobs.md): short interactive jobs (curve,
+# closed, Monte Carlo, optimise) go to "<ZSIZER_TASK_QUEUE>-interactive", batches, mixes, plans and
+# reports to ZSIZER_TASK_QUEUE.  A worker started without -Q consumes both; the compose file and
+# `make worker` also run one process on the interactive queue alone, so a flood of batches never
+# holds a curve back.  Each kind has its own time limits.
+CELERY_TASK_QUEUES = [Queue(ZSIZER_TASK_QUEUE), Queue(f"{ZSIZER_TASK_QUEUE}-interactive")]
+ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT = env_int("ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT", 60, minimum=1)
+ZSIZER_INTERACTIVE_TIME_LIMIT = env_int("ZSIZER_INTERACTIVE_TIME_LIMIT", 90, minimum=1)
+if ZSIZER_INTERACTIVE_TIME_LIMIT <= ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured("ZSIZER_INTERACTIVE_TIME_LIMIT must be greater than ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT.")
 # A running job renews its lease (Job.heartbeat_at) every quarter of this; a redelivered task
 # takes a running job over only once the lease has run out, i.e. its worker died.  Waiting for
 # a lease is a countdown retry, so it must stay below the visibility timeout.
@@ -294,9 +305,10 @@ ZSIZER_RECONCILE_INTERVAL_SECONDS = env_int("ZSIZER_RECONCILE_INTERVAL_SECONDS",
 ZSIZER_JOB_RESEND_SECONDS = env_int("ZSIZER_JOB_RESEND_SECONDS", 30, minimum=1)
 # Per-user limits: a submission beyond ZSIZER_MAX_QUEUED_JOBS_PER_USER queued jobs answers 429;
 # workers run at most ZSIZER_MAX_RUNNING_JOBS_PER_USER of one user's jobs at once (the others wait
-# queued), so one engineer cannot occupy every worker.
+# queued), below the pool's size (the compose file's: 2 + 1 interactive), so one engineer cannot
+# occupy every worker.
 ZSIZER_MAX_QUEUED_JOBS_PER_USER = env_int("ZSIZER_MAX_QUEUED_JOBS_PER_USER", 20, minimum=1)
-ZSIZER_MAX_RUNNING_JOBS_PER_USER = env_int("ZSIZER_MAX_RUNNING_JOBS_PER_USER", 4, minimum=1)
+ZSIZER_MAX_RUNNING_JOBS_PER_USER = env_int("ZSIZER_MAX_RUNNING_JOBS_PER_USER", 2, minimum=1)
 # What one user may keep (sizing.services.quotas): one more is a 403 naming the quota; each list
 # shows used / allowed.  Kept jobs: a submission first deletes the oldest finished jobs beyond it.
 ZSIZER_MAX_ESTIMATES_PER_USER = env_int("ZSIZER_MAX_ESTIMATES_PER_USER", 5000, minimum=1)
