@@ -33,6 +33,7 @@ from sizing.services import charts
 from sizing.services.calibrations import calibration_delete
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
+from sizing.services.quotas import quota_usage
 from sizing.users import signed_in_user
 
 MAX_COMPARE = 3
@@ -114,6 +115,7 @@ def plan_workbench(request: HttpRequest) -> HttpResponse:
             "choices": choices,
             "generations": [m["slug"] for m in choices["machines"]],
             "plans": plan_list(user=signed_in_user(request))[:20],
+            "quota": quota_usage(owner_id=request.user.pk, name="plans"),
         },
     )
 
@@ -178,7 +180,11 @@ def estimate_index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sizing/estimate_list.html",
-        {"estimates": estimate_list(user=signed_in_user(request)), "max_compare": MAX_COMPARE},
+        {
+            "estimates": estimate_list(user=signed_in_user(request)),
+            "max_compare": MAX_COMPARE,
+            "quota": quota_usage(owner_id=request.user.pk, name="estimates"),
+        },
     )
 
 
@@ -250,7 +256,14 @@ def estimate_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def calibration_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "sizing/calibration_list.html", {"calibrations": calibration_list(user=request.user)})
+    return render(
+        request,
+        "sizing/calibration_list.html",
+        {
+            "calibrations": calibration_list(user=request.user),
+            "quota": quota_usage(owner_id=request.user.pk, name="calibrations"),
+        },
+    )
 
 
 @login_required

@@ -188,3 +188,12 @@ def test_a_spreadsheets_refresh_and_the_pages_reads_share_a_generous_budget() ->
     rates = dict(settings.THROTTLE_SETTINGS)
     assert rates["estimates"] == ("ZSIZER_ESTIMATE_THROTTLE", "600/min")
     assert rates["jobs"] == ("ZSIZER_JOB_THROTTLE", "60/min")
+
+
+def test_each_list_page_shows_its_quota_used_and_allowed(user: Any, client: Any) -> None:
+    client.force_login(user)
+    with override_settings(ZSIZER_MAX_ESTIMATES_PER_USER=5000):
+        estimates = client.get("/estimates/").content.decode()
+    assert "You keep 0 of the 5,000 saved estimates a user may keep." in estimates
+    assert "You keep 0 of the 100 calibrations a user may keep." in client.get("/calibrations/").content.decode()
+    assert "You keep 0 of the 200 plans a user may keep." in client.get("/plans/").content.decode()
