@@ -122,7 +122,7 @@ def _state(username: str) -> dict[str, float]:
 
 def _known_address(username: str, address: str) -> bool:
     """The account has signed in from this address before (axes' access log of sign-ins)."""
-    return AccessLog.objects.filter(username=username, ip_address=address).exists()
+    return bool(AccessLog.objects.filter(username=username, ip_address=address).exists())
 
 
 def account_delay(username: str, address: str) -> int:

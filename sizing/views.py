@@ -115,7 +115,7 @@ def plan_workbench(request: HttpRequest) -> HttpResponse:
             "choices": choices,
             "generations": [m["slug"] for m in choices["machines"]],
             "plans": plan_list(user=signed_in_user(request))[:20],
-            "quota": quota_usage(owner_id=request.user.pk, name="plans"),
+            "quota": quota_usage(owner_id=signed_in_user(request).pk, name="plans"),
         },
     )
 
@@ -183,7 +183,7 @@ def estimate_index(request: HttpRequest) -> HttpResponse:
         {
             "estimates": estimate_list(user=signed_in_user(request)),
             "max_compare": MAX_COMPARE,
-            "quota": quota_usage(owner_id=request.user.pk, name="estimates"),
+            "quota": quota_usage(owner_id=signed_in_user(request).pk, name="estimates"),
         },
     )
 
@@ -261,7 +261,7 @@ def calibration_index(request: HttpRequest) -> HttpResponse:
         "sizing/calibration_list.html",
         {
             "calibrations": calibration_list(user=request.user),
-            "quota": quota_usage(owner_id=request.user.pk, name="calibrations"),
+            "quota": quota_usage(owner_id=signed_in_user(request).pk, name="calibrations"),
         },
     )
 

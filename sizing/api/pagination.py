@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sizing.services.quotas import quota_usage
+from sizing.users import signed_in_user
 
 
 class Pagination(PageNumberPagination):
@@ -36,7 +37,7 @@ class Pagination(PageNumberPagination):
         response = super().get_paginated_response(data)
         name = getattr(getattr(self, "view", None), "list_quota", None)
         if name is not None:
-            usage = quota_usage(owner_id=self.request.user.pk, name=name)  # type: ignore[union-attr]
+            usage = quota_usage(owner_id=signed_in_user(self.request).pk, name=name)  # type: ignore[arg-type]
             response.data = {"count": response.data["count"], "quota": usage.to_dict(), **response.data}
         return response
 

@@ -16,6 +16,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 
 from sizing.services.quotas import quota_check
+from sizing.users import signed_in_user
 
 
 class QuotaExceededSerializer(serializers.Serializer[Any]):
@@ -50,4 +51,4 @@ class QuotaView:
         action = getattr(self, "action", None) or (request.method or "").lower()
         name = self.quota_actions.get(action)
         if name is not None:
-            quota_check(owner_id=request.user.pk, name=name)
+            quota_check(owner_id=signed_in_user(request).pk, name=name)

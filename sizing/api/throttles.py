@@ -37,7 +37,6 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 from redis.exceptions import RedisError
-from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
@@ -98,9 +97,6 @@ class ThrottledView:
         action = getattr(self, "action", None) or (request.method or "").lower()
         scope = self.throttle_scopes.get(action)
         return [SharedScopedRateThrottle(scope)] if scope else []
-
-    def throttled(self, request: Request, wait: float | None) -> None:
-        raise Throttled(wait=max(1.0, math.ceil(wait)) if wait is not None else 1.0)
 
 
 def _is_cache_error(exc: Exception) -> bool:
