@@ -43,7 +43,7 @@ from rest_framework.views import APIView
 
 logger = logging.getLogger(__name__)
 
-#: Every scope the API uses (each has a rate in DEFAULT_THROTTLE_RATES; tests/sizing/test_quotas.py).
+#: Every scope the API uses (each has a rate in DEFAULT_THROTTLE_RATES; tests/sizing/test_limits.py).
 SCOPES = ("estimates", "writes", "jobs", "cancel", "calibrations", "reports", "fit", "schema")
 
 
