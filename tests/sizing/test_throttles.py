@@ -46,12 +46,12 @@ def _free_port() -> int:
 
 
 class _Server:
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], threads: int = 1) -> None:
         self.port = _free_port()
         self.log = Path(tempfile.mkstemp(prefix="zsizer-gunicorn-", suffix=".log")[1])
         command = [
             sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
-            "--workers", "1", "--timeout", "60",
+            "--workers", "1", "--timeout", "60", "--threads", str(threads),
         ]  # fmt: skip
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
@@ -117,7 +117,9 @@ class _Server:
 def web_processes(request: pytest.FixtureRequest) -> Iterator[Any]:
     started: list[_Server] = []
 
-    def start(count: int, *, cache_url: str | None, rates: dict[str, str] | None = None) -> list[_Server]:
+    def start(
+        count: int, *, cache_url: str | None, rates: dict[str, str] | None = None, threads: int = 1
+    ) -> list[_Server]:
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
@@ -129,7 +131,7 @@ def web_processes(request: pytest.FixtureRequest) -> Iterator[Any]:
         env.pop("ZSIZER_CACHE_URL", None)
         if cache_url:
             env["ZSIZER_CACHE_URL"] = cache_url
-        servers = [_Server(env) for _ in range(count)]
+        servers = [_Server(env, threads) for _ in range(count)]
         started.extend(servers)
         for server in servers:
             server.wait_ready()
@@ -176,11 +178,14 @@ def test_without_a_shared_cache_each_process_counts_its_own(user: Any, web_proce
 
 
 @pytest.mark.django_db
-def test_an_unreachable_throttle_cache_lets_requests_through(api: Any, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize("backend", ["django.core.cache.backends.redis.RedisCache", "config.redis_cache.RedisCache"])
+def test_an_unreachable_throttle_cache_lets_requests_through(
+    api: Any, caplog: pytest.LogCaptureFixture, backend: str
+) -> None:
     dead = f"redis://127.0.0.1:{_free_port()}/0"  # nothing listens there
     caches = {
         **settings.CACHES,
-        settings.ZSIZER_THROTTLE_CACHE: {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": dead},
+        settings.ZSIZER_THROTTLE_CACHE: {"BACKEND": backend, "LOCATION": dead},  # the second: the Redis script
     }
     with override_settings(CACHES=caches):
         response = api.post("/api/v1/estimates/", {}, format="json")
@@ -248,3 +253,19 @@ def test_a_spreadsheet_refreshing_500_rows_passes_and_a_job_flood_is_throttled(
     assert flood == [400] * job_rate + [429] * 10
     # The budget is a minute's: a refresh that took longer would have been given more of it.
     assert refresh_s < 60, refresh_s
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_requests_in_two_processes_are_all_counted(user: Any, web_processes: Any) -> None:
+    """The window is trimmed, counted and recorded in one Redis step: requests that arrive at the
+    same moment in both processes cannot all read the same history and all pass."""
+    token = Token.objects.create(user=user).key
+    cache_url = settings.CELERY_BROKER_URL
+    _forget_history(cache_url, user.pk)
+    servers = web_processes(2, cache_url=cache_url, threads=8)  # gthread: requests handled at once
+    try:
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            codes = list(pool.map(lambda i: servers[i % 2].call("POST", "/api/v1/estimates/", token)[0], range(48)))
+    finally:
+        _forget_history(cache_url, user.pk)
+    assert codes.count(400) == RATE and codes.count(429) == 48 - RATE, codes
