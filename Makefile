@@ -44,10 +44,14 @@ user: install migrate
 token: install
 	$(PY) manage.py drf_create_token $(USER)
 
-## worker: a Celery worker against CELERY_BROKER_URL (jobs run in-process without one)
+## worker: Celery workers against CELERY_BROKER_URL (jobs run in-process without one): one on both
+## queues (WORKER_CONCURRENCY processes, default 2) and one process on the interactive queue alone
 worker: install
 	@test -n "$$CELERY_BROKER_URL" || { echo "Set CELERY_BROKER_URL=redis://host:6379/0 (without it jobs run in-process)."; exit 2; }
-	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-2}
+	Q=$${ZSIZER_TASK_QUEUE:-zsizer}; \
+	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=1 -Q $$Q-interactive -n interactive@%h & \
+	interactive=$$!; trap 'kill $$interactive 2>/dev/null' INT TERM EXIT; \
+	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-2} -Q $$Q,$$Q-interactive -n bulk@%h
 
 ## test: the whole suite on real PostgreSQL and Redis (started here if not running)
 test: install-dev services browser test-tools

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sizing import presentation
-from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.api.throttles import ThrottledView
 from sizing.plotly_static import plotly_bundle
 from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
@@ -33,6 +33,7 @@ from sizing.services import charts
 from sizing.services.calibrations import calibration_delete
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
+from sizing.services.quotas import quota_usage
 from sizing.users import signed_in_user
 
 MAX_COMPARE = 3
@@ -81,12 +82,11 @@ def models_data(request: HttpRequest) -> JsonResponse:
     return JsonResponse(model_choices())
 
 
-class ChartDataView(APIView):
+class ChartDataView(ThrottledView, APIView):
     """GET /ui/chart-data: the numbers behind the workbench charts (same inputs, 400s and
     throttle as GET /api/v1/estimate)."""
 
-    throttle_classes = [SharedScopedRateThrottle]
-    throttle_scope = "estimates"
+    throttle_scopes = {"get": "estimates"}
     schema = None  # a page's private endpoint, not part of the public API
 
     def get(self, request: Request) -> Response:
@@ -115,6 +115,7 @@ def plan_workbench(request: HttpRequest) -> HttpResponse:
             "choices": choices,
             "generations": [m["slug"] for m in choices["machines"]],
             "plans": plan_list(user=signed_in_user(request))[:20],
+            "quota": quota_usage(owner_id=signed_in_user(request).pk, name="plans"),
         },
     )
 
@@ -179,7 +180,11 @@ def estimate_index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sizing/estimate_list.html",
-        {"estimates": estimate_list(user=signed_in_user(request)), "max_compare": MAX_COMPARE},
+        {
+            "estimates": estimate_list(user=signed_in_user(request)),
+            "max_compare": MAX_COMPARE,
+            "quota": quota_usage(owner_id=signed_in_user(request).pk, name="estimates"),
+        },
     )
 
 
@@ -251,7 +256,14 @@ def estimate_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def calibration_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "sizing/calibration_list.html", {"calibrations": calibration_list(user=request.user)})
+    return render(
+        request,
+        "sizing/calibration_list.html",
+        {
+            "calibrations": calibration_list(user=request.user),
+            "quota": quota_usage(owner_id=signed_in_user(request).pk, name="calibrations"),
+        },
+    )
 
 
 @login_required
@@ -298,7 +310,15 @@ def calibration_remove(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """``/healthz`` (no login): 200 when the database and broker answer (``"degraded"`` when the
-    shared cache does not: answers are computed without it), else 503; no configuration shown."""
+    """``/healthz/ready`` and ``/healthz`` (no login): 200 when the database answers
+    (``"degraded"`` when the broker or the shared cache does not: jobs wait, answers are computed
+    without the cache), else 503; no configuration shown."""
     status, checks = health.health()
     return JsonResponse({"status": status, **checks}, status=503 if status == "unavailable" else 200)
+
+
+@require_GET
+@never_cache
+def healthz_live(request: HttpRequest) -> JsonResponse:
+    """``/healthz/live``: the process answers (a container restarts only when this fails)."""
+    return JsonResponse({"status": "ok"})

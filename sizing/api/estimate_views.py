@@ -15,9 +15,10 @@ from rest_framework.views import APIView
 
 import models_lib
 from sizing.api.estimate_serializers import ErrorSerializer, EstimateInputSerializer, EstimateOutputSerializer
+from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
 from sizing.api.renderers import CSVRenderer, CsvRows
 from sizing.api.result_schema import EstimateAnswerSerializer, StoredEstimateSerializer
-from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.api.throttles import ThrottledView
 from sizing.models import Estimate
 from sizing.selectors.estimates import estimate_list
 from sizing.services.estimate_csv import HEADER, estimate_csv_row, stored_estimate_record
@@ -57,6 +58,8 @@ def _csv_response(rows: list[dict[str, Any]], filename: str) -> Response:
 
 
 class EstimateViewSet(
+    ThrottledView,
+    QuotaView,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -65,8 +68,9 @@ class EstimateViewSet(
 ):
     """Stored estimates, each owned by the engineer who made it."""
 
-    throttle_classes = [SharedScopedRateThrottle]
-    throttle_scope = "estimates"
+    throttle_scopes = {"create": "writes", "destroy": "writes", "list": "estimates", "retrieve": "estimates"}
+    quota_actions = {"create": "estimates"}
+    list_quota = "estimates"
     serializer_class = EstimateOutputSerializer
 
     def get_queryset(self) -> QuerySet[Estimate]:
@@ -89,7 +93,7 @@ class EstimateViewSet(
 
     @extend_schema(
         request=EstimateInputSerializer,
-        responses={201: StoredEstimateSerializer, **ERRORS},
+        responses={201: StoredEstimateSerializer, **ERRORS, **QUOTA_EXCEEDED},
         summary="Size a scenario and store the estimate",
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -134,11 +138,10 @@ class EstimateViewSet(
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class EstimateQueryView(APIView):
+class EstimateQueryView(ThrottledView, APIView):
     """Size a scenario without storing it: query parameters in, the answer out (JSON or one CSV row)."""
 
-    throttle_classes = [SharedScopedRateThrottle]
-    throttle_scope = "estimates"
+    throttle_scopes = {"get": "estimates"}
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
 
     @extend_schema(

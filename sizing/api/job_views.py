@@ -19,7 +19,6 @@ from rest_framework.exceptions import APIException
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.job_serializers import (
@@ -28,8 +27,9 @@ from sizing.api.job_serializers import (
     JobSubmitSerializer,
     submit_doc_serializers,
 )
+from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
 from sizing.api.renderers import CSVRenderer
-from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.api.throttles import ThrottledView
 from sizing.models import Job, JobStatus
 from sizing.selectors.jobs import job_list
 from sizing.services.jobs import JobNotCancellable, TooManyJobs, job_cancel, job_submit
@@ -39,7 +39,7 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="Not authenticated"),
 }
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such job among yours")}
-THROTTLED = {429: OpenApiResponse(ErrorSerializer, description="Throttled (scope 'jobs')")}
+THROTTLED = {429: OpenApiResponse(ErrorSerializer, description="Throttled (scope 'cancel')")}
 
 
 class JobLimitSerializer(serializers.Serializer[Any]):
@@ -80,6 +80,8 @@ def _csv_rows(job: Job) -> list[dict[str, Any]]:
 
 
 class JobViewSet(
+    ThrottledView,
+    QuotaView,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -88,7 +90,11 @@ class JobViewSet(
 ):
     """Heavy solves run by a worker: submit, poll, list your own, cancel, download the table."""
 
-    throttle_scope = "jobs"
+    # Submitting and cancelling are throttled, each in its own scope (a user who floods submissions
+    # can still cancel); polling (the progress bar asks every second or so) and reading results are not.
+    throttle_scopes = {"create": "jobs", "destroy": "cancel"}
+    quota_actions = {"create": "jobs"}
+    list_quota = "jobs"
 
     def get_queryset(self) -> QuerySet[Job]:
         if getattr(self, "swagger_fake_view", False):  # the OpenAPI generator has no signed-in user
@@ -105,11 +111,6 @@ class JobViewSet(
             return [JSONRenderer(), BrowsableAPIRenderer(), CSVRenderer()]
         return [JSONRenderer(), BrowsableAPIRenderer()]
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        # Submitting and cancelling are throttled; polling (the progress bar asks every second
-        # or so) and reading results are not.
-        return [SharedScopedRateThrottle()] if self.action in ("create", "destroy") else []
-
     @extend_schema(
         request=SUBMIT_REQUEST,
         responses={
@@ -120,6 +121,7 @@ class JobViewSet(
             ),
             **ERRORS,
             **SUBMIT_LIMITED,
+            **QUOTA_EXCEEDED,
         },
         examples=[
             OpenApiExample(

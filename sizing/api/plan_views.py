@@ -15,13 +15,13 @@ from rest_framework.exceptions import APIException
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.plan_schema import PlanInputsSerializer, PlanResultSerializer
+from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
 from sizing.api.renderers import CSVRenderer
 from sizing.api.report_views import PDFRenderer, pdf_response
-from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.api.throttles import ThrottledView
 from sizing.models import JobStatus, Plan
 from sizing.reports.plan import plan_pdf
 from sizing.selectors.plans import plan_list
@@ -122,6 +122,8 @@ def csv_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 class PlanViewSet(
+    ThrottledView,
+    QuotaView,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -130,7 +132,9 @@ class PlanViewSet(
 ):
     """Capacity plans: workloads growing over a horizon on candidate machines, period by period."""
 
-    throttle_scope = "jobs"
+    throttle_scopes = {"create": "jobs", "destroy": "cancel", "report_pdf": "reports"}
+    quota_actions = {"create": "plans"}
+    list_quota = "plans"
 
     def get_queryset(self) -> QuerySet[Plan]:
         if getattr(self, "swagger_fake_view", False):  # the OpenAPI generator has no signed-in user
@@ -148,9 +152,6 @@ class PlanViewSet(
             return [PDFRenderer(), JSONRenderer()]
         return [JSONRenderer(), BrowsableAPIRenderer()]
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        return [SharedScopedRateThrottle()] if self.action in ("create", "destroy") else []
-
     @extend_schema(
         request=PlanInputSerializer,
         responses={
@@ -163,6 +164,7 @@ class PlanViewSet(
             ),
             429: OpenApiResponse(ErrorSerializer, description="Throttled, or too many queued jobs"),
             **ERRORS,
+            **QUOTA_EXCEEDED,
         },
         examples=[OpenApiExample("two workloads over five years", request_only=True, value=EXAMPLE)],
         summary="Create a capacity plan (201 answered; 202 while workers evaluate a large one)",

@@ -198,12 +198,12 @@ def test_list_shows_own_jobs_newest_first_without_results_in_constant_queries(
     for _ in range(3):
         _job(user, status=JobStatus.SUCCEEDED, result={"big": list(range(1000))})
     _job(other_user)
-    # Token lookup (with its user), count, page: the number of jobs does not matter.
-    with django_assert_max_num_queries(3):
+    # Token lookup (with its user), count, page, the kept-jobs quota: the number of jobs does not matter.
+    with django_assert_max_num_queries(4):
         few = api.get(URL).json()
     for _ in range(27):
         _job(user)
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):
         many = api.get(URL).json()
     assert few["count"] == 3 and many["count"] == 30
     ids = [row["id"] for row in many["results"]]
