@@ -5,6 +5,8 @@ and any of the optional ones); each row is validated by the estimate's input for
 ``estimate_compute``, exactly as ``GET /api/v1/estimate`` would, and written with the header every
 estimate CSV has (``sizing.services.estimate_csv``, docs/csv.md).  A bad row does not fail the
 batch: its ``error`` column says what is wrong (field: reason) and its answer columns are empty.
+Each row has a ``status`` (``sized``, ``does-not-fit``, ``no-cpu-data`` or ``refused``) and the
+result counts each; a ``name`` column labels the rows (``estimate_name``).
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
-import models_lib
 from sizing.jobs.base import Progress, json_result, table
-from sizing.services.estimate_csv import FIT_HEADER, HEADER, estimate_csv_row, spreadsheet_number
+from sizing.records import EstimateInputs
+from sizing.services.estimate_csv import FIT_HEADER, HEADER, Subject, estimate_csv_row, spreadsheet_number
 from sizing.services.estimate_inputs import EstimateInputSerializer, validated_estimate_inputs
-from sizing.services.estimates import estimate_compute, normalised_inputs
+from sizing.services.estimates import estimate_answer_record
 from sizing.services.fit import fit_compute
 from sizing.services.fit_inputs import FitInputSerializer
 
@@ -88,18 +90,20 @@ def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], st
         return fit_row(owner=owner, data=data)
     data.pop("generations", None)
     try:
-        inputs = validated_estimate_inputs(data)
+        inputs = EstimateInputs.from_dict(validated_estimate_inputs(data))
     except serializers.ValidationError as exc:
         return {}, _errors_text(exc.detail)
     try:
-        config_row, machine_row, outputs = estimate_compute(user=owner, inputs=inputs)
+        record = estimate_answer_record(user=owner, inputs=inputs)
     except ValidationError as exc:
         return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     except ValueError as exc:
         return {}, str(exc)
-    normalised = normalised_inputs(inputs, config_row, machine_row)
-    return estimate_csv_row({"inputs": normalised, "model_version": models_lib.__version__, **outputs}), ""
+    return estimate_csv_row(record), ""
 
+
+#: A row's status (the ``status`` column), in the order the result counts them.
+STATUSES = ("sized", "does-not-fit", "no-cpu-data", "refused")
 
 #: One row's outcome: the cells as given (padded to the header), the answer's cells, the error.
 Answer = tuple[list[str], dict[str, Any], str]
@@ -129,21 +133,29 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
     input columns where it could not be sized."""
     with_fit = "generations" in header
     columns = [*HEADER, *(FIT_HEADER if with_fit else ())]
-    failed = sum(bool(error) for _, _, error in answers)
     table_rows = []
+    counts = dict.fromkeys(STATUSES, 0)
     for n, (given, answer, error) in enumerate(answers, 1):
         cells = dict(answer)
+        if error:
+            cells["status"] = "refused"
+        elif "cps_required" not in cells:  # a "which model fits" row: sized when a model carries it
+            cells["status"] = "sized"
         if "cps_required" not in cells:  # a bad row, or a "which model fits" row: the inputs as given
             given_inputs = {k: v for k, v in zip(header, given, strict=False) if v.strip()}
-            cells = {**estimate_csv_row({"inputs": given_inputs}, with_fit=with_fit), **cells}
+            subject = Subject(inputs=given_inputs, estimate_name=given_inputs.get("name"))
+            cells = {**estimate_csv_row(subject, with_fit=with_fit), **cells}
         cells.update(row=n, error=error or None)
+        counts[str(cells["status"])] += 1
         table_rows.append([spreadsheet_number(cells.get(c)) for c in columns])
     return json_result(
         {
             "kind": "batch",
             "rows": len(answers),
-            "succeeded": len(answers) - failed,
-            "failed": failed,
+            # every row with an answer (sized, does not fit, no CPU data); refused rows are failed
+            "succeeded": len(answers) - counts["refused"],
+            "failed": counts["refused"],
+            "counts": counts,
             "table": table(columns, table_rows),
         }
     )

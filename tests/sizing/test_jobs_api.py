@@ -239,7 +239,10 @@ def test_cancel_a_queued_job_then_again_then_a_finished_one(
 def test_result_csv_of_a_succeeded_job(api: Any, user: Any) -> None:
     result = {
         "kind": "curve",
-        "table": {"columns": ["cps", "tps", "note"], "rows": [[4, 10.5, None], [6, 20.0, "a,b"]]},
+        "table": {
+            "columns": ["cps", "tps", "note"],
+            "rows": [[4, 10.5, None], [6, 20.0, "a,b"], [8, 0.023859041092830654, True]],
+        },
     }
     job = _job(user, status=JobStatus.SUCCEEDED, result=result)
     for url in (f"{URL}{job.pk}/result.csv", f"{URL}{job.pk}/?format=csv"):
@@ -248,7 +251,8 @@ def test_result_csv_of_a_succeeded_job(api: Any, user: Any) -> None:
         assert response["Content-Type"].startswith("text/csv")
         assert f"zsizer-job-{job.pk}-curve.csv" in response["Content-Disposition"]
         rows = list(csv.reader(io.StringIO(response.content.decode())))
-        assert rows == [["cps", "tps", "note"], ["4", "10.5", ""], ["6", "20.0", "a,b"]]
+        # docs/csv.md: 6 significant digits, a whole number without decimals, TRUE (never Python's True)
+        assert rows == [["cps", "tps", "note"], ["4", "10.5", ""], ["6", "20", "a,b"], ["8", "0.023859", "TRUE"]]
     detail = api.get(f"{URL}{job.pk}/").json()
     assert detail["result"] == result and detail["result_csv_url"].endswith(f"/api/v1/jobs/{job.pk}/result.csv")
 

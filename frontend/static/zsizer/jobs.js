@@ -446,12 +446,21 @@ function renderMix(r, a) {
   return { a: rows.length > 0, b: false, summary: parts.join(" · ") };
 }
 
+// A batch's rows by status (sized, does not fit, no CPU data, refused), as the PDF says them
+// (sizing.presentation.batch_summary); a batch stored before rows had a status: answered, refused.
+const BATCH_STATUS_WORDS = { sized: "sized", "does-not-fit": "does not fit", "no-cpu-data": "no CPU data (nothing can be sized)", refused: "refused" };
+function batchSummary(r) {
+  if (!r.counts) return `${r.succeeded} of ${r.rows} rows answered${r.failed ? `, ${r.failed} refused (see the table)` : ""}`;
+  const parts = Object.entries(BATCH_STATUS_WORDS).map(([k, words]) => `${r.counts[k] || 0} ${words}`);
+  return `${r.rows} rows: ${parts.join(", ")}${r.counts.refused ? " (see the table)" : ""}`;
+}
+
 function renderGeneric(r, a) {
   // Mix, batch and anything newer: one bar per table row of the first numeric column named like CPs.
   const t = r.table;
   if (!t || !t.columns) return { a: false, b: false, summary: "" };
   const col = t.columns.findIndex((c) => /cps_required|^cps$|busy/.test(c));
-  const summary = r.kind === "batch" ? `${r.succeeded} of ${r.rows} rows sized${r.failed ? `, ${r.failed} with errors (see the table)` : ""}` : `${t.rows.length} rows`;
+  const summary = r.kind === "batch" ? batchSummary(r) : `${t.rows.length} rows`;
   if (col < 0) return { a: false, b: false, summary };
   const layout = baseLayout("", t.columns[col]);
   layout.showlegend = false;
