@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,7 +23,7 @@ from rest_framework import serializers
 
 from sizing.jobs.base import Progress, json_result, table
 from sizing.records import EstimateInputs
-from sizing.services.estimate_csv import FIT_HEADER, HEADER, Subject, estimate_csv_row, spreadsheet_number
+from sizing.services.estimate_csv import FIT_HEADER, HEADER, UNITS, Subject, estimate_csv_row, spreadsheet_number
 from sizing.services.estimate_inputs import EstimateInputSerializer, validated_estimate_inputs
 from sizing.services.estimates import estimate_answer_record
 from sizing.services.fit import fit_compute
@@ -124,6 +125,18 @@ def size_rows(*, header: list[str], rows: list[list[str]], owner: User, progress
     return answers
 
 
+def _given(column: str, text: str) -> Any:
+    """A cell as given, a number where its column holds numbers (``tps``, ``cps``...) and it reads
+    as one: so that a spreadsheet has the number, as in the rows that were sized."""
+    if UNITS.get(column) or UNITS.get(f"input_{column}"):
+        try:
+            value = float(text)
+        except ValueError:
+            return text
+        return spreadsheet_number(value) if math.isfinite(value) else text
+    return text
+
+
 def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
     """The batch's result from its rows' outcomes, in row order (also how a split batch is
     assembled from its chunks, ``sizing.services.batch_chunks``).
@@ -142,7 +155,7 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
         elif "cps_required" not in cells:  # a "which model fits" row: sized when a model carries it
             cells["status"] = "sized"
         if "cps_required" not in cells:  # a bad row, or a "which model fits" row: the inputs as given
-            given_inputs = {k: v for k, v in zip(header, given, strict=False) if v.strip()}
+            given_inputs = {k: _given(k, v) for k, v in zip(header, given, strict=False) if v.strip()}
             subject = Subject(inputs=given_inputs, estimate_name=given_inputs.get("name"))
             cells = {**estimate_csv_row(subject, with_fit=with_fit), **cells}
         cells.update(row=n, error=error or None)
