@@ -161,6 +161,7 @@ def cpu_chart(
     """
     prepared = answer.prepared
     target = {"tps": tps, "busy_cps": _finite(answer.busy_cps.total)}
+    points: list[dict[str, Any]] = []
     chart: dict[str, Any] = {
         "component": model.primary,
         "component_label": _COMPONENT_LABELS.get(model.primary or "", model.primary),
@@ -169,7 +170,7 @@ def cpu_chart(
         "level": DEFAULT_LEVEL,
         "target": target,
         "capacity": capacity,
-        "points": [],
+        "points": points,
         "line": None,
         "bounds": [],
     }
@@ -201,7 +202,7 @@ def cpu_chart(
             if primary is None or primary not in point.busy_cps:
                 continue
             busy = point.busy_cps[primary]
-            chart["points"].append(
+            points.append(
                 {
                     **_point_hover(rows, point),
                     "busy_cps_published": busy,
@@ -280,8 +281,9 @@ def response_chart(
     return chart
 
 
-def demand_chart(*, answer: SizingResult, capacity: dict[str, Any]) -> dict[str, Any]:
-    """Busy engines on GCPs and zIIPs from the estimate; zIIP-eligible work on GCPs kept apart."""
+def demand_chart(*, answer: SizingResult) -> dict[str, Any]:
+    """Busy engines on GCPs and zIIPs from the estimate; zIIP-eligible work on GCPs kept apart;
+    the LPAR's CPs, specialty engines and ceiling as the CPU chart's capacity has them."""
     busy = answer.busy_cps
     gcp = _finite(busy.gcp) or 0.0
     spill = _finite(busy.ziip_on_gcp) or 0.0
@@ -290,9 +292,9 @@ def demand_chart(*, answer: SizingResult, capacity: dict[str, Any]) -> dict[str,
         "ziip_on_gcp": spill,
         "ziip": _finite(busy.ziip) or 0.0,
         "total": _finite(busy.total),
-        "cps": capacity.get("cps"),
-        "ziips": capacity.get("ziips"),
-        "max_utilization": capacity.get("max_utilization"),
+        "cps": answer.cps,
+        "ziips": answer.ziips or 0,
+        "max_utilization": _finite(answer.max_utilization),
         "breakdown": {k: _finite(v) for k, v in answer.breakdown.items()},
         "engine": answer.specialty_engine,  # zAAP on z10..zEC12, zIIP from z13
     }
@@ -336,7 +338,7 @@ def chart_data(*, user: User, inputs: Inputs) -> dict[str, Any]:
             cfg=cfg, model=model, answer=answer, tps=tps, capacity=capacity, factor=factor, grid=grid, rows=rows
         ),
         "response": response_chart(cfg=cfg, answer=answer, inputs=inputs, tps=tps, grid=grid, rows=rows),
-        "demand": demand_chart(answer=answer, capacity=capacity),
+        "demand": demand_chart(answer=answer),
     }
 
 

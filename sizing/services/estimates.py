@@ -54,15 +54,15 @@ def estimate_compute(*, user: User, inputs: Inputs) -> tuple[Configuration, Mach
 def normalised_inputs(inputs: Inputs, config_row: Configuration, machine_row: Machine) -> dict[str, Any]:
     """The inputs as stored with the answer: slugs resolved, the model capacity identifier and a
     sub-capacity setting as resolved (upper case, ``500`` for ``5xx``), the model's CPs."""
-    given = inputs.to_dict() if isinstance(inputs, EstimateInputs) else inputs
-    data = {k: v for k, v in given.items() if v is not None and v != "" and k not in ("name", "calibration")}
+    question = EstimateInputs.of(inputs)
+    data = {k: v for k, v in question.to_dict().items() if k not in ("name", "calibration")}
     data.update(path=config_row.path.slug, configuration=config_row.slug, machine=machine_row.slug)
-    if data.get("model") or data.get("capacity_setting"):
+    if question.model or question.capacity_setting:
         target = target_for(
             machine=machine_row.slug,
-            model=data.get("model"),
-            capacity_setting=data.get("capacity_setting"),
-            cps=data.get("cps"),
+            model=question.model,
+            capacity_setting=question.capacity_setting,
+            cps=question.cps,
         )
         data.update(target.inputs())
         if target.model.cps is not None:
