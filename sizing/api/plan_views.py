@@ -23,6 +23,7 @@ from sizing.api.plan_schema import PlanInputsSerializer, PlanResultSerializer
 from sizing.api.renderers import XLSX_MEDIA_TYPE
 from sizing.api.report_views import pdf_response
 from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.jobs.plan import COLUMN_UNITS
 from sizing.models import JobStatus, Plan
 from sizing.reports.plan import plan_pdf
 from sizing.selectors.plans import plan_list
@@ -126,7 +127,8 @@ def csv_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
 def _plan_table(plan: Plan, fmt: OutputFormat) -> Response:
     result = _answered(plan)
     header = list(result["table"]["columns"])
-    return table_response(fmt, header=header, rows=csv_rows(result), stem=f"zsizer-plan-{plan.pk}")
+    units = [COLUMN_UNITS.get(name, "") for name in header]
+    return table_response(fmt, header=header, rows=csv_rows(result), stem=f"zsizer-plan-{plan.pk}", units=units)
 
 
 class PlanViewSet(

@@ -159,6 +159,8 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
             subject = Subject(inputs=given_inputs, estimate_name=given_inputs.get("name"))
             cells = {**estimate_csv_row(subject, with_fit=with_fit), **cells}
         cells.update(row=n, error=error or None)
+        # a chunk stored before rows had a status: an answered row counts as sized
+        cells["status"] = cells.get("status") or "sized"
         counts[str(cells["status"])] += 1
         table_rows.append([spreadsheet_number(cells.get(c)) for c in columns])
     return json_result(

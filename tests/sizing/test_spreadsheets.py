@@ -21,6 +21,7 @@ import pytest
 from openpyxl import load_workbook
 
 from sizing.jobs.batch import STATUSES, run_batch
+from sizing.jobs.plan import COLUMN_UNITS as PLAN_UNITS
 from sizing.models import Estimate, Job, JobKind, JobStatus
 from sizing.services.estimate_csv import HEADER, UNITS
 from sizing.services.estimates import estimate_compute
@@ -179,8 +180,9 @@ def test_the_xlsx_has_the_csvs_columns_numbers_as_numbers_and_units_in_the_heade
         if name in ("estimate", "saved", "list", "batch"):
             assert names[: len(HEADER)] == list(HEADER), name
             assert values[0][: len(HEADER)] == [f"{c} ({UNITS[c]})" if UNITS[c] else c for c in HEADER], name
-        else:
-            assert values[0] == names, name
+        else:  # a plan: its numeric columns' units
+            assert values[0] == [f"{c} ({PLAN_UNITS[c]})" if c in PLAN_UNITS else c for c in names], name
+            assert values[0][names.index("msu_consumed")] == "msu_consumed (MSU)"
         header = [str(h).split(" (")[0] for h in values[0]]
         assert _check_numeric(f"{name}.xlsx", csv_rows, header, values[1:]) > 0, name
     # no Python literals anywhere in a CSV
