@@ -424,3 +424,38 @@ def test_mypy_strict_covers_the_records() -> None:
     assert config["strict"] is True and "sizing" in config["files"]
     overrides = config.get("overrides", [])
     assert not any("sizing.records" in str(o.get("module")) for o in overrides)
+
+
+# -- one registry of output formats ---------------------------------------------------------------
+
+#: Names of the output formats (sizing/api/formats.py FORMATS) besides JSON.
+FORMAT_NAMES = frozenset({"csv", "xlsx", "pdf"})
+
+
+def _format_comparisons(source: str) -> list[str]:
+    """``x == "csv"``, ``x != "pdf"``, ``x in ("csv", ...)``: a view choosing a format by its name."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        for operand in (node.left, *node.comparators):
+            names = [operand] if isinstance(operand, ast.Constant) else getattr(operand, "elts", [])
+            for const in names:
+                if isinstance(const, ast.Constant) and const.value in FORMAT_NAMES:
+                    found.append(f"line {node.lineno}: {const.value!r}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in (REPO / "sizing" / "api").glob("*.py") if p.name != "formats.py")
+    + [REPO / "sizing" / "views.py"],
+    ids=lambda p: p.name,
+)
+def test_views_choose_output_formats_through_the_registry(path: Path) -> None:
+    assert _format_comparisons(path.read_text(encoding="utf-8")) == [], path.relative_to(REPO)
+
+
+def test_format_check_sees_equality_and_membership() -> None:
+    source = 'a = f == "csv"\nb = f in ("json", "pdf")\nc = f == "other"\n'
+    assert _format_comparisons(source) == ["line 1: 'csv'", "line 2: 'pdf'"]

@@ -52,6 +52,7 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
             if _serves_csv(operation) and "200" in responses:
                 content = responses["200"].setdefault("content", {})
                 content.setdefault("text/csv", {"schema": {"type": "string"}})
+                content.setdefault(XLSX, {"schema": {"type": "string", "format": "binary"}})
             for code, response in responses.items():
                 if code.startswith(("4", "5")):
                     # Errors are JSON, also where the operation serves CSV (sizing.api.errors).
@@ -64,9 +65,16 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
     return result
 
 
+#: The media type of an XLSX table (sizing.api.renderers.XLSX_MEDIA_TYPE).
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
 def _serves_csv(operation: dict[str, Any]) -> bool:
-    """The operation takes ``format=csv`` (its 200 is then a CSV file)."""
+    """The operation takes ``format=csv`` or another table format (its 200 is then a file)."""
+    from sizing.api.formats import TABLE_FORMATS
+
     for parameter in operation.get("parameters", []):
-        if parameter.get("name") == "format" and "csv" in parameter.get("schema", {}).get("enum", []):
+        enum = parameter.get("schema", {}).get("enum", [])
+        if parameter.get("name") == "format" and any(name in enum for name in TABLE_FORMATS):
             return True
     return False
