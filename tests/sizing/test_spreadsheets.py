@@ -210,3 +210,14 @@ def test_every_csv_and_xlsx_opens_in_libreoffice_calc_with_numbers_numeric(
         assert _check_numeric(f"{name}.csv in Calc", expected, header, rows) > 0
         header, rows = _calc_rows(out_xlsx / f"{name}.xlsx")
         assert _check_numeric(f"{name}.xlsx in Calc", expected, [h.split(" (")[0] for h in header], rows) > 0
+
+
+def test_the_batch_pdf_says_each_rows_status(api: Any, user: Any) -> None:
+    from tests.sizing.test_reports import report_words
+
+    result = run_batch(params={"csv": BATCH}, owner=user, progress=lambda done, total: None)
+    job = Job.objects.create(owner=user, kind=JobKind.BATCH, params={"csv": BATCH}, status=JobStatus.SUCCEEDED,
+                             result=result, task_id="t-batch-pdf")  # fmt: skip
+    words = report_words(api, f"/api/v1/jobs/{job.pk}/report.pdf")
+    assert "4 scenarios: 1 sized, 1 does not fit, 1 no CPU data (nothing can be sized), 1 refused" in words
+    assert "6 sized" not in words and "4 sized" not in words
