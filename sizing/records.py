@@ -236,6 +236,7 @@ class ProjectionRecord:
     from_machine_type: str | None
     from_cps: int | None
     factor: float | None
+    rating_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -255,7 +256,13 @@ class BasisRecord:
     projection: ProjectionRecord | None
     eligible_share: ShareRecord | None
     assumptions: tuple[str, ...]
+    statements: tuple[int, ...] = ()
     json: Json = field(repr=False, compare=False, default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Json) -> BasisRecord:
+        """An answer's ``basis`` block (an estimate's, or a job's reference estimate's)."""
+        return _basis(data)
 
 
 @dataclass(frozen=True)
@@ -269,6 +276,13 @@ class CapacityRecord:
     json: Json = field(repr=False, compare=False, default_factory=dict)
 
 
+def _ids(values: Any) -> tuple[int, ...]:
+    """Row ids (points, ratings, statements): the integers of a list, a missing id left out."""
+    if not isinstance(values, (list, tuple)):
+        return ()
+    return tuple(i for i in (_opt_int(v) for v in values) if i is not None)
+
+
 def _basis(data: Json) -> BasisRecord:
     model = _maybe(
         data.get("model"),
@@ -279,7 +293,10 @@ def _basis(data: Json) -> BasisRecord:
     projection = _maybe(
         data.get("projection"),
         lambda p: ProjectionRecord(
-            _opt_str(p.get("from_machine_type")), _opt_int(p.get("from_cps")), _opt_float(p.get("factor"))
+            _opt_str(p.get("from_machine_type")),
+            _opt_int(p.get("from_cps")),
+            _opt_float(p.get("factor")),
+            _ids(p.get("rating_ids")),
         ),
     )
     share = _maybe(
@@ -287,7 +304,8 @@ def _basis(data: Json) -> BasisRecord:
         lambda s: ShareRecord(_opt_float(s.get("value")), _opt_float(s.get("low")), _opt_float(s.get("high"))),
     )
     return BasisRecord(
-        points=tuple(int(p) for p in data.get("points") or () if _opt_int(p) is not None),
+        points=_ids(data.get("points")),
+        statements=_ids(data.get("statements")),
         data_origin=_opt_str(data.get("data_origin")),
         model=model,
         projection=projection,

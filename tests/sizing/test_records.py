@@ -48,6 +48,11 @@ def test_a_stored_answer_of_version_1_loads_and_is_written_back_unchanged(name: 
     assert record.tps == data["tps"] and record.cps_required == data["cps_required"]
     assert record.cpu_per_tran_ms.total == data["cpu_per_tran_ms"]["total"]
     assert record.basis.points == tuple(data["basis"]["points"])
+    assert record.basis.statements == tuple(data["basis"]["statements"])
+    projection = data["basis"]["projection"]
+    assert (record.basis.projection is None) is (projection is None)
+    if record.basis.projection is not None:
+        assert record.basis.projection.rating_ids == tuple(projection["rating_ids"])
     assert [w.code for w in record.warnings] == [w["code"] for w in data["warnings"]]
     assert record.inputs is not None and record.inputs.path == data["inputs"]["path"]
 
