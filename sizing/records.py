@@ -33,7 +33,12 @@ T = TypeVar("T")
 
 
 def _opt_float(value: Any) -> float | None:
-    if value is None or isinstance(value, bool):
+    kind = type(value)
+    if kind is float:  # the common case first: an answer is read on every request
+        return value if math.isfinite(value) else None
+    if kind is int:
+        return float(value)
+    if value is None or kind is bool:
         return None
     try:
         v = float(value)
@@ -43,7 +48,10 @@ def _opt_float(value: Any) -> float | None:
 
 
 def _opt_int(value: Any) -> int | None:
-    if value is None or isinstance(value, bool):
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[no-any-return]
+    if value is None or kind is bool:
         return None
     try:
         return int(value)
@@ -56,11 +64,13 @@ def _opt_str(value: Any) -> str | None:
 
 
 def _obj(value: Any) -> Json:
+    if type(value) is dict:
+        return value
     return value if isinstance(value, Mapping) else {}
 
 
 def _maybe(value: Any, build: Callable[[Json], T]) -> T | None:
-    return build(value) if isinstance(value, Mapping) else None
+    return build(value) if type(value) is dict or isinstance(value, Mapping) else None
 
 
 # -- the question ----------------------------------------------------------------------------
@@ -512,7 +522,6 @@ class EstimateRecord:
                 created_at=str(data.get("created_at") or ""),
             )
         ranges = _obj(data.get("ranges"))
-        known = {*ANSWER_KEYS, *SAVED_KEYS, "schema_version"}
         return cls(
             inputs=_inputs(_obj(data.get("inputs"))),
             model_version=_opt_str(data.get("model_version")),
@@ -561,7 +570,7 @@ class EstimateRecord:
             evaluated_ziips=_opt_int(data.get("evaluated_ziips")),
             saved=saved,
             schema_version=version,
-            extra={k: v for k, v in data.items() if k not in known},
+            extra={k: v for k, v in data.items() if k not in _KNOWN_KEYS},
             json=data,
         )
 
@@ -642,6 +651,7 @@ class EstimateRecord:
         }
 
 
+_KNOWN_KEYS = frozenset((*ANSWER_KEYS, *SAVED_KEYS, "schema_version"))
 _CPU_KEYS = frozenset(f.name for f in fields(CpuPerTranRecord))
 _BUSY_KEYS = frozenset(f.name for f in fields(BusyRecord))
 
