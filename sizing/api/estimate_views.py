@@ -19,10 +19,10 @@ from sizing.api.renderers import XLSX_MEDIA_TYPE
 from sizing.api.result_schema import EstimateAnswerSerializer, StoredEstimateSerializer
 from sizing.api.throttles import SharedScopedRateThrottle
 from sizing.models import Estimate
-from sizing.records import EstimateInputs, EstimateRecord
+from sizing.records import EstimateRecord
 from sizing.selectors.estimates import estimate_list
 from sizing.services.estimate_csv import HEADER, UNITS, estimate_csv_row
-from sizing.services.estimate_inputs import validated_estimate_inputs
+from sizing.services.estimate_inputs import estimate_inputs
 from sizing.services.estimates import estimate_answer_record, estimate_create, estimate_delete
 from sizing.services.list_inputs import MAX_LISTED_IDS, comma_items
 from sizing.users import signed_in_user
@@ -97,7 +97,7 @@ class EstimateViewSet(
         summary="Size a scenario and store the estimate",
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        inputs = EstimateInputs.from_dict(validated_estimate_inputs(request.data))
+        inputs = estimate_inputs(request.data)
         estimate = estimate_create(user=signed_in_user(request), inputs=inputs)
         body = EstimateOutputSerializer(estimate, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
@@ -163,7 +163,7 @@ class EstimateQueryView(APIView):
     )
     def get(self, request: Request) -> Response:
         params = {k: v for k, v in request.query_params.items() if k != "format"}
-        inputs = EstimateInputs.from_dict(validated_estimate_inputs(params))
+        inputs = estimate_inputs(params)
         record = estimate_answer_record(user=signed_in_user(request), inputs=inputs)
         fmt = table_asked(request)
         if fmt is not None:

@@ -22,9 +22,8 @@ from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from sizing.jobs.base import Progress, json_result, table
-from sizing.records import EstimateInputs
 from sizing.services.estimate_csv import FIT_HEADER, HEADER, UNITS, Subject, estimate_csv_row, spreadsheet_number
-from sizing.services.estimate_inputs import EstimateInputSerializer, validated_estimate_inputs
+from sizing.services.estimate_inputs import EstimateInputSerializer, estimate_inputs
 from sizing.services.estimates import estimate_answer_record
 from sizing.services.fit import fit_compute
 from sizing.services.fit_inputs import FitInputSerializer
@@ -91,7 +90,7 @@ def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], st
         return fit_row(owner=owner, data=data)
     data.pop("generations", None)
     try:
-        inputs = EstimateInputs.from_dict(validated_estimate_inputs(data))
+        inputs = estimate_inputs(data)
     except serializers.ValidationError as exc:
         return {}, _errors_text(exc.detail)
     try:
