@@ -465,8 +465,17 @@ function renderGeneric(r, a) {
   const layout = baseLayout("", t.columns[col]);
   layout.showlegend = false;
   layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "" } };
-  const label = (row) => row.slice(0, Math.min(col, 3)).filter((v) => typeof v === "string" || typeof v === "number").join(" / ");
-  draw(a, [{ type: "bar", x: t.rows.map((row, i) => label(row) || `row ${i + 1}`), y: t.rows.map((row) => row[col]), marker: { color: COLORS.line } }], layout);
+  const generic = (row) => row.slice(0, Math.min(col, 3)).filter((v) => typeof v === "string" || typeof v === "number").join(" / ");
+  // A batch row: its label (the name column, else its row number) and, where it has no CPs, why.
+  const at = (name) => t.columns.indexOf(name);
+  const batchLabel = (row, i) => {
+    const status = at("status") >= 0 ? row[at("status")] : "sized";
+    const given = at("estimate_name") >= 0 ? row[at("estimate_name")] : null;
+    const name = given ? `${i + 1}. ${given}` : `row ${i + 1}`; // numbered: two rows may share a name
+    return status && status !== "sized" ? `${name} (${BATCH_STATUS_WORDS[status] || status})` : name;
+  };
+  const label = (row, i) => (r.kind === "batch" ? batchLabel(row, i) : generic(row) || `row ${i + 1}`);
+  draw(a, [{ type: "bar", x: t.rows.map((row, i) => label(row, i)), y: t.rows.map((row) => row[col]), marker: { color: COLORS.line } }], layout);
   return { a: true, b: false, summary };
 }
 
