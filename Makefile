@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
 
-.PHONY: run serve install install-dev migrate load user token worker test services browser test-tools lint typecheck check bench loadtest plotly-bundle screenshot clean
+.PHONY: run serve install install-dev migrate load user token worker test services browser test-tools calc lint typecheck check bench loadtest plotly-bundle screenshot clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,7 +54,7 @@ worker: install
 	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-2} -Q $$Q,$$Q-interactive -n bulk@%h
 
 ## test: the whole suite on real PostgreSQL and Redis (started here if not running)
-test: install-dev services browser test-tools
+test: install-dev services browser test-tools calc
 	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
 	$(TEST_ENV) $(PY) -m pytest
 
@@ -75,6 +75,13 @@ test-tools:
 	command -v docker-compose >/dev/null 2>&1 || docker compose version >/dev/null 2>&1 || missing="$$missing docker-compose"; \
 	test -z "$$missing" || { echo "Installing Debian's$$missing for the tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; }
+
+# calc: LibreOffice Calc without a display, which opens every CSV and XLSX export in the tests
+# (tests/sizing/test_spreadsheets.py).
+calc:
+	@command -v soffice >/dev/null 2>&1 || { \
+	  echo "Installing Debian's libreoffice-calc-nogui for the spreadsheet tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui >/dev/null; }
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -661,3 +661,23 @@ def compare_rows(answers: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     summary = [warning_summary(a) for a in answers]
     rows.append({"label": "Warnings", "cells": summary, "differs": len(set(summary)) > 1, "wide": True})
     return rows
+
+
+# -- jobs ------------------------------------------------------------------------------------
+
+#: A batch row's status (``sizing.jobs.batch.STATUSES``) in words.
+BATCH_STATUS_WORDS = {
+    "sized": "sized",
+    "does-not-fit": "does not fit",
+    "no-cpu-data": "no CPU data (nothing can be sized)",
+    "refused": "refused",
+}
+
+
+def batch_summary(rows: int, counts: Mapping[str, int] | None, succeeded: int = 0, failed: int = 0) -> str:
+    """One sentence on a batch's rows: how many were sized, did not fit, had no CPU data or were
+    refused (``counts``); a batch stored before rows had a status says answered and refused."""
+    if counts is None:
+        return f"{count(rows)} scenarios: {count(succeeded)} answered, {count(failed)} refused (the error says why)."
+    parts = [f"{count(counts.get(status, 0))} {words}" for status, words in BATCH_STATUS_WORDS.items()]
+    return f"{count(rows)} scenarios: {', '.join(parts)}" + (" (the error says why)." if counts.get("refused") else ".")

@@ -40,8 +40,11 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "machine", "cps", "cps_sized", "ziips", "ziips_sized", "max_utilization", "combined", "approximation",
         "workloads", "warnings",
     ),
-    "batch": ("rows", "succeeded", "failed"),
+    "batch": ("rows", "succeeded", "failed", "counts"),
 }  # fmt: skip
+#: Fields a stored result may lack: it was written before its runner added them (a batch's
+#: ``counts`` of rows per status, sizing.jobs.batch.STATUSES).
+OPTIONAL: dict[str, tuple[str, ...]] = {"batch": ("counts",)}
 
 
 def _result_serializer(kind: str, fields: tuple[str, ...]) -> type[serializers.Serializer[Any]]:
@@ -50,7 +53,10 @@ def _result_serializer(kind: str, fields: tuple[str, ...]) -> type[serializers.S
         "table": TableSerializer(help_text="the result table (result.csv)"),
         "__doc__": f"The result of a {kind} job (docs/jobs.md).",
     }
-    attrs.update({name: serializers.JSONField(help_text="see docs/jobs.md") for name in fields})
+    optional = OPTIONAL.get(kind, ())
+    attrs.update(
+        {name: serializers.JSONField(help_text="see docs/jobs.md", required=name not in optional) for name in fields}
+    )
     return type(f"{kind.capitalize()}JobResultSerializer", (serializers.Serializer,), attrs)
 
 

@@ -18,9 +18,10 @@ every view, and are added here to every ``/api/v1/`` operation that lacks them:
 One media type per answer, so that a generated client never decodes CSV or PDF as JSON:
 
 * a CSV is an operation of its own, at a path ending ``.csv`` (``/api/v1/estimate.csv``), whose
-  200 is ``text/csv`` only; the JSON operation at the same path without ``.csv`` declares JSON
-  only.  ``?format=csv`` is still served (the pages' "Download CSV" links) but not documented,
-  nor is the ``format`` parameter DRF's renderers add;
+  200 is ``text/csv`` only; an XLSX likewise at ``.xlsx`` (binary, its media type named); the
+  JSON operation at the same path without the suffix declares JSON only.  ``?format=csv`` and
+  ``?format=xlsx`` are still served (the pages' "Download" links; sizing.api.formats) but not
+  documented, nor is the ``format`` parameter DRF's renderers add;
 * a PDF's 200 is ``application/pdf``, binary (3.1: a schema with no type); a 202 (the report is being built) JSON.
 
 Error answers are JSON (``{"detail": ...}`` or ``{field: [reasons]}``), also where the
@@ -40,6 +41,8 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
+
+from sizing.api.renderers import XLSX_MEDIA_TYPE
 
 METHODS = ("get", "post", "put", "patch", "delete")
 ERROR = {"$ref": "#/components/schemas/Error"}
@@ -61,6 +64,10 @@ THROTTLED = "Too many requests for this user: try again after Retry-After second
 CSV = {"text/csv": {"schema": {"type": "string"}}}
 #: OpenAPI 3.1's binary body: no JSON type (the bytes are not a string), the media type named.
 PDF = {"application/pdf": {"schema": {"contentMediaType": "application/pdf", "description": "a PDF document"}}}
+#: An XLSX table: binary, as a PDF is.
+XLSX = {XLSX_MEDIA_TYPE: {"schema": {"contentMediaType": XLSX_MEDIA_TYPE, "description": "an Excel workbook"}}}
+#: A table's path suffix -> its one media type (the output formats of sizing.api.formats that write a table).
+TABLE_SUFFIXES = {".csv": CSV, ".xlsx": XLSX}
 
 
 class ThrottledAutoSchema(AutoSchema):
@@ -106,12 +113,14 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
 
 
 def _one_media_type(path: str, operation: dict[str, Any]) -> None:
-    """Each success answer in one media type: JSON, or CSV at a ``.csv`` path, or PDF."""
+    """Each success answer in one media type: JSON, or CSV at a ``.csv`` path, XLSX at a
+    ``.xlsx`` path, or PDF."""
+    table = next((media for suffix, media in TABLE_SUFFIXES.items() if path.endswith(suffix)), None)
     operation["parameters"] = [
         p for p in operation.get("parameters", []) if not (p.get("in") == "query" and p.get("name") == "format")
     ]
-    if path.endswith(".csv"):
-        # A CSV is the whole table, not a page of it.
+    if table is not None:
+        # A table is the whole table, not a page of it.
         operation["parameters"] = [p for p in operation["parameters"] if p.get("name") not in ("page", "page_size")]
     if not operation["parameters"]:
         del operation["parameters"]
@@ -119,8 +128,8 @@ def _one_media_type(path: str, operation: dict[str, Any]) -> None:
         if not code.startswith("2") or "content" not in response:
             continue
         content = response["content"]
-        if path.endswith(".csv"):
-            response["content"] = dict(CSV)
+        if table is not None:
+            response["content"] = dict(table)
         elif code == "200" and "application/pdf" in content:
             response["content"] = dict(PDF)
         elif "application/json" in content:

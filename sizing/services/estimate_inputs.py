@@ -12,6 +12,7 @@ from typing import Any
 from rest_framework import serializers
 
 from models_lib.choice import OBJECTIVES
+from sizing.records import EstimateInputs
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 MAX_TPS = 10_000_000
@@ -208,3 +209,10 @@ def validated_estimate_inputs(data: Any) -> dict[str, Any]:
     if form is None:
         form = _forms.estimate = EstimateInputSerializer()
     return dict(form.run_validation(data))
+
+
+def estimate_inputs(data: Any) -> EstimateInputs:
+    """``data`` checked by :class:`EstimateInputSerializer` and typed: the question every way in
+    (a request, a batch row) sizes, built once here (``serializers.ValidationError`` as
+    :func:`validated_estimate_inputs` raises it)."""
+    return EstimateInputs.from_dict(validated_estimate_inputs(data))

@@ -240,10 +240,14 @@ def test_result_csv_of_a_succeeded_job(api: Any, user: Any) -> None:
     # A batch's result as its runner writes it (the schema describes each kind's: tests/openapi_check.py).
     result = {
         "kind": "batch",
-        "rows": 2,
-        "succeeded": 2,
+        "rows": 3,
+        "succeeded": 3,
         "failed": 0,
-        "table": {"columns": ["cps", "tps", "note"], "rows": [[4, 10.5, None], [6, 20.0, "a,b"]]},
+        "counts": {"sized": 3, "does-not-fit": 0, "no-cpu-data": 0, "refused": 0},
+        "table": {
+            "columns": ["cps", "tps", "note"],
+            "rows": [[4, 10.5, None], [6, 20.0, "a,b"], [8, 0.023859041092830654, True]],
+        },
     }
     job = _job(user, kind="batch", status=JobStatus.SUCCEEDED, result=result)
     for url in (f"{URL}{job.pk}/result.csv", f"{URL}{job.pk}/?format=csv"):
@@ -252,7 +256,8 @@ def test_result_csv_of_a_succeeded_job(api: Any, user: Any) -> None:
         assert response["Content-Type"].startswith("text/csv")
         assert f"zsizer-job-{job.pk}-batch.csv" in response["Content-Disposition"]
         rows = list(csv.reader(io.StringIO(response.content.decode())))
-        assert rows == [["cps", "tps", "note"], ["4", "10.5", ""], ["6", "20.0", "a,b"]]
+        # docs/csv.md: 6 significant digits, a whole number without decimals, TRUE (never Python's True)
+        assert rows == [["cps", "tps", "note"], ["4", "10.5", ""], ["6", "20", "a,b"], ["8", "0.023859", "TRUE"]]
     detail = api.get(f"{URL}{job.pk}/").json()
     assert detail["result"] == result and detail["result_csv_url"].endswith(f"/api/v1/jobs/{job.pk}/result.csv")
 
