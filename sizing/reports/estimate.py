@@ -559,11 +559,12 @@ def summary_section(e: EstimateSubject, chart_data: dict[str, Any] | None) -> li
     if helps:
         out.append(para("<b>What would help</b>"))
         out += [para("\u2022 " + escape(h)) for h in helps]
-    if chart_data is not None and (chart_data.get("cpu") or {}).get("line"):
+    demand = None if chart_data is None else chart_data.get("demand")
+    if demand and finite(demand.get("total")) is not None:
         out.append(
             figure(
-                draw_plot(cpu_plot(chart_data["cpu"], _target_label(chart_data)), height=170),
-                "Busy engines against transaction rate on the target LPAR, with its capacity and ceiling.",
+                draw_bars(demand_bars(demand, eng), height=150),
+                f"Busy engines on CPs and {eng}s at the target rate, against the LPAR's CPs and {eng}s.",
             )
         )
     return out
@@ -657,9 +658,9 @@ def comparison_table(estimates: Sequence[EstimateSubject]) -> list[Flowable]:
     rows = comparison_rows(estimates)
     n = len(estimates)
     table = data_table(
-        header,
-        [[f"{label} • differs" if differs else label, *cells] for label, cells, differs in rows],
-        widths=[0.25, *([0.75 / n] * n)],
+        [*header, ""],
+        [[label, *cells, "differs" if differs else ""] for label, cells, differs in rows],
+        widths=[0.22, *([0.7 / n] * n), 0.08],
     )
     table.setStyle([("BACKGROUND", (0, i + 1), (-1, i + 1), DIFFERS_FILL) for i, r in enumerate(rows) if r[2]])
     return [
