@@ -302,10 +302,16 @@ def _sla_unreachable(a: Mapping[str, Any]) -> str:
 
 def _utilisation(a: Mapping[str, Any]) -> str:
     given = _inputs(a).get("cps")
-    return (
+    said = (
         f"The {plural(given, 'CP')} given run at {percent(a.get('gcp_utilization'))}, above the "
-        f"{percent(a.get('max_utilization'))} ceiling: {plural(a.get('cps_required'), 'CP')} are needed."
+        f"{percent(a.get('max_utilization'))} ceiling"
     )
+    # ``software_limit_tps`` (the surface's, from the typed answer: sizing.services.charts): where
+    # the software station binds, no number of CPs carries the target: CPs are not proposed.
+    limit, tps = finite(a.get("software_limit_tps")), finite(a.get("tps", _inputs(a).get("tps")))
+    if limit is not None and tps is not None and tps >= limit * (1.0 - 1e-9):
+        return f"{said}; more CPs do not carry {count(tps, 'TPS')}: the software limit of {count(limit, 'TPS')} binds."
+    return f"{said}: {plural(a.get('cps_required'), 'CP')} are needed."
 
 
 def _ziip_overflow(a: Mapping[str, Any]) -> str:

@@ -167,8 +167,8 @@ def decisions_block(o: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def answer_section(e: EstimateSubject) -> list[Flowable]:
-    o = {"inputs": e.inputs, **e.outputs}
+def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) -> list[Flowable]:
+    o = {"inputs": e.inputs, **e.outputs, "software_limit_tps": software_limit_tps}
     s = styles()
     out: list[Flowable] = heading("The answer")
     eng = engine_name(o)
@@ -529,16 +529,16 @@ def advice_items(o: dict[str, Any], chart_data: dict[str, Any] | None) -> list[s
 def summary_section(e: EstimateSubject, chart_data: dict[str, Any] | None) -> list[Flowable]:
     """Page 1: the question, the answer, the recommended configuration, the decisions to sign, what
     would help and one chart."""
-    o = {"inputs": e.inputs, **e.outputs}
+    o = {"inputs": e.inputs, **e.outputs, "software_limit_tps": (chart_data or {}).get("software_limit_tps")}
     eng = engine_name(o)
     cap = o.get("capacity") or {}
     fit = o.get("feasibility") or {}
     out: list[Flowable] = [*heading("Summary"), para(f"<b>The question.</b> {escape(question_sentence(e))}.")]
     if o.get("cps_required") is None and fit.get("feasible") is not False:
-        answer = "no CPs can be quoted: no CPU figures are published for this path."
+        answer = "No CPs can be quoted: no CPU figures are published for this path."
     elif fit.get("feasible") is False:
         most = fit.get("max_tps")
-        answer = "this target does not carry the rate" + (
+        answer = "This target does not carry the rate" + (
             f"; the most it carries is {presentation.count(most, 'TPS')}." if most is not None else "."
         )
     else:
@@ -584,8 +584,9 @@ def estimate_story(
     o = e.outputs
     story: list[Flowable] = [*summary_section(e, chart_data), PageBreak()]
     story += [*heading("The question"), key_values(question_rows(e))]
-    story += answer_section(e)
-    warnings = presentation.warnings({"inputs": e.inputs, **o})
+    software = (chart_data or {}).get("software_limit_tps")
+    story += answer_section(e, software)
+    warnings = presentation.warnings({"inputs": e.inputs, **o, "software_limit_tps": software})
     # the decisions are said once, under "Before you sign this" in the answer
     story += [*heading("Warnings"), *warning_list([w for w in warnings if w.level != "decision"])]
     story += chart_section(chart_data, engine_name(o), chart_note)

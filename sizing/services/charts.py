@@ -321,6 +321,7 @@ def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     grid = _etr_grid(tps=tps, etr_max=etr_max, saturation=_finite(answer.saturation_tps))
     native = config_row.path.native_machine
     rows = _point_rows(cfg)  # provenance of the points, for the hover texts
+    software = software_limit(answer)
     return {
         "estimate": {
             "inputs": normalised_inputs(inputs, config_row, machine_row),
@@ -346,9 +347,8 @@ def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
         "demand": demand_chart(answer=answer, capacity=capacity),
         # What would help an answer that does not carry its target, following the binding
         # resource (the software station's limit from the typed answer's response model).
-        "advice": [
-            a.as_dict() for a in presentation.advice({"inputs": inputs, **outputs}, software_tps=software_limit(answer))
-        ],
+        "advice": [a.as_dict() for a in presentation.advice({"inputs": inputs, **outputs}, software_tps=software)],
+        "software_limit_tps": software,
     }
 
 

@@ -91,6 +91,10 @@ def test_advice_never_proposes_cps_against_a_software_limit(client: Any, user: A
         assert advice and advice[0]["resource"] == "software"
         assert f"{limit:,.0f} TPS" in advice[0]["sentence"]
         assert all("more CP" not in a["sentence"] for a in advice)
+        # nor do the warnings beside it: no count of CPs is proposed against the software limit
+        for w in body["display"]["warnings"]:
+            if w["code"] == "utilization-above-ceiling":
+                assert "are needed" not in w["sentence"] and "software limit" in w["sentence"]
 
 
 def test_advice_proposes_cps_where_cps_bind(client: Any, user: Any) -> None:
@@ -129,3 +133,6 @@ def test_does_not_fit_pdf_draws_its_chart(api: Any) -> None:
     words = _text(api.get(f"/api/v1/estimates/{made['id']}/report.pdf").content)
     assert "? CPs" not in words
     assert "More CPs do not help" in words
+    made = _create(api, OVERLOADED)
+    words = _text(api.get(f"/api/v1/estimates/{made['id']}/report.pdf").content)
+    assert f"{made['cps_required']} CPs are needed" not in words and "More CPs do not help" in words
