@@ -273,6 +273,12 @@ function render(answer) {
   renderCapacity(e.capacity);
   renderWarnings(answer.display.warnings);
   drawAdvice(document.getElementById("advice"), answer.advice);
+  // No CPU data (HostBridge): no number to compare on other machines or to solve heavily.
+  const noCpu = answer.demand.total === null || answer.demand.total === undefined;
+  for (const id of ["targets-panel", "jobs"]) {
+    const panel = document.getElementById(id);
+    if (panel) panel.hidden = noCpu;
+  }
 
   const context = { target, native: answer.native.generation };
   const cpu = answer.cpu;
