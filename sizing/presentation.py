@@ -782,3 +782,20 @@ def advice(answer: Mapping[str, Any], *, software_tps: float | None = None) -> l
             )
         )
     return out
+
+
+#: The engine's wording of an assumption, and how a customer reads it.
+_CUSTOMER_WORDING = (
+    (
+        "(unconfirmed: no IBM technical guide or announcement found states it for this generation)",
+        "(assumed: the IBM technical guides and announcements consulted do not state it for this "
+        "generation; confirm it with IBM before signing)",
+    ),
+)
+
+
+def customer_wording(text: str) -> str:
+    """An assumption or basis sentence as a customer reads it (no internal search notes)."""
+    for engine_words, words in _CUSTOMER_WORDING:
+        text = text.replace(engine_words, words)
+    return text

@@ -198,6 +198,10 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "figures": presentation.figures(answer),
             **presentation.warnings_by_level(answer),
             "basis_rows": presentation.basis_rows(answer),
+            "assumptions": [
+                presentation.customer_wording(str(a))
+                for a in (estimate.outputs.get("basis") or {}).get("assumptions") or []
+            ],
             "input_rows": [
                 (label, presentation.input_value(key, estimate.inputs[key], unit))
                 for label, key, unit in presentation.INPUT_LABELS

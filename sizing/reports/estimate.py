@@ -484,7 +484,10 @@ def basis_section(o: dict[str, Any], basis: ReportBasis, seen: set[str] | None =
             for ref, text in statements
             if text
         ]
-    assumptions = [presentation.fresh(a, said) for a in (o.get("basis") or {}).get("assumptions") or []]
+    assumptions = [
+        presentation.fresh(presentation.customer_wording(str(a)), said)
+        for a in (o.get("basis") or {}).get("assumptions") or []
+    ]
     if any(assumptions):
         out += heading("Assumptions", 2)
         out += [para("\u2022 " + escape(a), s.small) for a in assumptions if a]

@@ -136,3 +136,13 @@ def test_does_not_fit_pdf_draws_its_chart(api: Any) -> None:
     made = _create(api, OVERLOADED)
     words = _text(api.get(f"/api/v1/estimates/{made['id']}/report.pdf").content)
     assert f"{made['cps_required']} CPs are needed" not in words and "More CPs do not help" in words
+
+
+def test_assumptions_are_worded_for_a_customer() -> None:
+    engine = (
+        "at most 2 per CP (unconfirmed: no IBM technical guide or announcement found states it for this generation)"
+    )
+    said = presentation.customer_wording(engine)
+    assert (
+        "no IBM technical guide" not in said and "confirm it with IBM" in said and said.startswith("at most 2 per CP")
+    )
