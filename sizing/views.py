@@ -94,7 +94,9 @@ class ChartDataView(ThrottledView, APIView):
         data.is_valid(raise_exception=True)
         body = charts.chart_data(user=signed_in_user(request), inputs=data.validated_data)
         # The page prints the server's words (presentation), never a second copy in JS.
-        return Response({**body, "display": presentation.present(body["estimate"])})
+        # The software limit of the typed answer lets the warnings follow the binding resource.
+        shown = {**body["estimate"], "software_limit_tps": body.get("software_limit_tps")}
+        return Response({**body, "display": presentation.present(shown)})
 
 
 chart_data = ChartDataView.as_view()
@@ -201,6 +203,10 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "figures": presentation.figures(answer),
             **presentation.warnings_by_level(answer),
             "basis_rows": presentation.basis_rows(answer),
+            "assumptions": [
+                presentation.customer_wording(str(a))
+                for a in (estimate.outputs.get("basis") or {}).get("assumptions") or []
+            ],
             "input_rows": [
                 (label, presentation.input_value(key, estimate.inputs[key], unit))
                 for label, key, unit in presentation.INPUT_LABELS

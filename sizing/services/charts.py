@@ -29,6 +29,7 @@ from models_lib import units
 from models_lib.answer import SizingResult
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
 from models_lib.inputs import ConfigurationData, Point
+from sizing import presentation
 from sizing.models import BenchmarkPoint, MetricName, MetricUnit
 from sizing.records import EstimateInputs
 from sizing.services.estimates import Inputs, estimate_record, estimate_scenario
@@ -131,12 +132,16 @@ def _point_rows(cfg: ConfigurationData) -> dict[int, BenchmarkPoint]:
 def _capacity(answer: SizingResult) -> dict[str, Any]:
     """The target LPAR the estimate evaluated: CPs and zIIPs (given or sized), utilisation ceiling,
     and its capacity line (CPs plus specialty engines, as a level of busy engines)."""
+    # The CPs the figures are evaluated at: the answer's, or where it does not fit the largest
+    # count (or the given one), as its figures are (``SizingResult.evaluated_cps``).
+    cps = answer.cps if answer.cps is not None else answer.evaluated_cps
+    ziips = answer.ziips if answer.cps is not None else answer.evaluated_ziips
     out: dict[str, Any] = {
-        "cps": answer.cps,
-        "ziips": answer.ziips or 0,
+        "cps": cps,
+        "ziips": ziips or 0,
         "max_utilization": _finite(answer.max_utilization),
     }
-    if answer.cps is not None and answer.prepared is not None and answer.prepared.has_cpu_data:
+    if cps is not None and answer.prepared is not None and answer.prepared.has_cpu_data:
         line = answer.capacity_line()
         out.update(engines=line.engines, label=line.label, ceiling=line.ceiling, ceiling_label=line.ceiling_label)
     return out
@@ -174,9 +179,10 @@ def cpu_chart(
         "line": None,
         "bounds": [],
     }
-    if prepared is None or answer.cps is None or not prepared.has_cpu_data:
+    cps = capacity.get("cps")
+    if prepared is None or cps is None or not prepared.has_cpu_data:
         return chart
-    scale = prepared.measured_scale(answer.cps)
+    scale = prepared.measured_scale(cps)
     chart["scale"] = scale
     curve = answer.cpu_curve(grid)
     line = {
@@ -263,7 +269,7 @@ def response_chart(
     }
     prepared = answer.prepared
     rm = None if prepared is None else prepared.response
-    if rm is None or prepared is None or not prepared.has_cpu_data or not answer.cps:
+    if rm is None or prepared is None or not prepared.has_cpu_data or not answer.evaluated_cps:
         return chart
     curve = answer.response_curve(grid)
     chart["has_response_data"] = rm.has_response_data
@@ -318,10 +324,10 @@ def chart_data(*, user: User, inputs: Inputs) -> dict[str, Any]:
     grid = _etr_grid(tps=tps, etr_max=etr_max, saturation=_finite(answer.saturation_tps))
     native = config_row.path.native_machine
     rows = _point_rows(cfg)  # provenance of the points, for the hover texts
+    software = software_limit(answer)
+    estimate = estimate_record(inputs=inputs, config_row=config_row, machine_row=machine_row, outputs=outputs).to_dict()
     return {
-        "estimate": estimate_record(
-            inputs=inputs, config_row=config_row, machine_row=machine_row, outputs=outputs
-        ).to_dict(),
+        "estimate": estimate,
         "target": {
             "machine": machine_row.slug,
             "machine_name": machine_row.name,
@@ -338,8 +344,21 @@ def chart_data(*, user: User, inputs: Inputs) -> dict[str, Any]:
             cfg=cfg, model=model, answer=answer, tps=tps, capacity=capacity, factor=factor, grid=grid, rows=rows
         ),
         "response": response_chart(cfg=cfg, answer=answer, inputs=inputs, tps=tps, grid=grid, rows=rows),
-        "demand": demand_chart(answer=answer),
+        "demand": demand_chart(answer=answer, capacity=capacity),
+        # What would help an answer that does not carry its target, following the binding
+        # resource (the software station's limit from the typed answer's response model).
+        "advice": [a.as_dict() for a in presentation.advice(estimate, software_tps=software)],
+        "software_limit_tps": software,
     }
+
+
+def software_limit(answer: SizingResult) -> float | None:
+    """The rate at which the fitted software station saturates (no number of CPs raises it), or None."""
+    prepared = answer.prepared
+    rm = None if prepared is None else prepared.response
+    if rm is None or rm.software is None:
+        return None
+    return _finite(rm.software.saturation_tps())
 
 
 # -- reference data browser --------------------------------------------------------------------
