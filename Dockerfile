@@ -21,6 +21,6 @@ USER zsizer
 
 EXPOSE 8000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=5 \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz/live', timeout=4)"
 # config/gunicorn.py: gthread workers with keep-alive (WEB_CONCURRENCY x ZSIZER_GUNICORN_THREADS), docs/speed.md.
 CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi:application", "--bind", "0.0.0.0:8000"]

@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
 
-.PHONY: run serve install install-dev migrate load user token worker test services browser lint typecheck check bench loadtest plotly-bundle screenshot clean
+.PHONY: run serve install install-dev migrate load user token worker test services browser test-tools calc lint typecheck check bench loadtest plotly-bundle screenshot clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,20 +36,25 @@ serve: install
 	@$(PY) manage.py local_account --url http://$(HOST):$(PORT)/
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-## user: create another login (asks for a name and password); token: an API token for USER=name
+## user: create another login, an engineer (asks for a name and password on a terminal);
+## `make user ADMIN=1` makes an administrator; token: an API token for USER=name
 user: install migrate
-	$(PY) manage.py createsuperuser
+	$(PY) manage.py add_user $(if $(ADMIN),--admin,)
 
 token: install
 	$(PY) manage.py drf_create_token $(USER)
 
-## worker: a Celery worker against CELERY_BROKER_URL (jobs run in-process without one)
+## worker: Celery workers against CELERY_BROKER_URL (jobs run in-process without one): one on both
+## queues (WORKER_CONCURRENCY processes, default 2) and one process on the interactive queue alone
 worker: install
 	@test -n "$$CELERY_BROKER_URL" || { echo "Set CELERY_BROKER_URL=redis://host:6379/0 (without it jobs run in-process)."; exit 2; }
-	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-2}
+	Q=$${ZSIZER_TASK_QUEUE:-zsizer}; \
+	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=1 -Q $$Q-interactive -n interactive@%h & \
+	interactive=$$!; trap 'kill $$interactive 2>/dev/null' INT TERM EXIT; \
+	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-2} -Q $$Q,$$Q-interactive -n bulk@%h
 
 ## test: the whole suite on real PostgreSQL and Redis (started here if not running)
-test: install-dev services browser
+test: install-dev services browser test-tools calc
 	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
 	$(TEST_ENV) $(PY) -m pytest
 
@@ -60,6 +65,23 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# test-tools: what the suite reads PDFs and the compose file with, from Debian where missing:
+# poppler-utils (pdftotext, pdftoppm, pdffonts read the reports back) and Compose
+# (tests/test_deployment.py runs its `config` on docker-compose.yml; no Docker engine needed).
+test-tools:
+	@missing=""; \
+	command -v pdftotext >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
+	command -v docker-compose >/dev/null 2>&1 || docker compose version >/dev/null 2>&1 || missing="$$missing docker-compose"; \
+	test -z "$$missing" || { echo "Installing Debian's$$missing for the tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; }
+
+# calc: LibreOffice Calc without a display, which opens every CSV and XLSX export in the tests
+# (tests/sizing/test_spreadsheets.py).
+calc:
+	@command -v soffice >/dev/null 2>&1 || { \
+	  echo "Installing Debian's libreoffice-calc-nogui for the spreadsheet tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui >/dev/null; }
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -8,6 +8,8 @@ still reading the line, before it has parsed the path, so the answer cannot depe
 every too-long request line gets it (a page's URL that long is never made by the UI).  Every
 other error is gunicorn's own.
 
+It also drops gunicorn's ``Server`` header from every response (``NoServerHeaderResponse``).
+
 The bounds on list parameters (``sizing.services.list_inputs``, docs/api-input.md) keep every
 legitimate request far under the limit; this is for the rest.
 """
@@ -18,8 +20,21 @@ import json
 from typing import Any
 
 from gunicorn import util
+from gunicorn.http import wsgi
 from gunicorn.http.errors import LimitRequestLine
 from gunicorn.workers.gthread import ThreadWorker
+
+
+class NoServerHeaderResponse(wsgi.Response):  # type: ignore[misc]
+    """gunicorn's response without its ``Server: gunicorn`` line: the answer does not advertise
+    the server software (nor would its version help anyone but an attacker)."""
+
+    def default_headers(self) -> list[str]:
+        return [line for line in super().default_headers() if not line.lower().startswith("server:")]
+
+
+# gunicorn's wsgi.create() builds each response from this module attribute.
+wsgi.Response = NoServerHeaderResponse
 
 
 def request_line_too_long_response(limit: int) -> bytes:

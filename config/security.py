@@ -38,8 +38,17 @@ def policy_header(policy: dict[str, str]) -> str:
     return "; ".join(f"{name} {value}".strip() for name, value in policy.items())
 
 
+#: Browser features no page of the app uses, turned off for every page (and anything it embeds).
+PERMISSIONS_POLICY = (
+    "accelerometer=(), autoplay=(), camera=(), display-capture=(), encrypted-media=(), fullscreen=(self), "
+    "geolocation=(), gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), "
+    "picture-in-picture=(), publickey-credentials-get=(), screen-wake-lock=(), usb=(), xr-spatial-tracking=()"
+)
+
+
 class ContentSecurityPolicyMiddleware:
-    """Add ``Content-Security-Policy`` (settings.ZSIZER_CSP) unless a view set its own."""
+    """Add ``Content-Security-Policy`` (settings.ZSIZER_CSP) unless a view set its own, and
+    ``Permissions-Policy``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -53,4 +62,6 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         if "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.header
+        if "Permissions-Policy" not in response:
+            response["Permissions-Policy"] = PERMISSIONS_POLICY
         return response

@@ -2,13 +2,24 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from sizing.views import healthz
+from sizing.api.throttles import ThrottledView
+from sizing.views import healthz, healthz_live
+
+
+class SchemaView(ThrottledView, SpectacularAPIView):
+    """The OpenAPI schema: public (docs/deployment.md says why), generated per request, so
+    throttled per client (scope ``schema``)."""
+
+    throttle_scopes = {"get": "schema"}
+
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("healthz/ready", healthz, name="healthz-ready"),
+    path("healthz/live", healthz_live, name="healthz-live"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("sizing.api.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("", include("sizing.urls")),
 ]

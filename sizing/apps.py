@@ -9,4 +9,4 @@ class SizingConfig(AppConfig):
     def ready(self) -> None:
         # Registers run_job with the Celery app in every process (web and worker): the job
         # service sends it by name rather than importing sizing.tasks, which imports the service.
-        from sizing import tasks  # noqa: F401
+        from sizing import login_throttle, tasks  # noqa: F401 (login_throttle: its signal receivers)

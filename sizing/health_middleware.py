@@ -1,4 +1,4 @@
-"""``GET /healthz`` answered before anything reads the Host header.
+"""``GET /healthz/live``, ``/healthz/ready`` and ``/healthz`` answered before anything reads the Host header.
 
 A container's health check asks ``http://127.0.0.1:8000/healthz``; a deployment lists only its
 public name in ``DJANGO_ALLOWED_HOSTS``, so Django's host validation (``CommonMiddleware`` reads
@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-from sizing.views import healthz
+from sizing.views import healthz, healthz_live
 
-HEALTH_PATH = "/healthz"
+HEALTH_PATHS = {"/healthz": healthz, "/healthz/ready": healthz, "/healthz/live": healthz_live}
 
 
 class HealthCheckMiddleware:
@@ -24,6 +24,7 @@ class HealthCheckMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path == HEALTH_PATH:
-            return healthz(request)  # GET only (require_GET): another method gets its 405 here too
+        view = HEALTH_PATHS.get(request.path)
+        if view is not None:
+            return view(request)  # GET only (require_GET): another method gets its 405 here too
         return self.get_response(request)

@@ -343,10 +343,16 @@ def _sla_unreachable(a: Mapping[str, Any]) -> str:
 
 def _utilisation(a: Mapping[str, Any]) -> str:
     given = _inputs(a).get("cps")
-    return (
+    said = (
         f"The {plural(given, 'CP')} given run at {percent(a.get('gcp_utilization'))}, above the "
-        f"{percent(a.get('max_utilization'))} ceiling: {plural(a.get('cps_required'), 'CP')} are needed."
+        f"{percent(a.get('max_utilization'))} ceiling"
     )
+    # ``software_limit_tps`` (the surface's, from the typed answer: sizing.services.charts): where
+    # the software station binds, no number of CPs carries the target: CPs are not proposed.
+    limit, tps = finite(a.get("software_limit_tps")), finite(a.get("tps", _inputs(a).get("tps")))
+    if limit is not None and tps is not None and tps >= limit * (1.0 - 1e-9):
+        return f"{said}; more CPs do not carry {count(tps, 'TPS')}: the software limit of {count(limit, 'TPS')} binds."
+    return f"{said}: {plural(a.get('cps_required'), 'CP')} are needed."
 
 
 def _ziip_overflow(a: Mapping[str, Any]) -> str:
@@ -707,11 +713,163 @@ def compare_input_rows(answers: Sequence[Mapping[str, Any]]) -> list[dict[str, A
 def compare_rows(answers: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Answer rows side by side: label, one cell per answer (value and spread), and whether they differ."""
     rows = []
+    engines = [engine_name(a) for a in answers]
     for label, build in _COMPARE_FIGURES:
-        if label == "zIIPs required" and answers:
-            label = f"{engine_name(answers[0])}s required"
         cells = [build(a).text() for a in answers]
+        if label == "zIIPs required" and answers:
+            if len(set(engines)) == 1:
+                # the generation's engine: zAAPs on z10..zEC12/zBC12, zIIPs from z13
+                label = f"{engines[0]}s required"
+            else:
+                # a zAAP machine beside a zIIP one: each cell names its own engine
+                label = "Specialty engines required"
+                cells = [c if c == DASH else f"{c} ({e}s)" for c, e in zip(cells, engines, strict=True)]
         rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
     summary = [warning_summary(a) for a in answers]
     rows.append({"label": "Warnings", "cells": summary, "differs": len(set(summary)) > 1, "wide": True})
     return rows
+
+
+# -- jobs ------------------------------------------------------------------------------------
+
+#: A batch row's status (``sizing.jobs.batch.STATUSES``) in words.
+BATCH_STATUS_WORDS = {
+    "sized": "sized",
+    "does-not-fit": "does not fit",
+    "no-cpu-data": "no CPU data (nothing can be sized)",
+    "refused": "refused",
+}
+
+
+def batch_summary(rows: int, counts: Mapping[str, int] | None, succeeded: int = 0, failed: int = 0) -> str:
+    """One sentence on a batch's rows: how many were sized, did not fit, had no CPU data or were
+    refused (``counts``); a batch stored before rows had a status says answered and refused."""
+    if counts is None:
+        return f"{count(rows)} scenarios: {count(succeeded)} answered, {count(failed)} refused (the error says why)."
+    parts = [f"{count(counts.get(status, 0))} {words}" for status, words in BATCH_STATUS_WORDS.items()]
+    return f"{count(rows)} scenarios: {', '.join(parts)}" + (" (the error says why)." if counts.get("refused") else ".")
+
+
+# -- what would help ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One thing that would help an answer that does not carry its target, and the resource it
+    acts on: ``cps``, ``specialty`` (zIIPs or zAAPs), ``model`` (a bigger model or machine) or
+    ``software`` (more instances of the software that binds)."""
+
+    resource: str
+    sentence: str
+    short: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"resource": self.resource, "sentence": self.sentence, "short": self.short}
+
+
+def advice(answer: Mapping[str, Any], *, software_tps: float | None = None) -> list[Advice]:
+    """What would help an overloaded or does-not-fit answer, following the resource that binds.
+
+    ``software_tps``: the saturation of the software station the response model fitted (FiTeq's
+    HSM channel wait), which no number of CPs raises; where the target is at or beyond it, CPs are
+    never proposed: more software instances are.  An answer that fits, or one without CPU data,
+    needs no advice (an empty list).
+    """
+    fit = answer.get("feasibility") or {}
+    inputs = _inputs(answer)
+    tps = finite(answer.get("tps", inputs.get("tps")))
+    given = finite(inputs.get("cps"))
+    ceiling = finite(answer.get("max_utilization")) or 0.85
+    util = finite(answer.get("gcp_utilization"))
+    eng = engine_name(answer)
+    out: list[Advice] = []
+    if tps is None:
+        return out
+    overloaded = given is not None and util is not None and util > ceiling + 1e-9
+    fits = fit.get("feasible") is not False
+    if fits and not overloaded and fit.get("reason") is None:
+        spill = finite((answer.get("busy_cps") or {}).get("ziip_on_gcp")) or 0.0
+        if spill > 0.005 and inputs.get("ziips") is not None:
+            out.append(
+                Advice(
+                    "specialty",
+                    f"More {eng}s: {number(spill, 2)} CPs of {eng}-eligible work run on the CPs for want of a free {eng}.",
+                    f"more {eng}s would take {number(spill, 2)} busy CPs of eligible work",
+                )
+            )
+        return out
+    sw = finite(software_tps)
+    if fit.get("reason") == "software-limit" or (sw is not None and tps >= sw * (1.0 - 1e-9)):
+        limit = sw if sw is not None else finite(fit.get("max_tps"))
+        instances = math.ceil(tps / limit) if limit else None
+        more = f" (about {count(instances)} for {count(tps, 'TPS')})" if instances and instances > 1 else ""
+        out.append(
+            Advice(
+                "software",
+                f"More CPs do not help: the software limit of {count(limit, 'TPS')} binds on any number of CPs. "
+                f"What would help is more software instances sharing the load{more}, or a rate below "
+                f"{count(limit, 'TPS')}.",
+                f"the software limit ({count(limit, 'TPS')}) binds: more CPs do not help",
+            )
+        )
+        if overloaded and given is not None and fit.get("max_tps") is not None:
+            out.append(
+                Advice(
+                    "cps",
+                    f"The {plural(given, 'CP')} given carry at most {count(fit.get('max_tps'), 'TPS')} within the "
+                    f"{percent(ceiling)} ceiling.",
+                    f"{plural(given, 'CP')} carry at most {count(fit.get('max_tps'), 'TPS')}",
+                )
+            )
+        return out
+    required = finite(answer.get("cps_required"))
+    if overloaded and given is not None and required is not None and required > given:
+        more_cps = int(required - given)
+        out.append(
+            Advice(
+                "cps",
+                f"The {plural(given, 'CP')} given run at {percent(util)}, above the {percent(ceiling)} ceiling: "
+                f"{plural(more_cps, 'more CP')} ({count(required)} in all) carry {count(tps, 'TPS')} under it.",
+                f"{plural(given, 'CP')} given: needs {plural(more_cps, 'more CP')} ({count(required)} in all)"
+                f" to stay under {percent(ceiling)}",
+            )
+        )
+    reason = fit.get("reason")
+    if reason == "engines" or (reason == "saturation" and not out):
+        most = fit.get("max_tps")
+        where = f" (the most it carries is {count(most, 'TPS')})" if most is not None else ""
+        out.append(
+            Advice(
+                "model",
+                f"A bigger model or a newer machine{where}: see Other machines for the models that carry "
+                f"{count(tps, 'TPS')}, or lower the rate.",
+                "a bigger model or a newer machine",
+            )
+        )
+    if any(w.get("code") == "engine-ratio" for w in answer.get("warnings") or []):
+        out.append(
+            Advice(
+                "specialty",
+                f"More {eng}s than this machine allows beside these CPs: more CPs raise the {eng} limit, "
+                "or a machine with a higher ratio.",
+                f"more {eng}s than allowed beside these CPs",
+            )
+        )
+    return out
+
+
+#: The engine's wording of an assumption, and how a customer reads it.
+_CUSTOMER_WORDING = (
+    (
+        "(unconfirmed: no IBM technical guide or announcement found states it for this generation)",
+        "(assumed: the IBM technical guides and announcements consulted do not state it for this "
+        "generation; confirm it with IBM before signing)",
+    ),
+)
+
+
+def customer_wording(text: str) -> str:
+    """An assumption or basis sentence as a customer reads it (no internal search notes)."""
+    for engine_words, words in _CUSTOMER_WORDING:
+        text = text.replace(engine_words, words)
+    return text

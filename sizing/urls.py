@@ -1,19 +1,15 @@
 """Browser pages (the sizing workbench)."""
 
-from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from sizing import views
+from sizing.users import SignInView
 
 urlpatterns = [
     path(
         "login/",
-        auth_views.LoginView.as_view(
-            template_name="registration/login.html",
-            # The embedded default's first-run account: say where its password is (never the password).
-            extra_context={"local_account_file": settings.ZSIZER_LOCAL_ACCOUNT and settings.ZSIZER_LOCAL_ACCOUNT_FILE},
-        ),
+        SignInView.as_view(),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from sizing import presentation
-from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.api.throttles import ThrottledView
 from sizing.models import CecConfiguration
 from sizing.plotly_static import plotly_bundle
 from sizing.selectors import catalogue, health, lspr
@@ -38,6 +38,7 @@ from sizing.services.cecs import cec_shares, specialty_name
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
 from sizing.services.price_books import price_book_delete, price_book_form_fields, price_book_save, validated_price_book
+from sizing.services.quotas import quota_usage
 from sizing.users import signed_in_user
 
 MAX_COMPARE = 3
@@ -86,12 +87,11 @@ def models_data(request: HttpRequest) -> JsonResponse:
     return JsonResponse(model_choices())
 
 
-class ChartDataView(APIView):
+class ChartDataView(ThrottledView, APIView):
     """GET /ui/chart-data: the numbers behind the workbench charts (same inputs, 400s and
     throttle as GET /api/v1/estimate)."""
 
-    throttle_classes = [SharedScopedRateThrottle]
-    throttle_scope = "estimates"
+    throttle_scopes = {"get": "estimates"}
     schema = None  # a page's private endpoint, not part of the public API
 
     def get(self, request: Request) -> Response:
@@ -99,7 +99,9 @@ class ChartDataView(APIView):
         data.is_valid(raise_exception=True)
         body = charts.chart_data(user=signed_in_user(request), inputs=data.validated_data)
         # The page prints the server's words (presentation), never a second copy in JS.
-        return Response({**body, "display": presentation.present(body["estimate"])})
+        # The software limit of the typed answer lets the warnings follow the binding resource.
+        shown = {**body["estimate"], "software_limit_tps": body.get("software_limit_tps")}
+        return Response({**body, "display": presentation.present(shown)})
 
 
 chart_data = ChartDataView.as_view()
@@ -120,6 +122,7 @@ def plan_workbench(request: HttpRequest) -> HttpResponse:
             "choices": choices,
             "generations": [m["slug"] for m in choices["machines"]],
             "plans": plan_list(user=signed_in_user(request))[:20],
+            "quota": quota_usage(owner_id=signed_in_user(request).pk, name="plans"),
         },
     )
 
@@ -206,7 +209,11 @@ def estimate_index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sizing/estimate_list.html",
-        {"estimates": estimate_list(user=signed_in_user(request)), "max_compare": MAX_COMPARE},
+        {
+            "estimates": estimate_list(user=signed_in_user(request)),
+            "max_compare": MAX_COMPARE,
+            "quota": quota_usage(owner_id=signed_in_user(request).pk, name="estimates"),
+        },
     )
 
 
@@ -224,6 +231,10 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
             **presentation.warnings_by_level(answer),
             "basis_rows": presentation.basis_rows(answer),
             "cost_rows": presentation.cost_rows(answer),
+            "assumptions": [
+                presentation.customer_wording(str(a))
+                for a in (estimate.outputs.get("basis") or {}).get("assumptions") or []
+            ],
             "input_rows": [
                 (label, presentation.input_value(key, estimate.inputs[key], unit))
                 for label, key, unit in presentation.INPUT_LABELS
@@ -279,7 +290,14 @@ def estimate_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def calibration_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "sizing/calibration_list.html", {"calibrations": calibration_list(user=request.user)})
+    return render(
+        request,
+        "sizing/calibration_list.html",
+        {
+            "calibrations": calibration_list(user=request.user),
+            "quota": quota_usage(owner_id=signed_in_user(request).pk, name="calibrations"),
+        },
+    )
 
 
 @login_required
@@ -350,7 +368,15 @@ def price_book_page(request: HttpRequest) -> HttpResponse:
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """``/healthz`` (no login): 200 when the database and broker answer (``"degraded"`` when the
-    shared cache does not: answers are computed without it), else 503; no configuration shown."""
+    """``/healthz/ready`` and ``/healthz`` (no login): 200 when the database answers
+    (``"degraded"`` when the broker or the shared cache does not: jobs wait, answers are computed
+    without the cache), else 503; no configuration shown."""
     status, checks = health.health()
     return JsonResponse({"status": status, **checks}, status=503 if status == "unavailable" else 200)
+
+
+@require_GET
+@never_cache
+def healthz_live(request: HttpRequest) -> JsonResponse:
+    """``/healthz/live``: the process answers (a container restarts only when this fails)."""
+    return JsonResponse({"status": "ok"})

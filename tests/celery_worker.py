@@ -24,7 +24,7 @@ The fixture functions are named ``fixture_<name>`` so that importing them does n
 parameter that requests them.  Fixtures and helpers:
 
 * ``session_worker`` (session): one worker, ``--pool=prefork --concurrency=1``, consuming a queue
-  unique to the test session (``zsizer-test-<random>``), so that parallel sessions on the same
+  unique to the test session (``zsizer-test-<random>``) and its interactive queue (``-interactive``), so that parallel sessions on the same
   Redis (another engineer's run, the browser tests) never take each other's jobs.  Its
   environment: ``DJANGO_SETTINGS_MODULE=config.settings.test``, ``DATABASE_URL`` of the pytest
   test database, ``CELERY_BROKER_URL`` of the test settings, ``ZSIZER_TASK_QUEUE`` = its queue.
@@ -143,9 +143,19 @@ def unique_queue() -> str:
 
 
 def start_worker(
-    *, queue: str, env: dict[str, str] | None = None, slow_steps_s: float | None = None, ready: bool = True
+    *,
+    queue: str,
+    env: dict[str, str] | None = None,
+    slow_steps_s: float | None = None,
+    ready: bool = True,
+    consume: str = "both",
+    concurrency: int = 1,
 ) -> Worker:
-    """Start a worker on ``queue`` (see the module docstring); ``env`` adds/overrides variables."""
+    """Start a worker on ``queue`` (see the module docstring); ``env`` adds/overrides variables.
+
+    ``consume``: ``both`` (``queue`` and its interactive queue ``<queue>-interactive``, as a worker
+    started without ``-Q``), ``interactive`` (the interactive queue alone, as the compose file's
+    ``worker-interactive``) or ``bulk`` (``queue`` alone)."""
     from django.conf import settings
 
     name = f"jobs-{uuid.uuid4().hex[:8]}@{os.uname().nodename}"
@@ -164,9 +174,10 @@ def start_worker(
     }
     if slow_steps_s is not None:
         environ[STEP_DELAY_ENV] = str(slow_steps_s)
+    queues = {"both": f"{queue},{queue}-interactive", "interactive": f"{queue}-interactive", "bulk": queue}[consume]
     command = [
         sys.executable, "-m", "celery", "-A", "tests.celery_worker", "worker",
-        "--pool=prefork", "--concurrency=1", "-Q", queue, "-n", name, "--loglevel=INFO",
+        "--pool=prefork", f"--concurrency={concurrency}", "-Q", queues, "-n", name, "--loglevel=INFO",
         "--without-gossip", "--without-mingle", "--without-heartbeat",
     ]  # fmt: skip
     with log.open("wb") as out:
@@ -188,8 +199,10 @@ def purge_queue(queue: str) -> None:
     (kombu keeps no record of them in a fresh connection, so the keys are deleted by name)."""
     with app.connection_for_write() as conn:
         channel = conn.default_channel
-        keys = [channel._q_for_pri(queue, pri) for pri in channel.priority_steps]
-        keys += [channel.keyprefix_queue % queue, channel.keyprefix_binding_permanent % queue]
+        keys: list[str] = []
+        for name in (queue, f"{queue}-interactive"):
+            keys += [channel._q_for_pri(name, pri) for pri in channel.priority_steps]
+            keys += [channel.keyprefix_queue % name, channel.keyprefix_binding_permanent % name]
         channel.client.delete(*keys)
 
 

@@ -28,11 +28,13 @@ def other_user(django_user_model: object) -> object:
 
 @pytest.fixture
 def api(user: object) -> object:
-    """An API client authenticated with a DRF token, as a spreadsheet would be."""
+    """An API client authenticated with a DRF token, as a spreadsheet would be; every answer it
+    gets is validated against the served OpenAPI schema (tests/openapi_check.py)."""
     from rest_framework.authtoken.models import Token
-    from rest_framework.test import APIClient
 
-    client = APIClient()
+    from tests.openapi_check import ValidatingAPIClient
+
+    client = ValidatingAPIClient()
     token = Token.objects.create(user=user)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     return client

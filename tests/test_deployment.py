@@ -59,7 +59,8 @@ def test_compose_scales_workers_and_checks_health_through_healthz() -> None:
     services = _compose()["services"]
     # `docker compose up --scale worker=N`: no fixed container name, no host port to collide on.
     assert "container_name" not in services["worker"] and "ports" not in services["worker"]
-    assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
+    # Liveness: a broker or cache outage (readiness: degraded) must not restart the web container.
+    assert "/healthz/live'" in " ".join(services["web"]["healthcheck"]["test"])
     for name in ("migrate", "web", "worker"):
         assert services[name]["environment"]["DJANGO_SETTINGS_MODULE"] == "config.settings.production", name
 
@@ -77,7 +78,7 @@ def test_image_runs_production_settings_and_its_health_check_by_default() -> Non
     assert "DJANGO_SETTINGS_MODULE=config.settings.production" in dockerfile
     assert "collectstatic --noinput" in dockerfile
     healthcheck = next(line for line in dockerfile.splitlines() if "urlopen" in line)
-    assert "/healthz" in healthcheck
+    assert "/healthz/live'" in healthcheck
 
 
 # -- the compose file as Compose reads it ----------------------------------------------------------
@@ -137,3 +138,16 @@ def test_compose_config_accepts_the_file_and_the_site_address_reaches_the_settin
 def test_compose_config_refuses_to_run_without_a_secret_key() -> None:
     result = _compose_config()
     assert result.returncode != 0 and "set DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_compose_keeps_a_worker_process_for_interactive_jobs() -> None:
+    # Issue 31 item 4: batches and plans on one queue, curve/closed/Monte Carlo/optimise on their own,
+    # with one process that takes nothing else.
+    services = _compose()["services"]
+    both = services["worker"]["command"]
+    interactive = services["worker-interactive"]["command"]
+    assert both[both.index("-Q") + 1] == "zsizer,zsizer-interactive"
+    assert interactive[interactive.index("-Q") + 1] == "zsizer-interactive"
+    assert "--concurrency=1" in interactive and "healthcheck" in services["worker-interactive"]
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    assert "-Q $$Q-interactive" in makefile and "-Q $$Q,$$Q-interactive" in makefile

@@ -167,10 +167,11 @@ def server(django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pyte
         log = tmp / "gunicorn.log"
         with log.open("wb") as out:
             gunicorn = subprocess.Popen(
-                [str(VENV_BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{web_port}"]
-                + ["--workers", "2", "--timeout", "60"],
+                # The image's command (Dockerfile, docker-compose.yml): the config file and its worker.
+                [str(VENV_BIN / "gunicorn"), "-c", "config/gunicorn.py", "config.wsgi:application"]
+                + ["--bind", f"127.0.0.1:{web_port}"],
                 cwd=REPO,
-                env=env,
+                env={**env, "WEB_CONCURRENCY": "2", "ZSIZER_GUNICORN_THREADS": "2"},
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -334,16 +335,37 @@ def test_a_signed_in_page_loads_hashed_static_files_under_the_policy(server: Ser
     assert "<script>" not in html and " style=" not in html  # nothing the policy would block
 
 
-def test_logs_are_json_lines_and_healthz_is_503_once_the_broker_stops(server: Server) -> None:
+def test_liveness_and_readiness_are_apart(server: Server) -> None:
+    status, headers, body = server.request("GET", "/healthz/live")
+    assert status == 200 and json.loads(body) == {"status": "ok"} and "no-cache" in headers["cache-control"]
+    status, _, body = server.request("GET", "/healthz/ready", headers={"Host": "sizing.example.com"})
+    assert status == 200
+    assert json.loads(body) == {"status": "ok", "database": "ok", "broker": "ok", "cache": "not configured"}
+
+
+def test_no_server_header_and_a_permissions_policy(server: Server) -> None:
+    for path, headers in (("/healthz/live", {}), ("/api/v1/machines/", HTTPS), ("/login/", HTTPS)):
+        status, got, _ = server.request("GET", path, headers=headers)
+        assert status in (200, 401), (path, status)
+        assert "server" not in got, (path, got.get("server"))
+    _, page, _ = server.request("GET", "/login/", headers=HTTPS)
+    assert "camera=()" in page["permissions-policy"] and "geolocation=()" in page["permissions-policy"]
+
+
+def test_logs_are_json_lines_and_readiness_is_degraded_not_down_once_the_broker_stops(server: Server) -> None:
     _stop(server.redis)  # the Redis this module started, never the machine's
-    status, _, body = server.request("GET", "/healthz")
-    assert status == 503
-    assert json.loads(body) == {
-        "status": "unavailable",
-        "database": "ok",
-        "broker": "unavailable",
-        "cache": "not configured",
-    }
+    for path in ("/healthz/ready", "/healthz"):
+        status, _, body = server.request("GET", path)
+        # Jobs are still accepted and sent once the broker is back: degraded, not a reason to restart.
+        assert status == 200, path
+        assert json.loads(body) == {
+            "status": "degraded",
+            "database": "ok",
+            "broker": "unavailable",
+            "cache": "not configured",
+        }
+    status, _, body = server.request("GET", "/healthz/live")
+    assert status == 200 and json.loads(body) == {"status": "ok"}
     deadline = time.monotonic() + 10
     while "the broker does not answer" not in server.log_text() and time.monotonic() < deadline:
         time.sleep(0.1)

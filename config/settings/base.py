@@ -14,6 +14,7 @@ from typing import Any
 
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from config.env import (
     check_broker_url,
@@ -153,19 +154,26 @@ LOGIN_REDIRECT_URL = "workbench"  # the sizing page, as the README promises
 LOGOUT_REDIRECT_URL = "login"
 
 # Sign-in throttling (django-axes, sizing.login_throttle): ZSIZER_LOGIN_FAILURE_LIMIT failed
-# sign-ins for one user name, or from one address, lock that name or address out for
-# ZSIZER_LOGIN_COOLOFF_MINUTES after the last failure; a successful sign-in forgets its failures.
-# The sign-in page (and the admin's) says so with the wait, as a 429 with Retry-After.
+# sign-ins for one user name *from one address* lock that pair out for ZSIZER_LOGIN_COOLOFF_MINUTES
+# after the last failure (nobody can lock another person out, nor one person's typos everyone
+# behind a proxy); past that many failures of one account from any addresses, a sign-in from an
+# address it never signed in from waits 2^(failures - limit - 1) s, at most
+# ZSIZER_LOGIN_MAX_DELAY_SECONDS.  A successful sign-in forgets its failures; an admin lifts
+# lockouts in /admin/axes/accessattempt/.  The pages say so, as a 429 with Retry-After.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "sizing.login_throttle.AccountSlowdownBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("ZSIZER_LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("ZSIZER_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# An attempt refused during the wait is not counted: it neither restarts nor lengthens the wait.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "sizing.login_throttle.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "sizing.login_throttle.client_ip"
+ZSIZER_LOGIN_MAX_DELAY_SECONDS = env_int("ZSIZER_LOGIN_MAX_DELAY_SECONDS", 60, minimum=1)
 AXES_VERBOSE = False
 # Proxies in front of the app that append the client's address to X-Forwarded-For (the compose
 # file's Caddy: 1).  0 (default): the peer's address is the client's.
@@ -178,13 +186,24 @@ BENCHMARKS_DIR = BASE_DIR / "benchmarks"
 ZSIZER_MAX_BODY_BYTES = env_int("ZSIZER_MAX_BODY_BYTES", 4 * 1024 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = ZSIZER_MAX_BODY_BYTES
 
+# Throttle scope -> (environment variable, default per-user rate).
+THROTTLE_SETTINGS = {
+    "estimates": ("ZSIZER_ESTIMATE_THROTTLE", "600/min"),
+    "writes": ("ZSIZER_WRITE_THROTTLE", "120/min"),
+    "jobs": ("ZSIZER_JOB_THROTTLE", "60/min"),
+    "cancel": ("ZSIZER_CANCEL_THROTTLE", "120/min"),
+    "calibrations": ("ZSIZER_CALIBRATION_THROTTLE", "30/min"),
+    "reports": ("ZSIZER_REPORT_THROTTLE", "30/min"),
+    "fit": ("ZSIZER_FIT_THROTTLE", "60/min"),
+    # The public schema (/api/schema/), per address: it is generated on each request.
+    "schema": ("ZSIZER_SCHEMA_THROTTLE", "30/min"),
+}
+
 REST_FRAMEWORK = {
     # JSON that is refused with a sentence: NUL characters, deep nesting, NaN/Infinity, bad encodings.
-    "DEFAULT_PARSER_CLASSES": [
-        "sizing.api.parsers.StrictJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only: the pages post JSON (frontend/static/zsizer/api.js) or to their own views, and
+    # a generated client sends the one media type the schema declares (a form is a 415).
+    "DEFAULT_PARSER_CLASSES": ["sizing.api.parsers.StrictJSONParser"],
     # Token first so that anonymous API calls get 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -198,12 +217,14 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "sizing.api.pagination.Pagination",
     "PAGE_SIZE": 100,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {
-        "estimates": env_str("ZSIZER_ESTIMATE_THROTTLE", "120/min"),
-        "jobs": env_str("ZSIZER_JOB_THROTTLE", "60/min"),
-    },
+    "DEFAULT_SCHEMA_CLASS": "sizing.api.schema.ThrottledAutoSchema",
+    # Per-user rates, one budget per scope in the shared cache (sizing.api.throttles; docs/api.md,
+    # "Limits"): cheap reads sized for a spreadsheet refreshing 500 rows a minute, jobs and
+    # expensive reads kept low to protect the workers and the web processes.
+    "DEFAULT_THROTTLE_RATES": {scope: env_str(name, rate) for scope, (name, rate) in THROTTLE_SETTINGS.items()},
     "EXCEPTION_HANDLER": "sizing.api.errors.exception_handler",
+    # An anonymous client is throttled by its address: the one the outermost trusted proxy saw.
+    "NUM_PROXIES": ZSIZER_TRUSTED_PROXIES,
     "NON_FIELD_ERRORS_KEY": "non_field_errors",
 }
 
@@ -216,6 +237,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # OpenAPI 3.1: a nullable object is oneOf [$ref, null], which validators read (3.0's
+    # `nullable` beside `allOf` is ignored by them).
+    "OAS_VERSION": "3.1.0",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -262,6 +286,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ZSIZER_BROKER_
 # without -Q consumes; the tests give each session its own.
 ZSIZER_TASK_QUEUE = env_str("ZSIZER_TASK_QUEUE", "zsizer").strip() or "zsizer"
 CELERY_TASK_DEFAULT_QUEUE = ZSIZER_TASK_QUEUE
+# Fair scheduling (sizing.services.jobs.job_queue, docs/jobs.md): short interactive jobs (curve,
+# closed, Monte Carlo, optimise) go to "<ZSIZER_TASK_QUEUE>-interactive", batches, mixes, plans and
+# reports to ZSIZER_TASK_QUEUE.  A worker started without -Q consumes both; the compose file and
+# `make worker` also run one process on the interactive queue alone, so a flood of batches never
+# holds a curve back.  Each kind has its own time limits.
+CELERY_TASK_QUEUES = [Queue(ZSIZER_TASK_QUEUE), Queue(f"{ZSIZER_TASK_QUEUE}-interactive")]
+ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT = env_int("ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT", 60, minimum=1)
+ZSIZER_INTERACTIVE_TIME_LIMIT = env_int("ZSIZER_INTERACTIVE_TIME_LIMIT", 90, minimum=1)
+if ZSIZER_INTERACTIVE_TIME_LIMIT <= ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured("ZSIZER_INTERACTIVE_TIME_LIMIT must be greater than ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT.")
 # A running job renews its lease (Job.heartbeat_at) every quarter of this; a redelivered task
 # takes a running job over only once the lease has run out, i.e. its worker died.  Waiting for
 # a lease is a countdown retry, so it must stay below the visibility timeout.
@@ -277,9 +311,16 @@ ZSIZER_RECONCILE_INTERVAL_SECONDS = env_int("ZSIZER_RECONCILE_INTERVAL_SECONDS",
 ZSIZER_JOB_RESEND_SECONDS = env_int("ZSIZER_JOB_RESEND_SECONDS", 30, minimum=1)
 # Per-user limits: a submission beyond ZSIZER_MAX_QUEUED_JOBS_PER_USER queued jobs answers 429;
 # workers run at most ZSIZER_MAX_RUNNING_JOBS_PER_USER of one user's jobs at once (the others wait
-# queued), so one engineer cannot occupy every worker.
+# queued), below the pool's size (the compose file's: 2 + 1 interactive), so one engineer cannot
+# occupy every worker.
 ZSIZER_MAX_QUEUED_JOBS_PER_USER = env_int("ZSIZER_MAX_QUEUED_JOBS_PER_USER", 20, minimum=1)
-ZSIZER_MAX_RUNNING_JOBS_PER_USER = env_int("ZSIZER_MAX_RUNNING_JOBS_PER_USER", 4, minimum=1)
+ZSIZER_MAX_RUNNING_JOBS_PER_USER = env_int("ZSIZER_MAX_RUNNING_JOBS_PER_USER", 2, minimum=1)
+# What one user may keep (sizing.services.quotas): one more is a 403 naming the quota; each list
+# shows used / allowed.  Kept jobs: a submission first deletes the oldest finished jobs beyond it.
+ZSIZER_MAX_ESTIMATES_PER_USER = env_int("ZSIZER_MAX_ESTIMATES_PER_USER", 5000, minimum=1)
+ZSIZER_MAX_CALIBRATIONS_PER_USER = env_int("ZSIZER_MAX_CALIBRATIONS_PER_USER", 100, minimum=1)
+ZSIZER_MAX_PLANS_PER_USER = env_int("ZSIZER_MAX_PLANS_PER_USER", 200, minimum=1)
+ZSIZER_MAX_KEPT_JOBS_PER_USER = env_int("ZSIZER_MAX_KEPT_JOBS_PER_USER", 500, minimum=2)
 # A batch of more rows than this is split into chunks that workers run in parallel.
 ZSIZER_BATCH_CHUNK_ROWS = env_int("ZSIZER_BATCH_CHUNK_ROWS", 250, minimum=1)
 # A plan of at most this many workload evaluations (candidates x periods x workloads) is answered

@@ -20,7 +20,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 REST_FRAMEWORK = {  # noqa: F405
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {
-        "estimates": os.environ.get("ZSIZER_ESTIMATE_THROTTLE", "10000/min"),
-        "jobs": os.environ.get("ZSIZER_JOB_THROTTLE", "10000/min"),
+        scope: os.environ.get(name, "10000/min")
+        for scope, (name, _) in THROTTLE_SETTINGS.items()  # noqa: F405
     },
 }

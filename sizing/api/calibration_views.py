@@ -9,7 +9,7 @@ from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
+from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,10 +19,12 @@ from models_lib.rmf import MAX_REPORT_CHARS, parse_workload_activity
 from sizing.api.calibration_schema import CalibrationFitSerializer, RmfParseOutputSerializer, StoredIntervalSerializer
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.parsers import StrictJSONParser
+from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
+from sizing.api.throttles import ThrottledView
 from sizing.models import Calibration
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.services.calibrations import calibration_create, calibration_delete
-from sizing.services.input_fields import StrictIntegerField
+from sizing.services.input_fields import BoundedListField, StrictIntegerField
 from sizing.users import signed_in_user
 
 #: Largest request body read (bytes): the longest report plus JSON quoting of its tabs.
@@ -57,20 +59,35 @@ def _check_size(request: Request) -> None:
         raise ValidationError({"text": [f"the request is {length:,} bytes; at most {MAX_BODY_BYTES:,} are read"]})
 
 
+#: What every readable report has: a line starting "-TRANSACTIONS-" (a section's grid; the parser
+#: reads a line with its blanks removed, models_lib/rmf.py).  Text without one is refused, and the
+#: schema says so.
+RMF_SECTION_PATTERN = r"(^|\n)[ \t]*-[ \t]*[Tt][ \t]*[Rr][ \t]*[Aa][ \t]*[Nn][ \t]*[Ss][ \t]*[Aa][ \t]*[Cc][ \t]*[Tt]"
+
+
+@extend_schema_field({"type": "string", "minLength": 1, "maxLength": MAX_REPORT_CHARS, "pattern": RMF_SECTION_PATTERN})
+class RmfTextField(serializers.CharField):
+    """RMF Workload Activity report text (at least one section)."""
+
+
 class ParseInputSerializer(serializers.Serializer[Any]):
-    text = serializers.CharField(max_length=MAX_REPORT_CHARS, trim_whitespace=False, help_text="RMF report text")
+    text = RmfTextField(max_length=MAX_REPORT_CHARS, trim_whitespace=False, help_text="RMF report text")
     component = serializers.ChoiceField(
         choices=["lpar", "cics", "tor", "aor", "for"], default="lpar", help_text="what the sections' CPU covers"
     )
 
 
-class RmfParseView(APIView):
+class RmfParseView(ThrottledView, APIView):
     """Read an RMF Workload Activity report: every section's values, and the intervals they measure."""
 
-    parser_classes = [StrictJSONParser, PlainTextParser, FormParser, MultiPartParser]
+    throttle_scopes = {"post": "calibrations"}
+
+    # JSON ({"text": ...}), or the report itself as text/plain (curl --data-binary @report.txt);
+    # the schema declares JSON, the one body a generated client sends.
+    parser_classes = [StrictJSONParser, PlainTextParser]
 
     @extend_schema(
-        request=ParseInputSerializer,
+        request={"application/json": ParseInputSerializer},
         responses={200: RmfParseOutputSerializer, **ERRORS},
         summary="Parse RMF Workload Activity report text (nothing is stored)",
     )
@@ -105,10 +122,10 @@ class CalibrationInputSerializer(serializers.Serializer[Any]):
     cps = StrictIntegerField(required=False, allow_null=True, min_value=1, max_value=256, help_text="LPAR CPs")
     ziips = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=256, help_text="LPAR zIIPs")
     component = serializers.CharField(required=False, default="lpar", max_length=10)
-    intervals = serializers.ListField(
+    intervals = BoundedListField(
         child=serializers.DictField(), required=False, max_length=MAX_INTERVALS, help_text="measured intervals"
     )
-    rmf_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
+    rmf_text = RmfTextField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
     csv_text = serializers.CharField(required=False, max_length=MAX_REPORT_CHARS, trim_whitespace=False)
 
 
@@ -142,6 +159,8 @@ class CalibrationOutputSerializer(serializers.ModelSerializer[Calibration]):
 
 
 class CalibrationViewSet(
+    ThrottledView,
+    QuotaView,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -151,11 +170,17 @@ class CalibrationViewSet(
     """Your calibrations: your own measured intervals, visible to you only (others get 404)."""
 
     serializer_class = CalibrationOutputSerializer
+    # A calibration's answer carries its fit (computed per row): reads count as estimates do.
+    throttle_scopes = {"create": "calibrations", "destroy": "writes", "list": "estimates", "retrieve": "estimates"}
+    quota_actions = {"create": "calibrations"}
+    list_quota = "calibrations"
 
     def get_queryset(self) -> Any:
         return calibration_list(user=self.request.user)
 
-    @extend_schema(request=CalibrationInputSerializer, responses={201: CalibrationOutputSerializer, **ERRORS})
+    @extend_schema(
+        request=CalibrationInputSerializer, responses={201: CalibrationOutputSerializer, **ERRORS, **QUOTA_EXCEEDED}
+    )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         _check_size(request)
         data = CalibrationInputSerializer(data=request.data)

@@ -21,6 +21,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from sizing.services.quotas import QuotaExceeded
+
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
@@ -29,6 +31,9 @@ class PayloadTooLarge(exceptions.APIException):
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, QuotaExceeded):
+        _json_errors(context)
+        return Response(exc.body(), status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         exc = exceptions.ValidationError(detail=detail)
@@ -37,14 +42,21 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, SuspiciousOperation):
         exc = exceptions.ParseError(str(exc))
     response = drf_exception_handler(exc, context)
+    if response is not None:
+        _json_errors(context)
+        if isinstance(exc, exceptions.Throttled) and "Retry-After" not in response:
+            response["Retry-After"] = "1"  # every 429 says when to come back
+    return response
+
+
+def _json_errors(context: dict[str, Any]) -> None:
     request = context.get("request")
-    if response is not None and request is not None:
+    if request is not None:
         renderer = getattr(request, "accepted_renderer", None)
         if renderer is None or getattr(renderer, "format", None) not in ("json", "api"):
             # CSV or PDF was asked for; the error is a sentence in JSON, not a table or a document.
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = "application/json"
-    return response
 
 
 def _is_api(request: HttpRequest) -> bool:

@@ -1,4 +1,4 @@
-"""Estimate endpoints: create and store, compute without storing (JSON or CSV), list and read own."""
+"""Estimate endpoints: create and store, compute without storing (JSON, CSV or XLSX), list and read own."""
 
 from __future__ import annotations
 
@@ -8,21 +8,23 @@ from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-import models_lib
 from sizing.api.estimate_serializers import ErrorSerializer, EstimateInputSerializer, EstimateOutputSerializer
-from sizing.api.renderers import CSVRenderer, CsvRows
+from sizing.api.formats import TABLE_FORMATS, OutputFormat, renderers, table_asked, table_response
+from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
+from sizing.api.renderers import XLSX_MEDIA_TYPE
 from sizing.api.result_schema import EstimateAnswerSerializer, StoredEstimateSerializer
-from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.api.throttles import ThrottledView
 from sizing.models import Estimate
+from sizing.records import EstimateRecord
 from sizing.selectors.estimates import estimate_list
-from sizing.services.estimate_csv import HEADER, estimate_csv_row, stored_estimate_record
-from sizing.services.estimate_inputs import validated_estimate_inputs
-from sizing.services.estimates import estimate_compute, estimate_create, estimate_delete, normalised_inputs
+from sizing.services.estimate_csv import HEADER, UNITS, estimate_csv_row
+from sizing.services.estimate_inputs import estimate_inputs
+from sizing.services.estimates import estimate_answer_record, estimate_create, estimate_delete
 from sizing.services.list_inputs import MAX_LISTED_IDS, comma_items
 from sizing.users import signed_in_user
 
@@ -50,13 +52,18 @@ class _ListFilter(serializers.Serializer[Any]):
         return value
 
 
-def _csv_response(rows: list[dict[str, Any]], filename: str) -> Response:
-    """One row per saved estimate, with the header every estimate CSV has (docs/csv.md)."""
-    cells = [estimate_csv_row(stored_estimate_record(row)) for row in rows]
-    return Response(CsvRows(HEADER, cells), headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+def _table_response(fmt: OutputFormat, records: list[EstimateRecord], stem: str) -> Response:
+    """One row per estimate, with the header every estimate table has (docs/csv.md)."""
+    rows = [estimate_csv_row(record) for record in records]
+    return table_response(fmt, header=HEADER, rows=rows, stem=stem, units=[UNITS[name] for name in HEADER])
+
+
+FORMAT_ENUM = ["json", *TABLE_FORMATS]
 
 
 class EstimateViewSet(
+    ThrottledView,
+    QuotaView,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -65,8 +72,9 @@ class EstimateViewSet(
 ):
     """Stored estimates, each owned by the engineer who made it."""
 
-    throttle_classes = [SharedScopedRateThrottle]
-    throttle_scope = "estimates"
+    throttle_scopes = {"create": "writes", "destroy": "writes", "list": "estimates", "retrieve": "estimates"}
+    quota_actions = {"create": "estimates"}
+    list_quota = "estimates"
     serializer_class = EstimateOutputSerializer
 
     def get_queryset(self) -> QuerySet[Estimate]:
@@ -82,18 +90,19 @@ class EstimateViewSet(
         return qs.filter(pk__in=[int(i) for i in ids.split(",")]) if ids else qs
 
     def get_renderers(self) -> list[BaseRenderer]:
-        # Saved estimates as CSV (?format=csv): the pages' "Download CSV" links.
+        # Saved estimates as a table (?format=csv, ?format=xlsx): the pages' "Download" links.
         if self.action in ("list", "retrieve"):
-            return [JSONRenderer(), BrowsableAPIRenderer(), CSVRenderer()]
+            return renderers("json", *TABLE_FORMATS, browsable=True)
         return super().get_renderers()
 
     @extend_schema(
         request=EstimateInputSerializer,
-        responses={201: StoredEstimateSerializer, **ERRORS},
+        responses={201: StoredEstimateSerializer, **ERRORS, **QUOTA_EXCEEDED},
         summary="Size a scenario and store the estimate",
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        estimate = estimate_create(user=signed_in_user(request), inputs=validated_estimate_inputs(request.data))
+        inputs = estimate_inputs(request.data)
+        estimate = estimate_create(user=signed_in_user(request), inputs=inputs)
         body = EstimateOutputSerializer(estimate, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
 
@@ -102,26 +111,34 @@ class EstimateViewSet(
             OpenApiParameter("path", str),
             OpenApiParameter("configuration", str),
             OpenApiParameter("machine", str),
-            OpenApiParameter("ids", str, description="Only these estimates: ids separated by commas"),
-            OpenApiParameter("format", str, enum=["json", "csv"], description="csv: every estimate, one flat row each"),
+            OpenApiParameter(
+                "ids",
+                {"type": "string", "pattern": r"^(\d+(,\d+)*)?$"},
+                description="Only these estimates: ids separated by commas (empty: all)",
+            ),
+            OpenApiParameter(
+                "format", str, enum=FORMAT_ENUM, description="csv, xlsx: every estimate, one flat row each"
+            ),
         ],
         responses={200: StoredEstimateSerializer(many=True), **ERRORS},
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        if getattr(request.accepted_renderer, "format", None) == "csv":
+        fmt = table_asked(request)
+        if fmt is not None:
             rows = EstimateOutputSerializer(self.get_queryset(), many=True, context={"request": request}).data
-            return _csv_response(list(rows), "zsizer-estimates.csv")
+            return _table_response(fmt, [EstimateRecord.from_dict(row) for row in rows], "zsizer-estimates")
         return super().list(request, *args, **kwargs)
 
     @extend_schema(
-        parameters=[OpenApiParameter("format", str, enum=["json", "csv"], description="csv: one flat row")],
+        parameters=[OpenApiParameter("format", str, enum=FORMAT_ENUM, description="csv, xlsx: one flat row")],
         responses={200: StoredEstimateSerializer, 404: OpenApiResponse(ErrorSerializer), **ERRORS},
     )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        if getattr(request.accepted_renderer, "format", None) == "csv":
+        fmt = table_asked(request)
+        if fmt is not None:
             estimate = self.get_object()
             row = EstimateOutputSerializer(estimate, context={"request": request}).data
-            return _csv_response([row], f"zsizer-estimate-{estimate.pk}.csv")
+            return _table_response(fmt, [EstimateRecord.from_dict(row)], f"zsizer-estimate-{estimate.pk}")
         return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(responses={204: None, 404: OpenApiResponse(ErrorSerializer), **ERRORS})
@@ -130,31 +147,32 @@ class EstimateViewSet(
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class EstimateQueryView(APIView):
-    """Size a scenario without storing it: query parameters in, the answer out (JSON or one CSV row)."""
+class EstimateQueryView(ThrottledView, APIView):
+    """Size a scenario without storing it: query parameters in, the answer out (JSON, or one
+    row of CSV or XLSX)."""
 
-    throttle_classes = [SharedScopedRateThrottle]
-    throttle_scope = "estimates"
-    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+    throttle_scopes = {"get": "estimates"}
+
+    def get_renderers(self) -> list[BaseRenderer]:
+        return renderers("json", *TABLE_FORMATS, browsable=True)
 
     @extend_schema(
-        parameters=[EstimateInputSerializer, OpenApiParameter("format", str, enum=["json", "csv"])],
+        parameters=[EstimateInputSerializer, OpenApiParameter("format", str, enum=FORMAT_ENUM)],
         responses={
             (200, "application/json"): EstimateAnswerSerializer,
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="format=csv: a header and one row"),
+            (200, XLSX_MEDIA_TYPE): OpenApiResponse(
+                OpenApiTypes.BINARY, description="format=xlsx: a header (with units) and one row"
+            ),
             **ERRORS,
         },
-        summary="Size a scenario without storing it (format=csv for one flat row with a header)",
+        summary="Size a scenario without storing it (format=csv or xlsx for one flat row with a header)",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request, **kwargs: Any) -> Response:
         params = {k: v for k, v in request.query_params.items() if k != "format"}
-        inputs = validated_estimate_inputs(params)
-        config_row, machine_row, outputs = estimate_compute(user=signed_in_user(request), inputs=inputs)
-        body = {
-            "inputs": normalised_inputs(inputs, config_row, machine_row),
-            "model_version": models_lib.__version__,
-            **outputs,
-        }
-        if getattr(request.accepted_renderer, "format", None) == "csv":
-            return Response(CsvRows(HEADER, [estimate_csv_row(body)]))
-        return Response(body)
+        inputs = estimate_inputs(params)
+        record = estimate_answer_record(user=signed_in_user(request), inputs=inputs)
+        fmt = table_asked(request)
+        if fmt is not None:
+            return _table_response(fmt, [record], "zsizer-estimate")
+        return Response(record.to_dict())

@@ -9,10 +9,10 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.throttles import ThrottledView
 from sizing.services.fit import fit_compute, upgrade_compute
 from sizing.services.fit_inputs import FitInputSerializer, UpgradeInputSerializer
 
@@ -66,12 +66,11 @@ class FitOutputSerializer(serializers.Serializer[Any]):
 ERRORS = {400: OpenApiResponse(ErrorSerializer, description="Invalid input: field name -> list of reasons")}
 
 
-class FitView(APIView):
+class FitView(ThrottledView, APIView):
     """For a rate (and a response-time goal), the smallest model of every capacity setting of each
     generation asked for, with its MSU; the cheapest in MSU marked."""
 
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "estimates"
+    throttle_scopes = {"get": "fit"}
 
     @extend_schema(
         parameters=[FitInputSerializer],
@@ -134,12 +133,11 @@ class UpgradeOutputSerializer(serializers.Serializer[Any]):
     source = serializers.CharField()  # type: ignore[assignment]
 
 
-class UpgradeView(APIView):
+class UpgradeView(ThrottledView, APIView):
     """This workload on today's machine and on newer ones, side by side: CPs, zIIPs, MIPS, MSU,
     saturation, with the projection's uncertainty growing with the generation gap."""
 
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "estimates"
+    throttle_scopes = {"get": "fit"}
 
     @extend_schema(
         parameters=[UpgradeInputSerializer],

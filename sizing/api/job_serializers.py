@@ -19,6 +19,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from models_lib.capacity import MAX_CPS
+from sizing.api.job_result_schema import JobResultField
 from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS, csv_reader
 from sizing.jobs.mix import mix_workload
 from sizing.jobs.workload import WorkloadModel, load_workload_for
@@ -27,7 +28,13 @@ from sizing.selectors.price_books import NO_BOOK, price_book_for
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import engine_error, resolve_configuration
-from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
+from sizing.services.input_fields import (
+    ERROR_NAMES_SHOWN,
+    BoundedListField,
+    FiniteFloatField,
+    RejectUnknownFieldsMixin,
+    StrictIntegerField,
+)
 
 #: Limits sized for a 2-core worker (see docs/jobs.md).
 MAX_CLIENTS = 50_000
@@ -38,6 +45,9 @@ MAX_CURVE_CPS = MAX_CPS  # the largest CP count rated (zPCR export: up to 256 CP
 MAX_CURVE_SERIES = 40  # CP counts per curve job: one series each
 MAX_BATCH_ROWS = 5_000
 MAX_BATCH_BYTES = 2 * 1024 * 1024
+#: Columns read from a batch's header (the named columns are far fewer): a wider header is
+#: refused before anything else looks at it.
+MAX_BATCH_COLUMNS = 100
 MAX_WORKLOADS = 20
 MAX_ZIIPS = 2 * MAX_CPS
 #: Largest cost weight of one engine: any currency's price, and a sum over 600 engines stays finite.
@@ -155,7 +165,7 @@ class TargetParams(ParamsSerializer):
 class CurveParams(TargetParams):
     """Utilisation and response time against TPS for each CP count of ``cps_list``."""
 
-    cps_list = serializers.ListField(
+    cps_list = BoundedListField(
         child=StrictIntegerField(min_value=1, max_value=MAX_CURVE_CPS),
         min_length=1,
         max_length=MAX_CURVE_SERIES,
@@ -190,7 +200,7 @@ class ClosedParams(TargetParams):
         max_value=MAX_ZIIPS,
         help_text="zIIPs in the LPAR (default: what the estimate sizes for N / Z, within the ratio)",
     )
-    clients = serializers.ListField(
+    clients = BoundedListField(
         child=StrictIntegerField(min_value=1, max_value=MAX_CLIENTS),
         min_length=1,
         max_length=MAX_CLIENT_COUNTS,
@@ -345,32 +355,47 @@ class BatchParams(ParamsSerializer):
         header, rows = _count_csv(value)
         if not any(header):
             raise serializers.ValidationError("The first row must be a header naming estimate fields.")
-        missing = [c for c in REQUIRED_COLUMNS if c not in header]
-        if not any(c in header for c in TARGET_COLUMNS):
+        allowed = REQUIRED_COLUMNS + OPTIONAL_COLUMNS
+        known = set(allowed)
+        present = set(header)
+        missing = [c for c in REQUIRED_COLUMNS if c not in present]
+        if not present.intersection(TARGET_COLUMNS):
             missing.append(" or ".join(TARGET_COLUMNS))
-        unknown = [c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
-        repeated = sorted({c for c in header if header.count(c) > 1})
+        unknown = [c for c in header if c not in known]
+        seen: set[str] = set()
+        repeated: list[str] = []
+        for column in header:  # one pass: linear in the header's width
+            if column in seen and column not in repeated:
+                repeated.append(column)
+            seen.add(column)
         problems = []
         if missing:
             problems.append(f"the header lacks {', '.join(missing)}")
         if unknown:
-            problems.append(
-                f"unknown column(s) {', '.join(repr(c) for c in unknown)} "
-                f"(allowed: {', '.join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)})"
-            )
+            problems.append(f"unknown column(s) {first_few(unknown)} (allowed: {', '.join(allowed)})")
         if repeated:
-            problems.append(f"repeated column(s) {', '.join(repeated)}")
+            problems.append(f"repeated column(s) {first_few(sorted(repeated))}")
         if problems:
             raise serializers.ValidationError("; ".join(problems).capitalize() + ".")
         if rows == 0:
             raise serializers.ValidationError("There are no scenario rows after the header.")
         if rows > MAX_BATCH_ROWS:
-            raise serializers.ValidationError(f"At most {MAX_BATCH_ROWS} rows per batch; this one has {rows}.")
+            raise serializers.ValidationError(f"At most {MAX_BATCH_ROWS} rows per batch; this one has more.")
         return value
 
 
+def first_few(names: list[str], shown: int = ERROR_NAMES_SHOWN) -> str:
+    """The first ``shown`` names (quoted, each cut to 40 characters) and how many more: an error
+    body stays short whatever the input's size."""
+    quoted = ", ".join(repr(n if len(n) <= 40 else n[:40] + "...") for n in names[:shown])
+    rest = len(names) - shown
+    return f"{quoted} and {rest:,} more" if rest > 0 else quoted
+
+
 def _count_csv(value: str) -> tuple[list[str], int]:
-    """The header and the number of non-blank rows; broken quoting is refused with its line."""
+    """The header and the number of non-blank rows, read once; broken quoting is refused with its
+    line.  The header's width, a cell's length and the row count are capped as they are read (the
+    reading stops at the first row over ``MAX_BATCH_ROWS``), so the work is linear in the body."""
     reader = csv_reader(value)
     header: list[str] | None = None
     rows = 0
@@ -378,11 +403,27 @@ def _count_csv(value: str) -> tuple[list[str], int]:
     try:
         for record in reader:
             if header is None:
+                if len(record) > MAX_BATCH_COLUMNS:
+                    raise serializers.ValidationError(
+                        f"The header has {len(record):,} columns; at most {MAX_BATCH_COLUMNS} are read "
+                        f"(a batch takes {len(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)} named columns)."
+                    )
                 header = [h.strip().lower() for h in record]
             elif any(cell.strip() for cell in record):
+                if len(record) > MAX_BATCH_COLUMNS:
+                    raise serializers.ValidationError(
+                        f"Line {start} has {len(record):,} cells; at most {MAX_BATCH_COLUMNS} are read."
+                    )
                 rows += 1
+                if rows > MAX_BATCH_ROWS:
+                    break
             start = reader.line_num + 1
     except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise serializers.ValidationError(
+                f"A cell of the record that starts on line {start} is longer than {csv.field_size_limit():,} "
+                "characters."
+            ) from None
         raise serializers.ValidationError(
             f"Broken CSV quoting in the record that starts on line {start} (read to line {reader.line_num}): {exc}."
         ) from None
@@ -447,11 +488,11 @@ class JobSerializer(serializers.ModelSerializer[Job]):
 
 
 class JobDetailSerializer(JobSerializer):
-    result = serializers.JSONField(
+    result = JobResultField(
         read_only=True,
         allow_null=True,
-        help_text="The kind's answer once succeeded (shapes in docs/jobs.md); always has a table "
-        "{columns, rows} that result.csv serves",
+        help_text="The kind's answer once succeeded (one shape per kind, told by its kind; docs/jobs.md); "
+        "always has a table {columns, rows} that result.csv serves",
     )
 
     class Meta(JobSerializer.Meta):

@@ -16,22 +16,24 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import APIException
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.formats import FORMATS, TABLE_FORMATS, OutputFormat, renderers, rows_table, table_asked, table_response
 from sizing.api.job_serializers import (
     JobDetailSerializer,
     JobSerializer,
     JobSubmitSerializer,
     submit_doc_serializers,
 )
-from sizing.api.renderers import CSVRenderer
-from sizing.api.throttles import SharedScopedRateThrottle
-from sizing.models import Job, JobStatus
+from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
+from sizing.api.renderers import XLSX_MEDIA_TYPE
+from sizing.api.throttles import ThrottledView
+from sizing.models import Job, JobKind, JobStatus
 from sizing.selectors.jobs import job_list
+from sizing.services.estimate_csv import UNITS
 from sizing.services.jobs import JobNotCancellable, TooManyJobs, job_cancel, job_submit
 from sizing.users import signed_in_user
 
@@ -39,7 +41,7 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="Not authenticated"),
 }
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such job among yours")}
-THROTTLED = {429: OpenApiResponse(ErrorSerializer, description="Throttled (scope 'jobs')")}
+THROTTLED = {429: OpenApiResponse(ErrorSerializer, description="Throttled (scope 'cancel')")}
 
 
 class JobLimitSerializer(serializers.Serializer[Any]):
@@ -59,7 +61,10 @@ SUBMIT_LIMITED = {
     )
 }
 FORMAT_PARAM = OpenApiParameter(
-    "format", str, enum=["json", "csv"], description="csv: the result table of a succeeded job (as result.csv)"
+    "format",
+    str,
+    enum=["json", *TABLE_FORMATS],
+    description="csv, xlsx: the result table of a succeeded job (as result.csv, result.xlsx)",
 )
 
 SUBMIT_REQUEST = PolymorphicProxySerializer(
@@ -74,12 +79,15 @@ class NoResultTable(APIException):
     default_code = "no_result_table"
 
 
-def _csv_rows(job: Job) -> list[dict[str, Any]]:
+def _table(job: Job) -> tuple[list[str], list[dict[str, Any]]]:
+    # A job's stored result is JSON (the storage boundary): its table's columns and rows.
     table = (job.result or {}).get("table") or {"columns": [], "rows": []}
-    return [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
+    return list(table["columns"]), rows_table(table["columns"], table["rows"])
 
 
 class JobViewSet(
+    ThrottledView,
+    QuotaView,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -88,27 +96,30 @@ class JobViewSet(
 ):
     """Heavy solves run by a worker: submit, poll, list your own, cancel, download the table."""
 
-    throttle_scope = "jobs"
+    # Submitting and cancelling are throttled, each in its own scope (a user who floods submissions
+    # can still cancel); polling (the progress bar asks every second or so) and reading results are not.
+    throttle_scopes = {"create": "jobs", "destroy": "cancel"}
+    quota_actions = {"create": "jobs"}
+    list_quota = "jobs"
 
     def get_queryset(self) -> QuerySet[Job]:
         if getattr(self, "swagger_fake_view", False):  # the OpenAPI generator has no signed-in user
             return Job.objects.none()
-        return job_list(user=signed_in_user(self.request), with_result=self.action in ("retrieve", "result_csv"))
+        return job_list(
+            user=signed_in_user(self.request), with_result=self.action in ("retrieve", "result_csv", "result_xlsx")
+        )
 
     def get_serializer_class(self) -> Any:
         return JobDetailSerializer if self.action in ("retrieve", "create") else JobSerializer
 
     def get_renderers(self) -> list[BaseRenderer]:
         if self.action == "result_csv":
-            return [CSVRenderer()]
+            return renderers("csv")
+        if self.action == "result_xlsx":
+            return renderers("xlsx")
         if self.action == "retrieve":
-            return [JSONRenderer(), BrowsableAPIRenderer(), CSVRenderer()]
-        return [JSONRenderer(), BrowsableAPIRenderer()]
-
-    def get_throttles(self) -> list[BaseThrottle]:
-        # Submitting and cancelling are throttled; polling (the progress bar asks every second
-        # or so) and reading results are not.
-        return [SharedScopedRateThrottle()] if self.action in ("create", "destroy") else []
+            return renderers("json", *TABLE_FORMATS, browsable=True)
+        return renderers("json", browsable=True)
 
     @extend_schema(
         request=SUBMIT_REQUEST,
@@ -120,6 +131,7 @@ class JobViewSet(
             ),
             **ERRORS,
             **SUBMIT_LIMITED,
+            **QUOTA_EXCEEDED,
         },
         examples=[
             OpenApiExample(
@@ -178,16 +190,18 @@ class JobViewSet(
                 JobDetailSerializer, description="The job, its progress and result"
             ),
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="format=csv: the result table"),
-            409: OpenApiResponse(ErrorSerializer, description="format=csv before the job succeeded"),
+            (200, XLSX_MEDIA_TYPE): OpenApiResponse(OpenApiTypes.BINARY, description="format=xlsx: the result table"),
+            409: OpenApiResponse(ErrorSerializer, description="format=csv or xlsx before the job succeeded"),
             **NOT_FOUND,
             **ERRORS,
         },
-        summary="Poll a job (format=csv: its result table)",
+        summary="Poll a job (format=csv or xlsx: its result table)",
     )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         job = self.get_object()
-        if getattr(request.accepted_renderer, "format", None) == "csv":
-            return self._csv(job)
+        fmt = table_asked(request)
+        if fmt is not None:
+            return self._table(job, fmt)
         return Response(JobDetailSerializer(job, context={"request": request}).data)
 
     @extend_schema(
@@ -200,14 +214,29 @@ class JobViewSet(
         summary="Download the result table of a succeeded job as CSV",
     )
     def result_csv(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return self._csv(self.get_object())
+        return self._table(self.get_object(), FORMATS["csv"])
 
-    def _csv(self, job: Job) -> Response:
+    @extend_schema(
+        responses={
+            (200, XLSX_MEDIA_TYPE): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The result table, one sheet with a header row"
+            ),
+            409: OpenApiResponse(ErrorSerializer, description="The job has not succeeded (yet)"),
+            **NOT_FOUND,
+            **ERRORS,
+        },
+        summary="Download the result table of a succeeded job as an Excel workbook",
+    )
+    def result_xlsx(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._table(self.get_object(), FORMATS["xlsx"])
+
+    def _table(self, job: Job, fmt: OutputFormat) -> Response:
         if job.status != JobStatus.SUCCEEDED:
-            # Raised, not returned: the error handler renders it as JSON although CSV was asked for.
+            # Raised, not returned: the error handler renders it as JSON although a table was asked for.
             raise NoResultTable(f"Job {job.pk} has no result table: it is {job.status}.")
-        filename = f"zsizer-job-{job.pk}-{job.kind}.csv"
-        return Response(_csv_rows(job), headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+        header, rows = _table(job)
+        units = [UNITS.get(name, "") for name in header] if job.kind == JobKind.BATCH else None
+        return table_response(fmt, header=header, rows=rows, stem=f"zsizer-job-{job.pk}-{job.kind}", units=units)
 
     @extend_schema(
         responses={

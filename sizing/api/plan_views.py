@@ -12,16 +12,18 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import APIException
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.formats import FORMATS, OutputFormat, renderers, rows_table, table_response
 from sizing.api.plan_schema import PlanInputsSerializer, PlanResultSerializer
-from sizing.api.renderers import CSVRenderer
-from sizing.api.report_views import PDFRenderer, pdf_response
-from sizing.api.throttles import SharedScopedRateThrottle
+from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
+from sizing.api.renderers import XLSX_MEDIA_TYPE
+from sizing.api.report_views import pdf_response
+from sizing.api.throttles import ThrottledView
+from sizing.jobs.plan import COLUMN_UNITS
 from sizing.models import JobStatus, Plan
 from sizing.reports.plan import plan_pdf
 from sizing.selectors.plans import plan_list
@@ -117,11 +119,21 @@ def _answered(plan: Plan) -> dict[str, Any]:
 
 
 def csv_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    # A plan's stored answer is JSON (the storage boundary): its table's columns and rows.
     table = result["table"]
-    return [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
+    return rows_table(table["columns"], table["rows"])
+
+
+def _plan_table(plan: Plan, fmt: OutputFormat) -> Response:
+    result = _answered(plan)
+    header = list(result["table"]["columns"])
+    units = [COLUMN_UNITS.get(name, "") for name in header]
+    return table_response(fmt, header=header, rows=csv_rows(result), stem=f"zsizer-plan-{plan.pk}", units=units)
 
 
 class PlanViewSet(
+    ThrottledView,
+    QuotaView,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -130,12 +142,14 @@ class PlanViewSet(
 ):
     """Capacity plans: workloads growing over a horizon on candidate machines, period by period."""
 
-    throttle_scope = "jobs"
+    throttle_scopes = {"create": "jobs", "destroy": "cancel", "report_pdf": "reports"}
+    quota_actions = {"create": "plans"}
+    list_quota = "plans"
 
     def get_queryset(self) -> QuerySet[Plan]:
         if getattr(self, "swagger_fake_view", False):  # the OpenAPI generator has no signed-in user
             return Plan.objects.none()
-        detail = self.action in ("retrieve", "report_pdf", "result_csv")
+        detail = self.action in ("retrieve", "report_pdf", "result_csv", "result_xlsx")
         return plan_list(user=signed_in_user(self.request), with_result=detail)
 
     def get_serializer_class(self) -> Any:
@@ -143,13 +157,12 @@ class PlanViewSet(
 
     def get_renderers(self) -> list[BaseRenderer]:
         if self.action == "result_csv":
-            return [CSVRenderer()]
+            return renderers("csv")
+        if self.action == "result_xlsx":
+            return renderers("xlsx")
         if self.action == "report_pdf":
-            return [PDFRenderer(), JSONRenderer()]
-        return [JSONRenderer(), BrowsableAPIRenderer()]
-
-    def get_throttles(self) -> list[BaseThrottle]:
-        return [SharedScopedRateThrottle()] if self.action in ("create", "destroy") else []
+            return renderers("pdf", "json")
+        return renderers("json", browsable=True)
 
     @extend_schema(
         request=PlanInputSerializer,
@@ -163,6 +176,7 @@ class PlanViewSet(
             ),
             429: OpenApiResponse(ErrorSerializer, description="Throttled, or too many queued jobs"),
             **ERRORS,
+            **QUOTA_EXCEEDED,
         },
         examples=[OpenApiExample("two workloads over five years", request_only=True, value=EXAMPLE)],
         summary="Create a capacity plan (201 answered; 202 while workers evaluate a large one)",
@@ -227,7 +241,18 @@ class PlanViewSet(
         summary="The plan's per-period table as CSV",
     )
     def result_csv(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        plan = self.get_object()
-        rows = csv_rows(_answered(plan))
-        filename = f"zsizer-plan-{plan.pk}.csv"
-        return Response(rows, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+        return _plan_table(self.get_object(), FORMATS["csv"])
+
+    @extend_schema(
+        responses={
+            (200, XLSX_MEDIA_TYPE): OpenApiResponse(
+                OpenApiTypes.BINARY, description="One row per candidate and period, one sheet"
+            ),
+            409: OpenApiResponse(ErrorSerializer, description="The plan has no answer (yet)"),
+            **NOT_FOUND,
+            **ERRORS,
+        },
+        summary="The plan's per-period table as an Excel workbook",
+    )
+    def result_xlsx(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return _plan_table(self.get_object(), FORMATS["xlsx"])

@@ -7,17 +7,19 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, viewsets
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 
 from sizing.api import reference_serializers as s
-from sizing.api.renderers import CSVRenderer
+from sizing.api.formats import TABLE_FORMATS, renderers, table_asked
 from sizing.models import StatementKind
 from sizing.selectors import reference as selectors
 
 PATH_PARAM = OpenApiParameter("path", str, description="Path slug (case-insensitive)")
 CONFIG_PARAM = OpenApiParameter("configuration", str, description="Configuration slug (case-insensitive)")
 MACHINE_PARAM = OpenApiParameter("machine", str, description="Machine slug: z13, zec12, z10")
-FORMAT_PARAM = OpenApiParameter("format", str, enum=["json", "csv"], description="csv: all rows as CSV with a header")
+FORMAT_PARAM = OpenApiParameter(
+    "format", str, enum=["json", *TABLE_FORMATS], description="csv, xlsx: all rows as a table with a header"
+)
 
 
 class ReferenceViewSet(viewsets.ReadOnlyModelViewSet[Any]):
@@ -62,17 +64,17 @@ class PathViewSet(ReferenceViewSet):
 class BenchmarkPointViewSet(ReferenceViewSet):
     """Published benchmark points with every CPU figure, unit and provenance."""
 
-    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+    def get_renderers(self) -> list[BaseRenderer]:
+        return renderers("json", *TABLE_FORMATS, browsable=True)
 
-    def _is_csv(self) -> bool:
-        renderer = getattr(self.request, "accepted_renderer", None)
-        return getattr(renderer, "format", None) == "csv"
+    def _is_table(self) -> bool:
+        return table_asked(self.request) is not None
 
     def get_serializer_class(self) -> Any:
-        return s.BenchmarkPointCSVSerializer if self._is_csv() else s.BenchmarkPointSerializer
+        return s.BenchmarkPointCSVSerializer if self._is_table() else s.BenchmarkPointSerializer
 
     def paginate_queryset(self, queryset: Any) -> Any:
-        return None if self._is_csv() else super().paginate_queryset(queryset)
+        return None if self._is_table() else super().paginate_queryset(queryset)
 
     def get_queryset(self) -> Any:
         params = self.request.query_params

@@ -23,10 +23,10 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.throttles import ThrottledView
 from sizing.models import Report, ReportStatus
 from sizing.selectors.estimates import estimate_list
 from sizing.selectors.jobs import job_list
@@ -88,10 +88,9 @@ PDF_200 = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, descri
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such record among yours")}
 
 
-class _ReportView(APIView):
+class _ReportView(ThrottledView, APIView):
     renderer_classes = [JSONRenderer, PDFRenderer]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "estimates"
+    throttle_scopes = {"get": "reports"}
 
 
 class EstimateReportView(_ReportView):
@@ -106,7 +105,14 @@ class EstimateReportView(_ReportView):
 
 class ComparisonReportView(_ReportView):
     @extend_schema(
-        parameters=[OpenApiParameter("ids", str, required=True, description="Two or three estimate ids: 1,2,3")],
+        parameters=[
+            OpenApiParameter(
+                "ids",
+                {"type": "string", "pattern": r"^\d+(,\d+){1,2}$"},
+                required=True,
+                description="Two or three different estimate ids: 1,2,3",
+            )
+        ],
         responses={**PDF_200, 400: OpenApiResponse(ErrorSerializer), **NOT_FOUND},
         summary="PDF report comparing two or three saved estimates",
         operation_id="estimate_comparison_report_pdf",

@@ -13,6 +13,7 @@ from sizing.api import (
     reference_views,
     report_views,
 )
+from sizing.api.formats import TABLE_FORMATS
 
 router = DefaultRouter()
 router.register("machines", reference_views.MachineViewSet, basename="machine")
@@ -36,11 +37,45 @@ urlpatterns = [
     path("fit", fit_views.FitView.as_view(), name="fit"),
     path("upgrade", fit_views.UpgradeView.as_view(), name="upgrade"),
     path("jobs/<int:pk>/result.csv", job_views.JobViewSet.as_view({"get": "result_csv"}), name="job-result-csv"),
+    path("jobs/<int:pk>/result.xlsx", job_views.JobViewSet.as_view({"get": "result_xlsx"}), name="job-result-xlsx"),
     path("estimates/report.pdf", report_views.ComparisonReportView.as_view(), name="estimate-comparison-pdf"),
     path("estimates/<int:pk>/report.pdf", report_views.EstimateReportView.as_view(), name="estimate-pdf"),
     path("jobs/<int:pk>/report.pdf", report_views.JobReportView.as_view(), name="job-pdf"),
     path("plans/<int:pk>/report.pdf", plan_views.PlanViewSet.as_view({"get": "report_pdf"}), name="plan-report-pdf"),
     path("plans/<int:pk>/result.csv", plan_views.PlanViewSet.as_view({"get": "result_csv"}), name="plan-result-csv"),
+    path("plans/<int:pk>/result.xlsx", plan_views.PlanViewSet.as_view({"get": "result_xlsx"}), name="plan-result-xlsx"),
+    # Tables as operations of their own, one media type each (?format=csv and ?format=xlsx are
+    # served as well): the URL's format selects the renderer, as DRF's format suffixes do.
+    *(
+        route
+        for fmt in TABLE_FORMATS
+        for route in (
+            path(
+                f"estimate.{fmt}",
+                estimate_views.EstimateQueryView.as_view(),
+                {"format": fmt},
+                name=f"estimate-query-{fmt}",
+            ),
+            path(
+                f"estimates.{fmt}",
+                estimate_views.EstimateViewSet.as_view({"get": "list"}),
+                {"format": fmt},
+                name=f"estimate-list-{fmt}",
+            ),
+            path(
+                f"estimates/<int:pk>.{fmt}",
+                estimate_views.EstimateViewSet.as_view({"get": "retrieve"}),
+                {"format": fmt},
+                name=f"estimate-detail-{fmt}",
+            ),
+            path(
+                f"points.{fmt}",
+                reference_views.BenchmarkPointViewSet.as_view({"get": "list"}),
+                {"format": fmt},
+                name=f"point-list-{fmt}",
+            ),
+        )
+    ),
     path("reports/<int:pk>/", report_views.ReportDetailView.as_view(), name="report-detail"),
     path("reports/<int:pk>/report.pdf", report_views.ReportPDFView.as_view(), name="report-pdf"),
     path("", include(router.urls)),

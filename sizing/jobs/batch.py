@@ -5,12 +5,15 @@ and any of the optional ones); each row is validated by the estimate's input for
 ``estimate_compute``, exactly as ``GET /api/v1/estimate`` would, and written with the header every
 estimate CSV has (``sizing.services.estimate_csv``, docs/csv.md).  A bad row does not fail the
 batch: its ``error`` column says what is wrong (field: reason) and its answer columns are empty.
+Each row has a ``status`` (``sized``, ``does-not-fit``, ``no-cpu-data`` or ``refused``) and the
+result counts each; a ``name`` column labels the rows (``estimate_name``).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,11 +21,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
-import models_lib
 from sizing.jobs.base import Progress, json_result, table
-from sizing.services.estimate_csv import FIT_HEADER, HEADER, estimate_csv_row, spreadsheet_number
-from sizing.services.estimate_inputs import EstimateInputSerializer, validated_estimate_inputs
-from sizing.services.estimates import estimate_compute, normalised_inputs
+from sizing.services.estimate_csv import FIT_HEADER, HEADER, UNITS, Subject, estimate_csv_row, spreadsheet_number
+from sizing.services.estimate_inputs import EstimateInputSerializer, estimate_inputs
+from sizing.services.estimates import estimate_answer_record
 from sizing.services.fit import fit_compute
 from sizing.services.fit_inputs import FitInputSerializer
 
@@ -88,18 +90,20 @@ def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], st
         return fit_row(owner=owner, data=data)
     data.pop("generations", None)
     try:
-        inputs = validated_estimate_inputs(data)
+        inputs = estimate_inputs(data)
     except serializers.ValidationError as exc:
         return {}, _errors_text(exc.detail)
     try:
-        config_row, machine_row, outputs = estimate_compute(user=owner, inputs=inputs)
+        record = estimate_answer_record(user=owner, inputs=inputs)
     except ValidationError as exc:
         return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     except ValueError as exc:
         return {}, str(exc)
-    normalised = normalised_inputs(inputs, config_row, machine_row)
-    return estimate_csv_row({"inputs": normalised, "model_version": models_lib.__version__, **outputs}), ""
+    return estimate_csv_row(record), ""
 
+
+#: A row's status (the ``status`` column), in the order the result counts them.
+STATUSES = ("sized", "does-not-fit", "no-cpu-data", "refused")
 
 #: One row's outcome: the cells as given (padded to the header), the answer's cells, the error.
 Answer = tuple[list[str], dict[str, Any], str]
@@ -120,6 +124,18 @@ def size_rows(*, header: list[str], rows: list[list[str]], owner: User, progress
     return answers
 
 
+def _given(column: str, text: str) -> Any:
+    """A cell as given, a number where its column holds numbers (``tps``, ``cps``...) and it reads
+    as one: so that a spreadsheet has the number, as in the rows that were sized."""
+    if UNITS.get(column) or UNITS.get(f"input_{column}"):
+        try:
+            value = float(text)
+        except ValueError:
+            return text
+        return spreadsheet_number(value) if math.isfinite(value) else text
+    return text
+
+
 def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
     """The batch's result from its rows' outcomes, in row order (also how a split batch is
     assembled from its chunks, ``sizing.services.batch_chunks``).
@@ -129,21 +145,31 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
     input columns where it could not be sized."""
     with_fit = "generations" in header
     columns = [*HEADER, *(FIT_HEADER if with_fit else ())]
-    failed = sum(bool(error) for _, _, error in answers)
     table_rows = []
+    counts = dict.fromkeys(STATUSES, 0)
     for n, (given, answer, error) in enumerate(answers, 1):
         cells = dict(answer)
+        if error:
+            cells["status"] = "refused"
+        elif "cps_required" not in cells:  # a "which model fits" row: sized when a model carries it
+            cells["status"] = "sized"
         if "cps_required" not in cells:  # a bad row, or a "which model fits" row: the inputs as given
-            given_inputs = {k: v for k, v in zip(header, given, strict=False) if v.strip()}
-            cells = {**estimate_csv_row({"inputs": given_inputs}, with_fit=with_fit), **cells}
+            given_inputs = {k: _given(k, v) for k, v in zip(header, given, strict=False) if v.strip()}
+            subject = Subject(inputs=given_inputs, estimate_name=given_inputs.get("name"))
+            cells = {**estimate_csv_row(subject, with_fit=with_fit), **cells}
         cells.update(row=n, error=error or None)
+        # a chunk stored before rows had a status: an answered row counts as sized
+        cells["status"] = cells.get("status") or "sized"
+        counts[str(cells["status"])] += 1
         table_rows.append([spreadsheet_number(cells.get(c)) for c in columns])
     return json_result(
         {
             "kind": "batch",
             "rows": len(answers),
-            "succeeded": len(answers) - failed,
-            "failed": failed,
+            # every row with an answer (sized, does not fit, no CPU data); refused rows are failed
+            "succeeded": len(answers) - counts["refused"],
+            "failed": counts["refused"],
+            "counts": counts,
             "table": table(columns, table_rows),
         }
     )

@@ -57,6 +57,17 @@ COLUMNS = (
     "holds_at_high_cost",
     "reasons",
 )
+#: Units of the table's numeric columns (an XLSX header: ``cps (CPs)``); the others are text.
+COLUMN_UNITS = {
+    "period": "period",
+    "cps": "CPs",
+    "ziips": "engines",
+    "gcp_busy": "engines",
+    "ziip_busy": "engines",
+    "gcp_utilization": "fraction 0-1",
+    "ziip_utilization": "fraction 0-1",
+    "msu_consumed": "MSU",
+}
 
 
 def years_per_period(period: str) -> float:

@@ -65,6 +65,8 @@ RULE = colors.HexColor("#c7ced6")
 HEAD_FILL = colors.HexColor("#e8edf2")
 DECISION = colors.HexColor("#a61b1b")
 CAVEAT = colors.HexColor("#8a5a00")
+#: A comparison's row where the estimates differ (the compare page's "differs" rows).
+DIFFERS_FILL = colors.HexColor("#fff4d6")
 
 #: What a missing number prints as.
 

@@ -11,12 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reportlab.platypus import Flowable, KeepTogether
+from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
 from sizing import presentation
 from sizing.reports.document import (
     DASH,
     DECISION,
+    DIFFERS_FILL,
     data_table,
     escape,
     figure,
@@ -54,7 +55,8 @@ class EstimateSubject:
 
 
 def scenario_name(e: EstimateSubject) -> str:
-    return e.name or f"{e.inputs.get('path')}/{e.inputs.get('configuration')} on {e.inputs.get('machine')}"
+    """The estimate's name, or its question in product and machine names (never slugs)."""
+    return e.name or f"{e.path_name}, {e.configuration_name} on {e.machine_name}"
 
 
 def _input_value(key: str, value: Any, unit: str) -> str:
@@ -62,13 +64,12 @@ def _input_value(key: str, value: Any, unit: str) -> str:
 
 
 def question_rows(e: EstimateSubject) -> list[tuple[str, str]]:
-    rows = [
-        (label, _input_value(key, e.inputs[key], unit))
+    names = {"path": e.path_name, "configuration": e.configuration_name, "machine": e.machine_name}
+    return [
+        (label, names.get(key) or _input_value(key, e.inputs[key], unit))
         for label, key, unit in INPUT_LABELS
         if e.inputs.get(key) is not None
     ]
-    rows.insert(1, ("Path name", str(e.path_name)))
-    return rows
 
 
 def engine_name(outputs: dict[str, Any]) -> str:
@@ -166,8 +167,8 @@ def decisions_block(o: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def answer_section(e: EstimateSubject) -> list[Flowable]:
-    o = {"inputs": e.inputs, **e.outputs}
+def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) -> list[Flowable]:
+    o = {"inputs": e.inputs, **e.outputs, "software_limit_tps": software_limit_tps}
     s = styles()
     out: list[Flowable] = heading("The answer")
     eng = engine_name(o)
@@ -352,9 +353,7 @@ def chart_section(chart_data: dict[str, Any] | None, eng: str, note: str = "") -
     if chart_data is None:
         out.append(para(escape(note or "The charts could not be drawn for this estimate."), styles().small))
         return out
-    target = chart_data.get("target") or {}
-    cps = (chart_data.get("cpu") or {}).get("capacity", {}).get("cps")
-    label = f"{target.get('generation', '')}, {cps if cps is not None else '?'} CPs"
+    label = _target_label(chart_data)
     line = (chart_data.get("cpu") or {}).get("line") or {}
     how = (
         "the cost from published bounds, with the published range"
@@ -488,7 +487,10 @@ def basis_section(o: dict[str, Any], basis: ReportBasis, seen: set[str] | None =
             for ref, text in statements
             if text
         ]
-    assumptions = [presentation.fresh(a, said) for a in (o.get("basis") or {}).get("assumptions") or []]
+    assumptions = [
+        presentation.fresh(presentation.customer_wording(str(a)), said)
+        for a in (o.get("basis") or {}).get("assumptions") or []
+    ]
     if any(assumptions):
         out += heading("Assumptions", 2)
         out += [para("\u2022 " + escape(a), s.small) for a in assumptions if a]
@@ -511,17 +513,89 @@ def sources_section(
     return out + warning_reasons([w for w in fresh if w.details])
 
 
+def question_sentence(e: EstimateSubject) -> str:
+    """The question in product and machine names: "FiTeq Authenticator, multi-region on IBM z16 A01
+    at 8,000 TPS"."""
+    given = e.inputs.get("cps")
+    cps = f" with {presentation.plural(given, 'CP')} given" if given is not None else ""
+    return (
+        f"{e.path_name}, {e.configuration_name} on {e.machine_name}{cps} at "
+        f"{presentation.count(e.inputs.get('tps'), 'TPS')}"
+    )
+
+
+def advice_items(o: dict[str, Any], chart_data: dict[str, Any] | None) -> list[str]:
+    """What would help (the binding resource's advice): the chart data's, which knows the software
+    limit, else the answer's own."""
+    if chart_data is not None and "advice" in chart_data:
+        return [str(a["sentence"]) for a in chart_data["advice"]]
+    return [a.sentence for a in presentation.advice(o)]
+
+
+def summary_section(e: EstimateSubject, chart_data: dict[str, Any] | None) -> list[Flowable]:
+    """Page 1: the question, the answer, the recommended configuration, the decisions to sign, what
+    would help and one chart."""
+    o = {"inputs": e.inputs, **e.outputs, "software_limit_tps": (chart_data or {}).get("software_limit_tps")}
+    eng = engine_name(o)
+    cap = o.get("capacity") or {}
+    fit = o.get("feasibility") or {}
+    out: list[Flowable] = [*heading("Summary"), para(f"<b>The question.</b> {escape(question_sentence(e))}.")]
+    if o.get("cps_required") is None and fit.get("feasible") is not False:
+        answer = "No CPs can be quoted: no CPU figures are published for this path."
+    elif fit.get("feasible") is False:
+        most = fit.get("max_tps")
+        answer = "This target does not carry the rate" + (
+            f"; the most it carries is {presentation.count(most, 'TPS')}." if most is not None else "."
+        )
+    else:
+        answer = (
+            f"{presentation.plural(o.get('cps_required'), 'CP')} and {presentation.plural(o.get('ziips_required'), eng)}"
+            f", {num(o.get('mips'))} MIPS, {num(o.get('msu'))} MSU, CPs at {pct(o.get('gcp_utilization'))} busy."
+        )
+    out.append(para(f"<b>The answer.</b> {escape(answer)}"))
+    if cap.get("model") and fit.get("feasible") is not False and o.get("cps_required") is not None:
+        out.append(
+            para(
+                f"<b>Recommended configuration.</b> {escape(cap.get('model'))} (capacity setting "
+                f"{escape(cap.get('capacity_setting'))}) with {presentation.plural(o.get('ziips_required'), eng)}."
+            )
+        )
+    out += decisions_block(o)
+    helps = advice_items(o, chart_data)
+    if helps:
+        out.append(para("<b>What would help</b>"))
+        out += [para("\u2022 " + escape(h)) for h in helps]
+    demand = None if chart_data is None else chart_data.get("demand")
+    if demand and finite(demand.get("total")) is not None:
+        out.append(
+            figure(
+                draw_bars(demand_bars(demand, eng), height=150),
+                f"Busy engines on CPs and {eng}s at the target rate, against the LPAR's CPs and {eng}s.",
+            )
+        )
+    return out
+
+
+def _target_label(chart_data: dict[str, Any]) -> str:
+    target = chart_data.get("target") or {}
+    cps = (chart_data.get("cpu") or {}).get("capacity", {}).get("cps")
+    gen = target.get("machine_name") or target.get("generation", "")
+    return f"{gen}, {presentation.plural(cps, 'CP')}" if cps is not None else str(gen)
+
+
 def estimate_story(
     e: EstimateSubject, basis: ReportBasis, chart_data: dict[str, Any] | None, chart_note: str = ""
 ) -> list[Flowable]:
-    """Question, answer, warnings, charts, basis and sources of one estimate."""
+    """Summary (page 1), then question, answer, warnings, charts, basis and sources of one estimate."""
     o = e.outputs
-    story: list[Flowable] = [*heading("The question"), key_values(question_rows(e))]
-    story += answer_section(e)
+    story: list[Flowable] = [*summary_section(e, chart_data), PageBreak()]
+    story += [*heading("The question"), key_values(question_rows(e))]
+    software = (chart_data or {}).get("software_limit_tps")
+    story += answer_section(e, software)
     # The cost only from the user's own price book (absent: no cost, and the report says so).
     costs = presentation.cost_rows(o)
     story += [*heading("Cost from your price book"), key_values(costs)] if costs else []
-    warnings = presentation.warnings({"inputs": e.inputs, **o})
+    warnings = presentation.warnings({"inputs": e.inputs, **o, "software_limit_tps": software})
     # the decisions are said once, under "Before you sign this" in the answer
     story += [*heading("Warnings"), *warning_list([w for w in warnings if w.level != "decision"])]
     story += chart_section(chart_data, engine_name(o), chart_note)
@@ -534,27 +608,75 @@ def estimate_story(
 # -- comparison --------------------------------------------------------------------------------
 
 
-def comparison_table(estimates: Sequence[EstimateSubject]) -> list[Flowable]:
-    """Question and answer side by side: one column per estimate."""
-    header = ["", *(f"#{e.id} {scenario_name(e)}" for e in estimates)]
-    rows: list[list[str]] = []
+def _engine_label(estimates: Sequence[EstimateSubject]) -> str | None:
+    """The specialty engine's name where the estimates share one; None where they differ (a zAAP
+    machine beside a zIIP one)."""
+    names = {engine_name(e.outputs) for e in estimates}
+    return names.pop() if len(names) == 1 else None
+
+
+def comparison_rows(estimates: Sequence[EstimateSubject]) -> list[tuple[str, list[str], bool]]:
+    """(label, one cell per estimate, whether they differ): the question, then the answer.
+
+    Answer rows are matched by their label, not their position: an estimate with a row another
+    lacks (the ICF's coupling facility) gets a dash there.  Where the estimates size different
+    specialty engines (zAAPs on a zEC12, zIIPs on a z16) the row says "Specialty engines" and
+    each cell names its own.
+    """
+    rows: list[tuple[str, list[str], bool]] = []
     for label, key, unit in INPUT_LABELS:
         values = [e.inputs.get(key) for e in estimates]
         if any(v is not None for v in values):
-            rows.append([label, *("default" if v is None else _input_value(key, v, unit) for v in values)])
-    answers = [answer_rows({"inputs": e.inputs, **e.outputs}) for e in estimates]
-    for i, row in enumerate(answers[0]):
-        cells = []
-        for a in answers:
-            value, rng = a[i][1], a[i][2]
-            cells.append(value + (f" ({rng})" if rng else ""))
-        rows.append([row[0], *cells])
-    rows.append(
-        [
-            "Warnings",
-            *(presentation.warning_summary({"inputs": e.inputs, **e.outputs}) for e in estimates),
-        ]
-    )
-    rows.append(["Model version", *(e.model_version for e in estimates)])
+            cells = ["default" if v is None else _input_value(key, v, unit) for v in values]
+            if key == "path":
+                cells = [e.path_name for e in estimates]
+            elif key == "configuration":
+                cells = [e.configuration_name for e in estimates]
+            elif key == "machine":
+                cells = [e.machine_name for e in estimates]
+            rows.append((label, cells, len(set(cells)) > 1))
+    shared = _engine_label(estimates)
+    order: list[str] = []
+    by_label: list[dict[str, str]] = []
+    for e in estimates:
+        eng = engine_name(e.outputs)
+        found: dict[str, str] = {}
+        for label, value, rng, _ in answer_rows({"inputs": e.inputs, **e.outputs}):
+            cell = value + (f" ({rng})" if rng else "")
+            if shared is None and eng in label:
+                label = label.replace(f"{eng}s", "Specialty engines").replace(eng, "Specialty engine")
+                if value != DASH:
+                    cell = f"{cell} ({eng}s)" if label.endswith("required") else f"{cell} ({eng})"
+            found[label] = cell
+            if label not in order:
+                order.append(label)
+        by_label.append(found)
+    for label in order:
+        cells = [found.get(label, DASH) for found in by_label]
+        rows.append((label, cells, len(set(cells)) > 1))
+    summary = [presentation.warning_summary({"inputs": e.inputs, **e.outputs}) for e in estimates]
+    rows.append(("Warnings", summary, len(set(summary)) > 1))
+    versions = [e.model_version for e in estimates]
+    rows.append(("Model version", versions, len(set(versions)) > 1))
+    return rows
+
+
+def comparison_table(estimates: Sequence[EstimateSubject]) -> list[Flowable]:
+    """Question and answer side by side: one column per estimate; a row where they differ is
+    marked "differs" and shaded, as the compare page marks it."""
+    header = ["", *(f"#{e.id} {scenario_name(e)}" for e in estimates)]
+    rows = comparison_rows(estimates)
     n = len(estimates)
-    return [data_table(header, rows, widths=[0.25, *([0.75 / n] * n)])]
+    table = data_table(
+        [*header, ""],
+        [[label, *cells, "differs" if differs else ""] for label, cells, differs in rows],
+        widths=[0.22, *([0.7 / n] * n), 0.08],
+    )
+    table.setStyle([("BACKGROUND", (0, i + 1), (-1, i + 1), DIFFERS_FILL) for i, r in enumerate(rows) if r[2]])
+    return [
+        table,
+        para(
+            "Rows marked “differs” (shaded) are where the estimates differ, in the question or in the answer.",
+            styles().small,
+        ),
+    ]

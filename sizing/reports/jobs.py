@@ -336,7 +336,12 @@ def batch_section(result: dict[str, Any]) -> Section:
     out: Section = [
         *heading("Summary"),
         para(
-            f"{num(result.get('rows'))} scenarios: {num(result.get('succeeded'))} sized, {num(result.get('failed'))} refused (the error says why)."
+            presentation.batch_summary(
+                int(result.get("rows") or 0),
+                result.get("counts"),
+                int(result.get("succeeded") or 0),
+                int(result.get("failed") or 0),
+            )
         ),
         *heading("Charts"),
         figure(draw_plot(plot, height=160), "CPs required by each scenario."),
@@ -348,7 +353,10 @@ def batch_section(result: dict[str, Any]) -> Section:
             return f"{r.get('path')} / {r.get('configuration')}"
         if col == "warning_codes":
             codes = str(r.get("warning_codes") or "").replace(",", " ").split()
-            return str(r.get("error") or " ".join(c for c in codes if level_of(c) == "decision") or DASH)
+            status = presentation.BATCH_STATUS_WORDS.get(str(r.get("status")), "")
+            said = str(r.get("error") or " ".join(c for c in codes if level_of(c) == "decision"))
+            text = ": ".join(t for t in (status if status not in ("", "sized") else "", said) if t)
+            return text or DASH
         return cell(r.get(col), kind) if col in index else DASH
 
     out.append(

@@ -228,6 +228,7 @@ def _draw_guides(
     left, bottom, pw, ph = box
     x0, x1, y0, y1 = extent
     shown = 0
+    placed: list[tuple[str, float]] = []  # the y-guide labels drawn: (side, y)
     for g in plot.guides:
         if g.axis == "x" and x0 <= g.value <= x1:
             x = sx(g.value)
@@ -250,7 +251,28 @@ def _draw_guides(
         elif g.axis == "y" and y0 <= g.value <= y1:
             y = sy(g.value)
             d.add(Line(left, y, left + pw, y, strokeColor=g.color, strokeWidth=0.9, strokeDashArray=(3, 2)))
-            d.add(String(left + 3, y + 2, g.label, fontName=FONT, fontSize=6.5, fillColor=g.color))
+            _guide_label(d, placed, g, left, pw, y)
+
+
+#: Height of a guide's label, points (6.5 pt type and a little air).
+_LABEL_HEIGHT = 8.5
+
+
+def _guide_label(d: Drawing, placed: list[tuple[str, float]], g: Guide, left: float, width: float, y: float) -> None:
+    """A horizontal guide's label at the left of the plot, or at the right where it would overprint
+    one already drawn at the left (the capacity line and its ceiling a little below it)."""
+    side = "left"
+    if any(s == "left" and abs(py - y) < _LABEL_HEIGHT for s, py in placed):
+        side = "right"
+        if any(s == "right" and abs(py - y) < _LABEL_HEIGHT for s, py in placed):
+            y -= _LABEL_HEIGHT + 2  # both sides taken: below the line
+    placed.append((side, y))
+    if side == "left":
+        d.add(String(left + 3, y + 2, g.label, fontName=FONT, fontSize=6.5, fillColor=g.color))
+    else:
+        d.add(
+            String(left + width - 3, y + 2, g.label, fontName=FONT, fontSize=6.5, fillColor=g.color, textAnchor="end")
+        )
 
 
 def _draw_legend(d: Drawing, plot: Plot, x: float, y: float, width: float) -> None:
@@ -308,6 +330,7 @@ def draw_bars(bars: Bars, *, width: float = FRAME_WIDTH, height: float = 190.0) 
             base += v
         if n <= 24 or i % math.ceil(n / 24) == 0:
             d.add(String(cx, bottom - 10, cat[:28], fontName=FONT, fontSize=6.2, fillColor=MUTED, textAnchor="middle"))
+    placed: list[tuple[str, float]] = []
     for g in bars.guides:
         if 0 <= g.value <= y1:
             d.add(
@@ -321,7 +344,7 @@ def draw_bars(bars: Bars, *, width: float = FRAME_WIDTH, height: float = 190.0) 
                     strokeDashArray=(3, 2),
                 )
             )
-            d.add(String(left + 3, sy(g.value) + 2, g.label, fontName=FONT, fontSize=6.5, fillColor=g.color))
+            _guide_label(d, placed, g, left, pw, sy(g.value))
     d.add(String(left + pw / 2, 4, bars.x_label, fontName=FONT, fontSize=7.5, fillColor=INK, textAnchor="middle"))
     d.add(_y_label(bars.y_label, bottom + ph / 2))
     _draw_legend(

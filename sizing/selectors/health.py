@@ -1,10 +1,13 @@
 """Is the service able to answer?  The database and the broker, each checked with a short timeout,
 and the shared cache.
 
-Used by ``/healthz``; the answer names only which dependency failed, never a host, a URL or an
-error message (the endpoint is public).  The database and the broker are needed: without either
-the service is down.  The shared cache (``ZSIZER_CACHE_URL``) only saves work: without it the
-service answers (``config.redis_cache`` computes without it) and runs *degraded*.
+Used by ``/healthz/ready`` (and ``/healthz``, the same answer); ``/healthz/live`` checks
+nothing but that the process answers.  The answer names only which dependency failed, never a
+host, a URL or an error message (the endpoint is public).  The database is needed: without it
+the service is down (*unavailable*).  The broker and the shared cache are not: while the broker is
+down jobs are still accepted and stored, and the reconciler sends them once it is back; without
+the cache (``ZSIZER_CACHE_URL``) answers are computed without it.  Either makes the service
+*degraded*, never a reason to restart it.
 """
 
 from __future__ import annotations
@@ -71,8 +74,8 @@ def cache_status() -> Check:
 
 def health() -> tuple[Status, dict[str, Check]]:
     """``(status, {"database": ..., "broker": ..., "cache": ...})``: ``unavailable`` when the
-    database or the broker is, ``degraded`` when only the shared cache is, else ``ok``."""
+    database is, ``degraded`` when the broker or the shared cache is, else ``ok``."""
     checks = {"database": database_status(), "broker": broker_status(), "cache": cache_status()}
-    if "unavailable" in (checks["database"], checks["broker"]):
+    if checks["database"] == "unavailable":
         return "unavailable", checks
-    return ("degraded" if checks["cache"] == "unavailable" else "ok"), checks
+    return ("degraded" if "unavailable" in (checks["broker"], checks["cache"]) else "ok"), checks

@@ -4,11 +4,13 @@ ratings and the source documents, read from the stored reference data (reads onl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from models_lib.costmodel import median_abs_loo_error
 from sizing.models import BenchmarkPoint, CapacityRating, Configuration, EngineRule, SourceDocument, Statement
+from sizing.records import BasisRecord
 from sizing.selectors.fitted import current_reference
 
 
@@ -70,24 +72,25 @@ def _source_row(doc: SourceDocument) -> SourceRow:
     return SourceRow(doc.identifier or doc.slug, doc.title, doc.publisher, doc.published)
 
 
-def report_basis(*, configuration: Configuration, basis: dict[str, Any]) -> ReportBasis:
-    """The rows ``basis`` (an estimate's or a job's ``basis``) names, with their sources.
+def report_basis(*, configuration: Configuration, basis: BasisRecord | Mapping[str, Any]) -> ReportBasis:
+    """The rows ``basis`` (an estimate's or a job's ``basis``, typed: stored JSON is read by
+    ``BasisRecord.from_dict``) names, with their sources.
 
     Four queries whatever the answer: points, ratings, statements, engine rules of the machines.
     """
-    model = basis.get("model") or {}
-    component = model.get("component")
+    record = basis if isinstance(basis, BasisRecord) else BasisRecord.from_dict(basis)
+    component = None if record.model is None else record.model.component
     loo, median = _loo_by_point(configuration, component)
-    point_ids = [int(i) for i in basis.get("points") or []]
+    point_ids = list(record.points)
     points = list(BenchmarkPoint.objects.filter(id__in=point_ids).select_related("source").order_by("etr"))
-    rating_ids = [int(i) for i in (basis.get("projection") or {}).get("rating_ids") or []]
+    rating_ids = [] if record.projection is None else list(record.projection.rating_ids)
     ratings = list(CapacityRating.objects.filter(id__in=rating_ids).select_related("source"))
-    statement_ids = [int(i) for i in basis.get("statements") or []]
+    statement_ids = list(record.statements)
     # The engine names the statements and points it used (a borrowed cost's points among the
     # points), so every one of them, and its document, is a source of the answer.
     statements = list(Statement.objects.filter(id__in=statement_ids).select_related("source"))
     docs: dict[int, SourceDocument] = {}
-    rules = EngineRule.objects.filter(generation__in=_generations(basis)).select_related("source")
+    rules = EngineRule.objects.filter(generation__in=_generations(record)).select_related("source")
     for source in [
         *(p.source for p in points),
         *(r.source for r in ratings),
@@ -131,7 +134,7 @@ def _once(statements: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return sorted((("; ".join(r), text) for text, r in refs.items()), key=lambda rt: -len(rt[1]))
 
 
-def _generations(basis: dict[str, Any]) -> list[str]:
+def _generations(basis: BasisRecord) -> list[str]:
     """Engine rules are cited by generation in the assumptions; match the ones the basis names."""
-    text = " ".join(str(a) for a in basis.get("assumptions") or [])
+    text = " ".join(basis.assumptions)
     return [g for g in EngineRule.objects.values_list("generation", flat=True) if f"{g}:" in text]

@@ -25,13 +25,14 @@ from typing import Any
 import numpy as np
 from django.contrib.auth.models import User
 
-import models_lib
 from models_lib import units
 from models_lib.answer import SizingResult
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
 from models_lib.inputs import ConfigurationData, Point
+from sizing import presentation
 from sizing.models import BenchmarkPoint, MetricName, MetricUnit
-from sizing.services.estimates import estimate_scenario, normalised_inputs
+from sizing.records import EstimateInputs
+from sizing.services.estimates import Inputs, estimate_record, estimate_scenario
 from sizing.services.scenario import estimate_answer, estimate_result
 
 #: Points on the ETR grid of the CPU and response-time charts.
@@ -131,12 +132,16 @@ def _point_rows(cfg: ConfigurationData) -> dict[int, BenchmarkPoint]:
 def _capacity(answer: SizingResult) -> dict[str, Any]:
     """The target LPAR the estimate evaluated: CPs and zIIPs (given or sized), utilisation ceiling,
     and its capacity line (CPs plus specialty engines, as a level of busy engines)."""
+    # The CPs the figures are evaluated at: the answer's, or where it does not fit the largest
+    # count (or the given one), as its figures are (``SizingResult.evaluated_cps``).
+    cps = answer.cps if answer.cps is not None else answer.evaluated_cps
+    ziips = answer.ziips if answer.cps is not None else answer.evaluated_ziips
     out: dict[str, Any] = {
-        "cps": answer.cps,
-        "ziips": answer.ziips or 0,
+        "cps": cps,
+        "ziips": ziips or 0,
         "max_utilization": _finite(answer.max_utilization),
     }
-    if answer.cps is not None and answer.prepared is not None and answer.prepared.has_cpu_data:
+    if cps is not None and answer.prepared is not None and answer.prepared.has_cpu_data:
         line = answer.capacity_line()
         out.update(engines=line.engines, label=line.label, ceiling=line.ceiling, ceiling_label=line.ceiling_label)
     return out
@@ -161,6 +166,7 @@ def cpu_chart(
     """
     prepared = answer.prepared
     target = {"tps": tps, "busy_cps": _finite(answer.busy_cps.total)}
+    points: list[dict[str, Any]] = []
     chart: dict[str, Any] = {
         "component": model.primary,
         "component_label": _COMPONENT_LABELS.get(model.primary or "", model.primary),
@@ -169,13 +175,14 @@ def cpu_chart(
         "level": DEFAULT_LEVEL,
         "target": target,
         "capacity": capacity,
-        "points": [],
+        "points": points,
         "line": None,
         "bounds": [],
     }
-    if prepared is None or answer.cps is None or not prepared.has_cpu_data:
+    cps = capacity.get("cps")
+    if prepared is None or cps is None or not prepared.has_cpu_data:
         return chart
-    scale = prepared.measured_scale(answer.cps, answer.ziips or 0)
+    scale = prepared.measured_scale(cps, capacity.get("ziips") or 0)
     chart["scale"] = scale
     curve = answer.cpu_curve(grid)
     line = {
@@ -201,7 +208,7 @@ def cpu_chart(
             if primary is None or primary not in point.busy_cps:
                 continue
             busy = point.busy_cps[primary]
-            chart["points"].append(
+            points.append(
                 {
                     **_point_hover(rows, point),
                     "busy_cps_published": busy,
@@ -232,7 +239,7 @@ def response_chart(
     *,
     cfg: ConfigurationData,
     answer: SizingResult,
-    inputs: dict[str, Any],
+    inputs: EstimateInputs,
     tps: float,
     grid: np.ndarray,
     rows: dict[int, BenchmarkPoint],
@@ -249,7 +256,7 @@ def response_chart(
         "knee_response_ms": None,
         "saturation_tps": _finite(answer.saturation_tps),
         "target": {"tps": tps, "response_time_ms": _finite(rt.value), "low": _finite(rt.low), "high": _finite(rt.high)},
-        "goal_ms": _finite(inputs.get("response_time_sla_ms")),
+        "goal_ms": _finite(inputs.response_time_sla_ms),
         "published": [
             {**_point_hover(rows, p), "tps": p.etr}
             for p in cfg.points
@@ -262,7 +269,7 @@ def response_chart(
     }
     prepared = answer.prepared
     rm = None if prepared is None else prepared.response
-    if rm is None or prepared is None or not prepared.has_cpu_data or not answer.cps:
+    if rm is None or prepared is None or not prepared.has_cpu_data or not answer.evaluated_cps:
         return chart
     curve = answer.response_curve(grid)
     chart["has_response_data"] = rm.has_response_data
@@ -280,8 +287,9 @@ def response_chart(
     return chart
 
 
-def demand_chart(*, answer: SizingResult, capacity: dict[str, Any]) -> dict[str, Any]:
-    """Busy engines on GCPs and zIIPs from the estimate; zIIP-eligible work on GCPs kept apart."""
+def demand_chart(*, answer: SizingResult) -> dict[str, Any]:
+    """Busy engines on GCPs and zIIPs from the estimate; zIIP-eligible work on GCPs kept apart;
+    the LPAR's CPs, specialty engines and ceiling as the CPU chart's capacity has them."""
     busy = answer.busy_cps
     gcp = _finite(busy.gcp) or 0.0
     spill = _finite(busy.ziip_on_gcp) or 0.0
@@ -290,17 +298,18 @@ def demand_chart(*, answer: SizingResult, capacity: dict[str, Any]) -> dict[str,
         "ziip_on_gcp": spill,
         "ziip": _finite(busy.ziip) or 0.0,
         "total": _finite(busy.total),
-        "cps": capacity.get("cps"),
-        "ziips": capacity.get("ziips"),
-        "max_utilization": capacity.get("max_utilization"),
+        "cps": answer.cps,
+        "ziips": answer.ziips or 0,
+        "max_utilization": _finite(answer.max_utilization),
         "breakdown": {k: _finite(v) for k, v in answer.breakdown.items()},
         "engine": answer.specialty_engine,  # zAAP on z10..zEC12, zIIP from z13
     }
 
 
-def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
+def chart_data(*, user: User, inputs: Inputs) -> dict[str, Any]:
     """The estimate (as GET /api/v1/estimate answers it) and the data of its three charts, drawn
     from the typed answer (computed once: the served estimate is its ``to_dict()``)."""
+    inputs = EstimateInputs.of(inputs)
     scenario, target = estimate_scenario(user=user, inputs=inputs)
     outputs = estimate_answer(scenario=scenario, target=target, inputs=scenario.inputs)
     answer = estimate_result(scenario=scenario, target=target, inputs=scenario.inputs)
@@ -309,18 +318,16 @@ def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     cfg, model = fitted.data, fitted.model
     projection = answer.basis.projection
     factor = 1.0 if projection is None else projection.factor
-    tps = float(inputs["tps"])
+    tps = inputs.tps
     capacity = _capacity(answer)
     etr_max = model.primary_fit().etr_max if model.has_cpu_model else max((b.tps for b in cfg.bounds), default=tps)
     grid = _etr_grid(tps=tps, etr_max=etr_max, saturation=_finite(answer.saturation_tps))
     native = config_row.path.native_machine
     rows = _point_rows(cfg)  # provenance of the points, for the hover texts
+    software = software_limit(answer)
+    estimate = estimate_record(inputs=inputs, config_row=config_row, machine_row=machine_row, outputs=outputs).to_dict()
     return {
-        "estimate": {
-            "inputs": normalised_inputs(inputs, config_row, machine_row),
-            "model_version": models_lib.__version__,
-            **outputs,
-        },
+        "estimate": estimate,
         "target": {
             "machine": machine_row.slug,
             "machine_name": machine_row.name,
@@ -338,7 +345,20 @@ def chart_data(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
         ),
         "response": response_chart(cfg=cfg, answer=answer, inputs=inputs, tps=tps, grid=grid, rows=rows),
         "demand": demand_chart(answer=answer, capacity=capacity),
+        # What would help an answer that does not carry its target, following the binding
+        # resource (the software station's limit from the typed answer's response model).
+        "advice": [a.as_dict() for a in presentation.advice(estimate, software_tps=software)],
+        "software_limit_tps": software,
     }
+
+
+def software_limit(answer: SizingResult) -> float | None:
+    """The rate at which the fitted software station saturates (no number of CPs raises it), or None."""
+    prepared = answer.prepared
+    rm = None if prepared is None else prepared.response
+    if rm is None or rm.software is None:
+        return None
+    return _finite(rm.software.saturation_tps())
 
 
 # -- reference data browser --------------------------------------------------------------------

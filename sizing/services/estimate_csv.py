@@ -16,49 +16,81 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sizing.records import EstimateInputs, EstimateRecord, RangeRecord
 from sizing.services.estimate_inputs import EstimateInputSerializer
 
 SIGNIFICANT_DIGITS = 6
 
 
 @dataclass(frozen=True)
+class Subject:
+    """What one CSV row is about: an answer (``record``; ``None`` for a batch row that could not be
+    sized), its inputs (the record's, or a refused row's as given), and what the export adds (a
+    saved estimate's id, name and time; a batch row's number, error, status and "which model fits"
+    cells)."""
+
+    record: EstimateRecord | None = None
+    inputs: EstimateInputs | Mapping[str, Any] | None = None
+    estimate_id: int | None = None
+    estimate_name: str | None = None
+    created_at: str | None = None
+    row: int | None = None
+    error: str | None = None
+    status: str | None = None
+    fit: Mapping[str, Any] | None = None
+
+    @classmethod
+    def of(cls, record: EstimateRecord, **extra: Any) -> Subject:
+        saved = record.saved
+        return cls(
+            record=record,
+            inputs=record.inputs,
+            estimate_id=saved.id if saved is not None else None,
+            estimate_name=record.name or None,
+            created_at=saved.created_at if saved is not None else None,
+            status=record.status,
+            **extra,
+        )
+
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
 class Column:
     """One CSV column: its name, the unit of its numbers ("" for text) and where its value comes from.
 
-    ``source`` is a path of keys (and list indices) into the estimate record
-    (``{"inputs": ..., "model_version": ..., **answer}``, plus ``estimate_id``, ``estimate_name``,
-    ``created_at``, ``row`` and ``error`` where they apply), or a function of the record.
+    ``source`` is a path of attribute names (and 0/1 for a range's low and high end) from the
+    row's :class:`Subject` (``("record", "ranges", "cps", 0)``), or a function of it.
     """
 
     name: str
     unit: str
     description: str
-    source: tuple[str | int, ...] | Callable[[Mapping[str, Any]], Any]
+    source: Path | Callable[[Subject], Any]
 
 
-def _at(record: Mapping[str, Any], path: tuple[str | int, ...]) -> Any:
-    value: Any = record
+def _at(subject: Subject, path: Path) -> Any:
+    value: Any = subject
     for key in path:
         if isinstance(key, int):
-            if isinstance(value, Mapping):  # a range given as {"low": .., "high": ..}
-                value = value.get(("low", "high")[key])
-            elif isinstance(value, (list, tuple)) and len(value) > key:
-                value = value[key]
+            if isinstance(value, RangeRecord):
+                value = (value.low, value.high)[key]
             else:
                 return None
-        elif isinstance(value, Mapping):
+        elif isinstance(value, Mapping):  # a refused row's inputs as given, a fit row's cells
             value = value.get(key)
         else:
-            return None
+            value = getattr(value, key, None)
         if value is None:
             return None
     return value
 
 
-def _first(*paths: tuple[str | int, ...]) -> Callable[[Mapping[str, Any]], Any]:
-    def get(record: Mapping[str, Any]) -> Any:
+def _first(*paths: Path) -> Callable[[Subject], Any]:
+    def get(subject: Subject) -> Any:
         for path in paths:
-            value = _at(record, path)
+            value = _at(subject, path)
             if value is not None:
                 return value
         return None
@@ -66,19 +98,19 @@ def _first(*paths: tuple[str | int, ...]) -> Callable[[Mapping[str, Any]], Any]:
     return get
 
 
-def _warning_codes(record: Mapping[str, Any]) -> str | None:
-    warnings = record.get("warnings") or []
-    return " ".join(str(w.get("code")) for w in warnings) or None
+def _warning_codes(subject: Subject) -> str | None:
+    record = subject.record
+    return None if record is None else " ".join(w.code for w in record.warnings) or None
 
 
-def _warning_texts(record: Mapping[str, Any]) -> str | None:
-    warnings = record.get("warnings") or []
-    return " | ".join(str(w.get("headline") or w.get("message")) for w in warnings) or None
+def _warning_texts(subject: Subject) -> str | None:
+    record = subject.record
+    return None if record is None else " | ".join(w.headline or w.message for w in record.warnings) or None
 
 
-def _point_ids(record: Mapping[str, Any]) -> str | None:
-    points = _at(record, ("basis", "points"))
-    return ";".join(str(p) for p in points) if points else None
+def _point_ids(subject: Subject) -> str | None:
+    record = subject.record
+    return None if record is None else ";".join(str(p) for p in record.basis.points) or None
 
 
 # Units and meanings of the optional inputs (input_<name>); a field added to the input form
@@ -124,84 +156,85 @@ HEADER_COLUMNS: tuple[Column, ...] = (
     Column("created_at", "ISO 8601, UTC", "when the estimate was saved", ("created_at",)),
     Column("row", "", "batch: number of the scenario's row in the uploaded CSV (1 = first data row)", ("row",)),
     Column("error", "", "batch: why the row could not be sized (field: reason); the answer cells are empty", ("error",)),
-    Column("path", "", "workload path slug", _first(("path",), ("inputs", "path"))),
-    Column("configuration", "", "configuration slug of that path", _first(("configuration",), ("inputs", "configuration"))),
-    Column("machine", "", "target machine slug", _first(("target_machine",), ("inputs", "machine"))),
-    Column("tps", "transactions/s", "target rate", _first(("tps",), ("inputs", "tps"))),
+    Column("status", "", "sized, does-not-fit (the rate is beyond the target), no-cpu-data (nothing can be sized: no CPU figures are published) or refused (batch: see error)", ("status",)),
+    Column("path", "", "workload path slug", _first(("record", "path"), ("inputs", "path"))),
+    Column("configuration", "", "configuration slug of that path", _first(("record", "configuration"), ("inputs", "configuration"))),
+    Column("machine", "", "target machine slug", _first(("record", "target_machine"), ("inputs", "machine"))),
+    Column("tps", "transactions/s", "target rate", _first(("record", "tps"), ("inputs", "tps"))),
     *_input_columns(),
-    Column("model_version", "", "version of the sizing models that answered", ("model_version",)),
-    Column("machine_type", "", "target machine type, e.g. 3931", ("target_machine_type",)),
-    Column("capacity_model", "", "model capacity identifier of the answer, e.g. 3931-705", ("capacity", "model")),
-    Column("capacity_setting", "", "capacity setting of the answer's CPs", ("capacity", "capacity_setting")),
-    Column("cps_required", "CPs", "general-purpose CPs required", ("cps_required",)),
-    Column("cps_low", "CPs", "low end of the CPs range", ("ranges", "cps", 0)),
-    Column("cps_high", "CPs", "high end of the CPs range", ("ranges", "cps", 1)),
-    Column("cps", "CPs", "CPs the answer evaluates (the given count, else the required)", ("cps",)),
-    Column("specialty_engine", "", "zIIP, or zAAP on z10..zEC12", ("specialty_engine",)),
-    Column("ziips_required", "engines", "zIIPs (zAAPs) required", ("ziips_required",)),
-    Column("ziips_low", "engines", "low end of the zIIPs range", ("ranges", "ziips", 0)),
-    Column("ziips_high", "engines", "high end of the zIIPs range", ("ranges", "ziips", 1)),
-    Column("ziips", "engines", "zIIPs the answer evaluates (the given count, else the required)", ("ziips",)),
-    Column("feasible", "", "false: the target cannot carry the rate as asked (CPs and zIIPs empty); empty: no CPU figures, no CPU verdict", ("feasible",)),
-    Column("does_not_fit", "", "why not, and the most the target carries", ("feasibility", "message")),
-    Column("max_tps", "transactions/s", "where it does not fit: the most the target carries", ("feasibility", "max_tps")),
-    Column("max_tps_cps", "CPs", "CPs that carry max_tps", ("feasibility", "max_tps_cps")),
-    Column("max_tps_ziips", "engines", "zIIPs (zAAPs) beside them", ("feasibility", "max_tps_ziips")),
-    Column("objective", "", "what the mix minimised: fewest-cps, least-msu-consumed, fewest-engines or least-cost", ("objective",)),
-    Column("alternative_objective", "", "the other objective, where its mix differs", ("alternative", "objective")),
-    Column("alternative_cps", "CPs", "CPs of that mix", ("alternative", "cps")),
-    Column("alternative_ziips", "engines", "zIIPs (zAAPs) of that mix", ("alternative", "ziips")),
-    Column("alternative_msu", "MSU", "MSU consumed by that mix's CPs", ("alternative", "msu")),
-    Column("alternative_msu_installed", "MSU", "MSU installed with that mix's CPs", ("alternative", "msu_installed")),
-    Column("cost_currency", "", "your price book's currency (the cost columns are empty without a price book)", ("cost", "currency")),
-    Column("cost_term_years", "years", "years the cost covers: your book's term", ("cost", "term_years")),
-    Column("cost_total", "currency", "cost of the answer's CPs and zIIPs over the term: hardware + software", ("cost", "total")),
-    Column("cost_cps", "currency", "of which the CPs (one-off, or per year x term)", ("cost", "cps")),
-    Column("cost_specialty", "currency", "of which the zIIPs (zAAPs)", ("cost", "specialty")),
-    Column("cost_software", "currency", "of which software: MSU priced x price per MSU-year x term", ("cost", "software")),
-    Column("cost_msu", "MSU", "MSU priced: installed (the CPs' rating) or consumed (the CP work's)", ("cost", "msu")),
-    Column("cost_msu_basis", "", "installed or consumed, as your book says", ("cost", "msu_basis")),
-    Column("cpu_per_tran_ms", "CP-ms per transaction", "CPU per transaction on the target, all engines", ("cpu_per_tran_ms", "total")),
-    Column("cpu_per_tran_ms_low", "CP-ms per transaction", "low end of its range", ("cpu_per_tran_ms", "low")),
-    Column("cpu_per_tran_ms_high", "CP-ms per transaction", "high end of its range", ("cpu_per_tran_ms", "high")),
-    Column("cpu_per_tran_ms_gcp", "CP-ms per transaction", "of which on general-purpose CPs", ("cpu_per_tran_ms", "gcp")),
-    Column("cpu_per_tran_ms_ziip", "CP-ms per transaction", "of which on zIIPs", ("cpu_per_tran_ms", "ziip")),
-    Column("busy_cps", "engines", "busy engines at the target rate, all", ("busy_cps", "total")),
-    Column("busy_cps_gcp", "engines", "busy general-purpose CPs", ("busy_cps", "gcp")),
-    Column("busy_cps_ziip", "engines", "busy zIIPs", ("busy_cps", "ziip")),
-    Column("busy_cps_ziip_on_gcp", "engines", "zIIP-eligible work that runs on CPs", ("busy_cps", "ziip_on_gcp")),
-    Column("gcp_utilization", "fraction 0-1", "utilisation of the CPs", ("gcp_utilization",)),
-    Column("ziip_utilization", "fraction 0-1", "utilisation of the zIIPs (empty: none)", ("ziip_utilization",)),
-    Column("max_utilization", "fraction 0-1", "utilisation ceiling the answer sized to", ("max_utilization",)),
-    Column("mips", "MIPS", "CP capacity used at the target rate", ("mips",)),
-    Column("msu", "MSU", "CP capacity used, in software pricing units", ("msu",)),
-    Column("ziip_mips", "MIPS", "zIIP capacity used", ("ziip_mips",)),
-    Column("cp_mips_installed", "MIPS", "capacity of the answer's CPs", ("capacity", "cp_mips_installed")),
-    Column("cp_msu_installed", "MSU", "capacity of the answer's CPs", ("capacity", "cp_msu_installed")),
-    Column("response_time_ms", "ms", "response time at the target rate", _first(("response_time_ms", "value"), ("response_time_ms",))),
-    Column("response_time_ms_low", "ms", "low end of its range", _first(("response_time_ms", "low"), ("ranges", "response_time_ms", 0))),
-    Column("response_time_ms_high", "ms", "high end of its range", _first(("response_time_ms", "high"), ("ranges", "response_time_ms", 1))),
-    Column("saturation_tps", "transactions/s", "rate at which the binding resource saturates", ("saturation_tps",)),
-    Column("saturation_tps_low", "transactions/s", "low end of its range", ("ranges", "saturation_tps", 0)),
-    Column("saturation_tps_high", "transactions/s", "high end of its range", ("ranges", "saturation_tps", 1)),
-    Column("saturation_kind", "", "value, or lower-bound where the central cost is the published upper bound", ("saturation_kind",)),
-    Column("saturation_binding_resource", "", "resource that saturates first", ("saturation_binding", "resource")),
-    Column("knee_tps", "transactions/s", "rate where response time starts to climb steeply", ("knee_tps",)),
-    Column("closed_throughput_tps", "transactions/s", "throughput of the given clients and think time", ("closed_throughput_tps",)),
-    Column("binding_resource", "", "resource with the highest utilisation at the target rate", ("binding_resource", "resource")),
-    Column("binding_resource_utilization", "fraction 0-1", "its utilisation", ("binding_resource", "utilization")),
-    Column("data_origin", "", "published (benchmark documents) or calibration (your measurements)", ("basis", "data_origin")),
-    Column("measured_machine_type", "", "machine type the benchmark was measured on", ("basis", "projection", "from_machine_type")),
-    Column("measured_cps", "CPs", "CPs of the measured LPAR", ("basis", "projection", "from_cps")),
-    Column("measured_component", "", "what the published CPU measures: lpar (the LPAR) or cics (the CICS regions only)", ("basis", "model", "component")),
-    Column("measured_cpu_per_tran_ms", "CP-ms per transaction", "fitted CPU per transaction of that component on the measured machine (not the target's)", ("basis", "model", "slope_ms")),
-    Column("projection_factor", "ratio", "capacity per CP of the target over the measured machine (LSPR)", ("basis", "projection", "factor")),
-    Column("fit_points", "points", "published points the cost model was fitted to", ("basis", "model", "n")),
+    Column("model_version", "", "version of the sizing models that answered", ("record", "model_version")),
+    Column("machine_type", "", "target machine type, e.g. 3931", ("record", "target_machine_type")),
+    Column("capacity_model", "", "model capacity identifier of the answer, e.g. 3931-705", ("record", "capacity", "model")),
+    Column("capacity_setting", "", "capacity setting of the answer's CPs", ("record", "capacity", "capacity_setting")),
+    Column("cps_required", "CPs", "general-purpose CPs required", ("record", "cps_required")),
+    Column("cps_low", "CPs", "low end of the CPs range", ("record", "ranges", "cps", 0)),
+    Column("cps_high", "CPs", "high end of the CPs range", ("record", "ranges", "cps", 1)),
+    Column("cps", "CPs", "CPs the answer evaluates (the given count, else the required)", ("record", "cps")),
+    Column("specialty_engine", "", "zIIP, or zAAP on z10..zEC12", ("record", "specialty_engine")),
+    Column("ziips_required", "engines", "zIIPs (zAAPs) required", ("record", "ziips_required")),
+    Column("ziips_low", "engines", "low end of the zIIPs range", ("record", "ranges", "ziips", 0)),
+    Column("ziips_high", "engines", "high end of the zIIPs range", ("record", "ranges", "ziips", 1)),
+    Column("ziips", "engines", "zIIPs the answer evaluates (the given count, else the required)", ("record", "ziips")),
+    Column("feasible", "", "false: the target cannot carry the rate as asked (CPs and zIIPs empty); empty: no CPU figures, no CPU verdict", ("record", "feasible")),
+    Column("does_not_fit", "", "why not, and the most the target carries", ("record", "feasibility", "message")),
+    Column("max_tps", "transactions/s", "where it does not fit: the most the target carries", ("record", "feasibility", "max_tps")),
+    Column("max_tps_cps", "CPs", "CPs that carry max_tps", ("record", "feasibility", "max_tps_cps")),
+    Column("max_tps_ziips", "engines", "zIIPs (zAAPs) beside them", ("record", "feasibility", "max_tps_ziips")),
+    Column("objective", "", "what the mix minimised: fewest-cps, least-msu-consumed, fewest-engines or least-cost", ("record", "objective")),
+    Column("alternative_objective", "", "the other objective, where its mix differs", ("record", "alternative", "objective")),
+    Column("alternative_cps", "CPs", "CPs of that mix", ("record", "alternative", "cps")),
+    Column("alternative_ziips", "engines", "zIIPs (zAAPs) of that mix", ("record", "alternative", "ziips")),
+    Column("alternative_msu", "MSU", "MSU consumed by that mix's CPs", ("record", "alternative", "msu")),
+    Column("alternative_msu_installed", "MSU", "MSU installed with that mix's CPs", ("record", "alternative", "msu_installed")),
+    Column("cost_currency", "", "your price book's currency (the cost columns are empty without a price book)", ("record", "cost", "currency")),
+    Column("cost_term_years", "years", "years the cost covers: your book's term", ("record", "cost", "term_years")),
+    Column("cost_total", "currency", "cost of the answer's CPs and zIIPs over the term: hardware + software", ("record", "cost", "total")),
+    Column("cost_cps", "currency", "of which the CPs (one-off, or per year x term)", ("record", "cost", "cps")),
+    Column("cost_specialty", "currency", "of which the zIIPs (zAAPs)", ("record", "cost", "specialty")),
+    Column("cost_software", "currency", "of which software: MSU priced x price per MSU-year x term", ("record", "cost", "software")),
+    Column("cost_msu", "MSU", "MSU priced: installed (the CPs' rating) or consumed (the CP work's)", ("record", "cost", "msu")),
+    Column("cost_msu_basis", "", "installed or consumed, as your book says", ("record", "cost", "msu_basis")),
+    Column("cpu_per_tran_ms", "CP-ms per transaction", "CPU per transaction on the target, all engines", ("record", "cpu_per_tran_ms", "total")),
+    Column("cpu_per_tran_ms_low", "CP-ms per transaction", "low end of its range", ("record", "cpu_per_tran_ms", "low")),
+    Column("cpu_per_tran_ms_high", "CP-ms per transaction", "high end of its range", ("record", "cpu_per_tran_ms", "high")),
+    Column("cpu_per_tran_ms_gcp", "CP-ms per transaction", "of which on general-purpose CPs", ("record", "cpu_per_tran_ms", "gcp")),
+    Column("cpu_per_tran_ms_ziip", "CP-ms per transaction", "of which on zIIPs", ("record", "cpu_per_tran_ms", "ziip")),
+    Column("busy_cps", "engines", "busy engines at the target rate, all", ("record", "busy_cps", "total")),
+    Column("busy_cps_gcp", "engines", "busy general-purpose CPs", ("record", "busy_cps", "gcp")),
+    Column("busy_cps_ziip", "engines", "busy zIIPs", ("record", "busy_cps", "ziip")),
+    Column("busy_cps_ziip_on_gcp", "engines", "zIIP-eligible work that runs on CPs", ("record", "busy_cps", "ziip_on_gcp")),
+    Column("gcp_utilization", "fraction 0-1", "utilisation of the CPs", ("record", "gcp_utilization")),
+    Column("ziip_utilization", "fraction 0-1", "utilisation of the zIIPs (empty: none)", ("record", "ziip_utilization")),
+    Column("max_utilization", "fraction 0-1", "utilisation ceiling the answer sized to", ("record", "max_utilization")),
+    Column("mips", "MIPS", "CP capacity used at the target rate", ("record", "mips")),
+    Column("msu", "MSU", "CP capacity used, in software pricing units", ("record", "msu")),
+    Column("ziip_mips", "MIPS", "zIIP capacity used", ("record", "ziip_mips")),
+    Column("cp_mips_installed", "MIPS", "capacity of the answer's CPs", ("record", "capacity", "cp_mips_installed")),
+    Column("cp_msu_installed", "MSU", "capacity of the answer's CPs", ("record", "capacity", "cp_msu_installed")),
+    Column("response_time_ms", "ms", "response time at the target rate", ("record", "response_time_ms", "value")),
+    Column("response_time_ms_low", "ms", "low end of its range", _first(("record", "response_time_ms", "low"), ("record", "ranges", "response_time_ms", 0))),
+    Column("response_time_ms_high", "ms", "high end of its range", _first(("record", "response_time_ms", "high"), ("record", "ranges", "response_time_ms", 1))),
+    Column("saturation_tps", "transactions/s", "rate at which the binding resource saturates", ("record", "saturation_tps")),
+    Column("saturation_tps_low", "transactions/s", "low end of its range", ("record", "ranges", "saturation_tps", 0)),
+    Column("saturation_tps_high", "transactions/s", "high end of its range", ("record", "ranges", "saturation_tps", 1)),
+    Column("saturation_kind", "", "value, or lower-bound where the central cost is the published upper bound", ("record", "saturation_kind")),
+    Column("saturation_binding_resource", "", "resource that saturates first", ("record", "saturation_binding", "resource")),
+    Column("knee_tps", "transactions/s", "rate where response time starts to climb steeply", ("record", "knee_tps")),
+    Column("closed_throughput_tps", "transactions/s", "throughput of the given clients and think time", ("record", "closed_throughput_tps")),
+    Column("binding_resource", "", "resource with the highest utilisation at the target rate", ("record", "binding_resource", "resource")),
+    Column("binding_resource_utilization", "fraction 0-1", "its utilisation", ("record", "binding_resource", "utilization")),
+    Column("data_origin", "", "published (benchmark documents) or calibration (your measurements)", ("record", "basis", "data_origin")),
+    Column("measured_machine_type", "", "machine type the benchmark was measured on", ("record", "basis", "projection", "from_machine_type")),
+    Column("measured_cps", "CPs", "CPs of the measured LPAR", ("record", "basis", "projection", "from_cps")),
+    Column("measured_component", "", "what the published CPU measures: lpar (the LPAR) or cics (the CICS regions only)", ("record", "basis", "model", "component")),
+    Column("measured_cpu_per_tran_ms", "CP-ms per transaction", "fitted CPU per transaction of that component on the measured machine (not the target's)", ("record", "basis", "model", "slope_ms")),
+    Column("projection_factor", "ratio", "capacity per CP of the target over the measured machine (LSPR)", ("record", "basis", "projection", "factor")),
+    Column("fit_points", "points", "published points the cost model was fitted to", ("record", "basis", "model", "n")),
     Column("fit_r2", "ratio 0-1", "R squared of that fit", ("basis", "model", "r2")),
     Column("basis_points", "", "ids of those points, separated by ;", _point_ids),
-    Column("eligible_share", "fraction 0-1", "zIIP-eligible share of the work", ("basis", "eligible_share", "value")),
-    Column("eligible_share_low", "fraction 0-1", "low end of its range", ("basis", "eligible_share", "low")),
-    Column("eligible_share_high", "fraction 0-1", "high end of its range", ("basis", "eligible_share", "high")),
+    Column("eligible_share", "fraction 0-1", "zIIP-eligible share of the work", ("record", "basis", "eligible_share", "value")),
+    Column("eligible_share_low", "fraction 0-1", "low end of its range", ("record", "basis", "eligible_share", "low")),
+    Column("eligible_share_high", "fraction 0-1", "high end of its range", ("record", "basis", "eligible_share", "high")),
     Column("warning_codes", "", "codes of the answer's warnings, separated by spaces", _warning_codes),
     Column("warnings", "", "the warnings' sentences, separated by |", _warning_texts),
 )  # fmt: skip
@@ -211,17 +244,17 @@ HEADER: tuple[str, ...] = tuple(c.name for c in HEADER_COLUMNS)
 #: after ``HEADER`` only in a batch that has such rows.
 FIT_COLUMNS: tuple[Column, ...] = (
     Column("input_generations", "", "batch: generations asked for the cheapest model (z16,z17 or all)", ("inputs", "generations")),
-    Column("fit_cheapest", "", "cheapest model in MSU that carries the rate", ("fit_cheapest",)),
-    Column("fit_per_generation", "", "cheapest model of each generation, separated by ;", ("fit_per_generation",)),
-    Column("fit_machine", "", "machine of the cheapest model", ("fit_machine",)),
-    Column("fit_capacity_setting", "", "its capacity setting", ("fit_capacity_setting",)),
-    Column("fit_cps", "CPs", "its CPs", ("fit_cps",)),
-    Column("fit_ziips", "engines", "its zIIPs", ("fit_ziips",)),
-    Column("fit_mips", "MIPS", "its CP capacity", ("fit_mips",)),
-    Column("fit_msu", "MSU", "its CP capacity in MSU", ("fit_msu",)),
-    Column("fit_msu_used", "MSU", "MSU used at the rate", ("fit_msu_used",)),
-    Column("fit_gcp_utilization", "fraction 0-1", "utilisation of its CPs", ("fit_gcp_utilization",)),
-    Column("fit_saturation_tps", "transactions/s", "rate at which it saturates", ("fit_saturation_tps",)),
+    Column("fit_cheapest", "", "cheapest model in MSU that carries the rate", ("fit", "fit_cheapest")),
+    Column("fit_per_generation", "", "cheapest model of each generation, separated by ;", ("fit", "fit_per_generation")),
+    Column("fit_machine", "", "machine of the cheapest model", ("fit", "fit_machine")),
+    Column("fit_capacity_setting", "", "its capacity setting", ("fit", "fit_capacity_setting")),
+    Column("fit_cps", "CPs", "its CPs", ("fit", "fit_cps")),
+    Column("fit_ziips", "engines", "its zIIPs", ("fit", "fit_ziips")),
+    Column("fit_mips", "MIPS", "its CP capacity", ("fit", "fit_mips")),
+    Column("fit_msu", "MSU", "its CP capacity in MSU", ("fit", "fit_msu")),
+    Column("fit_msu_used", "MSU", "MSU used at the rate", ("fit", "fit_msu_used")),
+    Column("fit_gcp_utilization", "fraction 0-1", "utilisation of its CPs", ("fit", "fit_gcp_utilization")),
+    Column("fit_saturation_tps", "transactions/s", "rate at which it saturates", ("fit", "fit_saturation_tps")),
 )  # fmt: skip
 FIT_HEADER: tuple[str, ...] = tuple(c.name for c in FIT_COLUMNS)
 
@@ -242,19 +275,20 @@ def spreadsheet_number(value: Any) -> Any:
     return rounded
 
 
-def _cell(column: Column, record: Mapping[str, Any]) -> Any:
-    value = column.source(record) if callable(column.source) else _at(record, column.source)
-    if isinstance(value, (list, dict)):  # an answer shape this list does not know: never a packed cell
+def _cell(column: Column, subject: Subject) -> Any:
+    value = column.source(subject) if callable(column.source) else _at(subject, column.source)
+    if not isinstance(value, (int, float, str)):  # a block, not a cell: never a packed cell
         return None
     return spreadsheet_number(value)
 
 
-def estimate_csv_row(record: Mapping[str, Any], *, with_fit: bool = False) -> dict[str, Any]:
+#: Units of the columns of ``HEADER`` (and ``FIT_HEADER``), for an XLSX header.
+UNITS: dict[str, str] = {c.name: c.unit for c in (*HEADER_COLUMNS, *FIT_COLUMNS)}
+
+
+def estimate_csv_row(subject: Subject | EstimateRecord, *, with_fit: bool = False) -> dict[str, Any]:
     """The cells of one estimate, keyed and ordered by ``HEADER`` (and ``FIT_HEADER``)."""
+    if isinstance(subject, EstimateRecord):
+        subject = Subject.of(subject)
     columns = HEADER_COLUMNS + (FIT_COLUMNS if with_fit else ())
-    return {c.name: _cell(c, record) for c in columns}
-
-
-def stored_estimate_record(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A saved estimate as the API serialises it -> the record ``estimate_csv_row`` reads."""
-    return {**data, "estimate_id": data.get("id"), "estimate_name": data.get("name") or None}
+    return {c.name: _cell(c, subject) for c in columns}

@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from models_lib.choice import OBJECTIVE_ALIASES, OBJECTIVES
 from models_lib.regions import MAX_REGIONS
+from sizing.records import EstimateInputs
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 
 MAX_TPS = 10_000_000
@@ -65,6 +66,7 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         "also 4xx..6xx) or A00..Z00 (midrange); with cps or sized",
     )
     tps = FiniteFloatField(
+        schema_bounds={"exclusiveMinimum": 0},
         min_value=0,
         max_value=MAX_TPS,
         help_text="Target transactions per second (> 0, at most 10,000,000)",
@@ -81,7 +83,10 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         required=False, allow_null=True, min_value=0, max_value=MAX_ZIIPS, help_text="zIIPs (default: sized)"
     )
     max_utilization = FiniteFloatField(
-        required=False, allow_null=True, help_text="Utilisation ceiling in (0, 1] for CPs and zIIPs"
+        required=False,
+        allow_null=True,
+        schema_bounds={"exclusiveMinimum": 0, "maximum": 1},
+        help_text="Utilisation ceiling in (0, 1] for CPs and zIIPs",
     )
     payload_bytes = StrictIntegerField(
         required=False, allow_null=True, min_value=1, max_value=MAX_PAYLOAD_BYTES, help_text="Payload bytes (<= 64 MiB)"
@@ -93,9 +98,15 @@ class EstimateInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[A
         required=False, allow_null=True, min_value=0, max_value=MAX_THINK_TIME_S, help_text="Client think time, s"
     )
     response_time_sla_ms = FiniteFloatField(
-        required=False, allow_null=True, min_value=0, max_value=MAX_SLA_MS, help_text="Response-time goal, ms"
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=MAX_SLA_MS,
+        schema_bounds={"exclusiveMinimum": 0},
+        help_text="Response-time goal, ms",
     )
     projection_band = FiniteFloatField(
+        schema_bounds={"minimum": 0, "exclusiveMaximum": 1},
         required=False,
         allow_null=True,
         min_value=0,
@@ -218,3 +229,10 @@ def validated_estimate_inputs(data: Any) -> dict[str, Any]:
     if form is None:
         form = _forms.estimate = EstimateInputSerializer()
     return dict(form.run_validation(data))
+
+
+def estimate_inputs(data: Any) -> EstimateInputs:
+    """``data`` checked by :class:`EstimateInputSerializer` and typed: the question every way in
+    (a request, a batch row) sizes, built once here (``serializers.ValidationError`` as
+    :func:`validated_estimate_inputs` raises it)."""
+    return EstimateInputs.from_dict(validated_estimate_inputs(data))

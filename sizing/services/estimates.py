@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -11,6 +12,7 @@ from django.core.exceptions import ValidationError
 
 import models_lib
 from sizing.models import Configuration, Estimate, Machine
+from sizing.records import EstimateInputs, EstimateRecord
 from sizing.selectors.price_books import price_book_for
 from sizing.selectors.scenario import Scenario, prepared_scenario, resolve_configuration, with_calibration
 from sizing.selectors.targets import Target, target_for
@@ -23,6 +25,8 @@ __all__ = [
     "estimate_compute",
     "estimate_create",
     "estimate_delete",
+    "estimate_record",
+    "estimate_answer_record",
     "normalised_inputs",
     "estimate_scenario",
     "resolve_configuration",
@@ -30,33 +34,37 @@ __all__ = [
 ]
 
 
-def estimate_scenario(*, user: User, inputs: dict[str, Any]) -> tuple[Scenario, Target]:
+Inputs = EstimateInputs | Mapping[str, Any]
+
+
+def estimate_scenario(*, user: User, inputs: Inputs) -> tuple[Scenario, Target]:
     """The prepared scenario of an estimate's validated inputs and its target (400 without one),
     with the user's price book (an estimate shows its cost only from the user's own prices)."""
-    scenario = prepared_scenario(user=user, inputs=inputs)
+    scenario = prepared_scenario(user=user, inputs=EstimateInputs.of(inputs).to_dict())
     if scenario.target is None:  # the input forms require a machine or a model
         raise ValidationError({"machine": ["Give a machine or a model."]})
-    return replace(scenario, price_book=price_book_for(user=user)), scenario.target
+    return dataclasses.replace(scenario, price_book=price_book_for(user=user)), scenario.target
 
 
-def estimate_compute(*, user: User, inputs: dict[str, Any]) -> tuple[Configuration, Machine, dict[str, Any]]:
+def estimate_compute(*, user: User, inputs: Inputs) -> tuple[Configuration, Machine, dict[str, Any]]:
     """Size one scenario without storing it; ``inputs`` are validated request fields."""
     scenario, target = estimate_scenario(user=user, inputs=inputs)
     outputs = estimate_answer(scenario=scenario, target=target, inputs=scenario.inputs)
     return scenario.configuration, target.machine, outputs
 
 
-def normalised_inputs(inputs: dict[str, Any], config_row: Configuration, machine_row: Machine) -> dict[str, Any]:
+def normalised_inputs(inputs: Inputs, config_row: Configuration, machine_row: Machine) -> dict[str, Any]:
     """The inputs as stored with the answer: slugs resolved, the model capacity identifier and a
     sub-capacity setting as resolved (upper case, ``500`` for ``5xx``), the model's CPs."""
-    data = {k: v for k, v in inputs.items() if v is not None and v != "" and k not in ("name", "calibration")}
+    question = EstimateInputs.of(inputs)
+    data = {k: v for k, v in question.to_dict().items() if k not in ("name", "calibration")}
     data.update(path=config_row.path.slug, configuration=config_row.slug, machine=machine_row.slug)
-    if data.get("model") or data.get("capacity_setting"):
+    if question.model or question.capacity_setting:
         target = target_for(
             machine=machine_row.slug,
-            model=data.get("model"),
-            capacity_setting=data.get("capacity_setting"),
-            cps=data.get("cps"),
+            model=question.model,
+            capacity_setting=question.capacity_setting,
+            cps=question.cps,
         )
         data.update(target.inputs())
         if target.model.cps is not None:
@@ -64,17 +72,38 @@ def normalised_inputs(inputs: dict[str, Any], config_row: Configuration, machine
     return data
 
 
-def estimate_create(*, user: User, inputs: dict[str, Any]) -> Estimate:
-    """Size and store an estimate owned by ``user`` (nothing is stored if sizing fails)."""
+def estimate_record(
+    *, inputs: Inputs, config_row: Configuration, machine_row: Machine, outputs: Mapping[str, Any]
+) -> EstimateRecord:
+    """The one place an answer becomes the record every surface receives (the estimate API, the
+    workbench's chart data, a batch row): its normalised inputs, the model version, the answer;
+    ``record.inputs`` are the normalised inputs with the question's name (a label a batch row
+    gives is kept)."""
+    question = EstimateInputs.of(inputs)
+    normalised = normalised_inputs(question, config_row, machine_row)
+    body = {"inputs": normalised, "model_version": models_lib.__version__, **outputs}
+    named = EstimateInputs.from_dict({**normalised, "name": question.name})
+    return dataclasses.replace(EstimateRecord.from_dict(body), inputs=named)
+
+
+def estimate_answer_record(*, user: User, inputs: Inputs) -> EstimateRecord:
+    """Size one scenario without storing it: :func:`estimate_compute` as a record."""
     config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
+    return estimate_record(inputs=inputs, config_row=config_row, machine_row=machine_row, outputs=outputs)
+
+
+def estimate_create(*, user: User, inputs: Inputs) -> Estimate:
+    """Size and store an estimate owned by ``user`` (nothing is stored if sizing fails)."""
+    question = EstimateInputs.of(inputs)
+    config_row, machine_row, outputs = estimate_compute(user=user, inputs=question)
     # One INSERT: atomic on its own.
     return Estimate.objects.create(
         owner=user,
-        name=inputs.get("name") or "",
+        name=question.name,
         configuration=config_row,
         machine=machine_row,
-        tps=float(inputs["tps"]),
-        inputs=normalised_inputs(inputs, config_row, machine_row),
+        tps=question.tps,
+        inputs=normalised_inputs(question, config_row, machine_row),
         outputs=outputs,
         model_version=models_lib.__version__,
     )

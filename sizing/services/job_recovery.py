@@ -37,9 +37,9 @@ from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from sizing.models import Job, JobStatus
+from sizing.models import Job, JobKind, JobStatus
 from sizing.services.batch_chunks import batch_after_chunk
-from sizing.services.jobs import MAX_ATTEMPTS, gave_up_message, job_send
+from sizing.services.jobs import MAX_ATTEMPTS, gave_up_message, job_queue, job_send
 
 logger = logging.getLogger(__name__)
 
@@ -161,9 +161,11 @@ def broker_task_ids() -> set[str] | None:
                 return None
             client = channel.client
             ids: set[str] = set()
-            for priority in channel.priority_steps:
-                key = channel._q_for_pri(settings.ZSIZER_TASK_QUEUE, priority)
-                ids.update(_task_id(json.loads(raw)) for raw in client.lrange(key, 0, -1))
+            queues = {job_queue(JobKind.BATCH), job_queue(JobKind.CURVE)}  # both queues
+            for queue in sorted(queues):
+                for priority in channel.priority_steps:
+                    key = channel._q_for_pri(queue, priority)
+                    ids.update(_task_id(json.loads(raw)) for raw in client.lrange(key, 0, -1))
             ids.update(_task_id(json.loads(raw)[0]) for raw in client.hvals(channel.unacked_key))
             return ids
     except Exception:

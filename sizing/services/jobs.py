@@ -126,6 +126,24 @@ def job_submit(*, user: User, kind: str, params: dict[str, Any]) -> Job:
     return job
 
 
+#: Short jobs a user waits for at the screen: their own queue, apart from batches and plans.
+INTERACTIVE_KINDS = frozenset({JobKind.CURVE, JobKind.CLOSED, JobKind.MONTECARLO, JobKind.OPTIMIZE})
+
+
+def job_queue(kind: str) -> str:
+    """The queue a job of ``kind`` is sent to: ``<ZSIZER_TASK_QUEUE>-interactive`` for the short
+    interactive kinds, ``ZSIZER_TASK_QUEUE`` for the rest (batches and their chunks, mixes, plans)."""
+    base: str = settings.ZSIZER_TASK_QUEUE
+    return f"{base}-interactive" if kind in INTERACTIVE_KINDS else base
+
+
+def job_time_limits(kind: str) -> tuple[int, int]:
+    """``(soft, hard)`` time limits (s) of a job of ``kind``."""
+    if kind in INTERACTIVE_KINDS:
+        return settings.ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT, settings.ZSIZER_INTERACTIVE_TIME_LIMIT
+    return settings.CELERY_TASK_SOFT_TIME_LIMIT, settings.CELERY_TASK_TIME_LIMIT
+
+
 def _run_job_task() -> Task[Any, Any]:
     """The worker's task, looked up by its name in the Celery app: sizing.tasks calls this module,
     so this module does not import it (``SizingConfig.ready`` registers the task in every process)."""
@@ -153,13 +171,15 @@ def job_send(*, job_id: int, task_id: str) -> threading.Thread | None:
         thread.start()
         return thread
     try:
+        kind = str(Job.objects.filter(pk=job_id).values_list("kind", flat=True).first() or "")
+        soft, hard = job_time_limits(kind)
         run_job.apply_async(
             args=(job_id,),
             task_id=task_id,
-            queue=settings.ZSIZER_TASK_QUEUE,
+            queue=job_queue(kind),
             # The limits travel with the message; read them now, not when the task was imported.
-            soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
-            time_limit=settings.CELERY_TASK_TIME_LIMIT,
+            soft_time_limit=soft,
+            time_limit=hard,
             # Briefly: the request waits for this, and the reconciler sends what fails here.
             retry=True,
             retry_policy={"max_retries": 2, "interval_start": 0.1, "interval_step": 0.2, "interval_max": 0.5},

@@ -19,7 +19,12 @@ from sizing.selectors.price_books import NO_BOOK, price_book_for
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import resolve_configuration, with_calibration
-from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
+from sizing.services.input_fields import (
+    BoundedListField,
+    FiniteFloatField,
+    RejectUnknownFieldsMixin,
+    StrictIntegerField,
+)
 
 MAX_PLAN_WORKLOADS = 10
 MAX_CANDIDATES = 40
@@ -88,7 +93,7 @@ class PlanInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any])
     )  # fmt: skip
     # many=True hands min_length/max_length to the ListSerializer; the stubs type only the child's arguments.
     workloads = PlanWorkloadSerializer(many=True, min_length=1, max_length=MAX_PLAN_WORKLOADS, allow_empty=False)  # type: ignore[call-arg]
-    candidates = serializers.ListField(
+    candidates = BoundedListField(
         child=serializers.CharField(max_length=20), required=False, max_length=MAX_CANDIDATES,
         help_text="Model capacity identifiers (e.g. 3931-708); a machine (z17) means the model that fits on it",
     )  # fmt: skip

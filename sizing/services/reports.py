@@ -27,7 +27,7 @@ from sizing.models import Estimate, Job, JobKind, JobStatus, Report, ReportStatu
 from sizing.reports import document
 from sizing.reports.estimate import EstimateSubject, comparison_table, estimate_story, scenario_name
 from sizing.selectors.report_basis import ReportBasis, report_basis
-from sizing.services import charts
+from sizing.services import charts, local_account
 
 logger = logging.getLogger(__name__)
 
@@ -37,8 +37,13 @@ class ReportNotReady(Exception):
 
 
 def _author(user: User) -> str:
-    full = getattr(user, "get_full_name", lambda: "")()
-    return str(full or user.get_username())
+    """The engineer's full name from the account, else the user name; the local account of
+    ``make run`` (no person behind it) is not named."""
+    full = str(getattr(user, "get_full_name", lambda: "")() or "").strip()
+    if full:
+        return full
+    name = user.get_username()
+    return "a zsizer user" if name == local_account.USERNAME else name
 
 
 def estimate_subject(estimate: Estimate) -> EstimateSubject:

@@ -50,9 +50,11 @@ def test_api_docs_draw_every_operation_with_no_console_error(live_server: Any) -
             assert page.locator(".opblock").count() == operations
             page.locator(".opblock-summary").first.click()
             page.wait_for_selector(".opblock-body")
-            page.locator(".model-container").first.scroll_into_view_if_needed()
-            page.locator(".model-container .model-box-control").first.click()
-            page.wait_for_selector(".model-container .model .inner-object")
+            # The schema is OpenAPI 3.1: Swagger UI draws its schemas as JSON Schema 2020-12.
+            first_schema = page.locator(".models .json-schema-2020-12").first
+            first_schema.scroll_into_view_if_needed()
+            first_schema.locator(".json-schema-2020-12-accordion").first.click()
+            page.wait_for_selector(".models .json-schema-2020-12-property")
             assert page.evaluate("window.__cspViolations") == []
             assert errors == []
         finally:

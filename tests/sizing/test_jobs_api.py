@@ -198,12 +198,12 @@ def test_list_shows_own_jobs_newest_first_without_results_in_constant_queries(
     for _ in range(3):
         _job(user, status=JobStatus.SUCCEEDED, result={"big": list(range(1000))})
     _job(other_user)
-    # Token lookup (with its user), count, page: the number of jobs does not matter.
-    with django_assert_max_num_queries(3):
+    # Token lookup (with its user), count, page, the kept-jobs quota: the number of jobs does not matter.
+    with django_assert_max_num_queries(4):
         few = api.get(URL).json()
     for _ in range(27):
         _job(user)
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):
         many = api.get(URL).json()
     assert few["count"] == 3 and many["count"] == 30
     ids = [row["id"] for row in many["results"]]
@@ -237,18 +237,27 @@ def test_cancel_a_queued_job_then_again_then_a_finished_one(
 
 
 def test_result_csv_of_a_succeeded_job(api: Any, user: Any) -> None:
+    # A batch's result as its runner writes it (the schema describes each kind's: tests/openapi_check.py).
     result = {
-        "kind": "curve",
-        "table": {"columns": ["cps", "tps", "note"], "rows": [[4, 10.5, None], [6, 20.0, "a,b"]]},
+        "kind": "batch",
+        "rows": 3,
+        "succeeded": 3,
+        "failed": 0,
+        "counts": {"sized": 3, "does-not-fit": 0, "no-cpu-data": 0, "refused": 0},
+        "table": {
+            "columns": ["cps", "tps", "note"],
+            "rows": [[4, 10.5, None], [6, 20.0, "a,b"], [8, 0.023859041092830654, True]],
+        },
     }
-    job = _job(user, status=JobStatus.SUCCEEDED, result=result)
+    job = _job(user, kind="batch", status=JobStatus.SUCCEEDED, result=result)
     for url in (f"{URL}{job.pk}/result.csv", f"{URL}{job.pk}/?format=csv"):
         response = api.get(url)
         assert response.status_code == 200, url
         assert response["Content-Type"].startswith("text/csv")
-        assert f"zsizer-job-{job.pk}-curve.csv" in response["Content-Disposition"]
+        assert f"zsizer-job-{job.pk}-batch.csv" in response["Content-Disposition"]
         rows = list(csv.reader(io.StringIO(response.content.decode())))
-        assert rows == [["cps", "tps", "note"], ["4", "10.5", ""], ["6", "20.0", "a,b"]]
+        # docs/csv.md: 6 significant digits, a whole number without decimals, TRUE (never Python's True)
+        assert rows == [["cps", "tps", "note"], ["4", "10.5", ""], ["6", "20", "a,b"], ["8", "0.023859", "TRUE"]]
     detail = api.get(f"{URL}{job.pk}/").json()
     assert detail["result"] == result and detail["result_csv_url"].endswith(f"/api/v1/jobs/{job.pk}/result.csv")
 

@@ -259,8 +259,9 @@ def test_the_soft_time_limit_fails_a_job_and_a_cancelled_queued_job_never_runs(
     slow_worker: Worker, settings: Any, reload_benchmarks: None, api: Any
 ) -> None:
     settings.ZSIZER_TASK_QUEUE = slow_worker.queue
-    # The time limits travel with the message, from the settings of the process that sends it.
-    settings.CELERY_TASK_SOFT_TIME_LIMIT, settings.CELERY_TASK_TIME_LIMIT = 2, 6
+    # The time limits travel with the message, from the settings of the process that sends it
+    # (a closed network is an interactive job: the interactive limits).
+    settings.ZSIZER_INTERACTIVE_SOFT_TIME_LIMIT, settings.ZSIZER_INTERACTIVE_TIME_LIMIT = 2, 6
     slow = _submit(api, "closed", ZOSCONNECT_CLOSED)  # about 3 s: over the 2 s soft limit
     wait_for_job(slow, until=["running"], timeout=30)
     queued = _submit(api, "curve", {**FITEQ, "machine": "z13", "cps": 4})  # waits: concurrency 1

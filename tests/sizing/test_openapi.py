@@ -46,7 +46,12 @@ def test_estimate_operations_document_errors(schema: dict[str, Any]) -> None:
     get = schema["paths"]["/api/v1/estimate"]["get"]
     assert {"200", "400", "401"} <= set(get["responses"])
     names = {p["name"] for p in get["parameters"]}
-    assert {"path", "configuration", "machine", "tps", "cps", "ziips", "objective", "format"} <= names
+    assert {"path", "configuration", "machine", "tps", "cps", "ziips", "objective"} <= names
+    # CSV is an operation of its own (issue 28): the same parameters, text/csv only.
+    csv = schema["paths"]["/api/v1/estimate.csv"]["get"]
+    assert {p["name"] for p in csv["parameters"]} == names
+    assert list(csv["responses"]["200"]["content"]) == ["text/csv"]
+    assert list(get["responses"]["200"]["content"]) == ["application/json"]
     objective = next(p for p in get["parameters"] if p["name"] == "objective")
     assert set(objective["schema"]["enum"]) >= {"least-msu", "fewest-cps", "fewest-engines"}
     # The answer documents what fits and the mix chosen (issue 22 items 3 and 4).

@@ -277,3 +277,31 @@ def test_pages_have_no_accessibility_violations_and_work_from_the_keyboard(live_
     page.wait_for_selector("#stale-banner", state="hidden")
     assert page.locator("#f-tps").input_value() == "4000"
     assert "tps=4000" in page.url
+
+
+def test_a_word_explains_itself_on_hover_focus_and_tap(live_server: Any, page: Any) -> None:
+    """A glossary word (sizing/glossary.py) shows its definition on hover, on keyboard focus and
+    on a tap (a touch screen has no hover); Escape and a tap elsewhere close it."""
+    from sizing.glossary import term
+
+    page.goto(f"{live_server.url}/size/")
+    word = page.locator('.kpi .term[data-term="MIPS"]')
+    tip = word.locator(".term-tip")
+    assert tip.is_hidden()
+    word.hover()
+    assert tip.is_visible() and tip.inner_text() == term("MIPS").sentence
+    page.mouse.move(0, 0)
+    assert tip.is_hidden()
+    page.locator('h3 .term[data-term="ETR"]').focus()  # the keyboard
+    assert page.locator('h3 .term[data-term="ETR"] .term-tip').is_visible()
+    page.keyboard.press("Escape")
+    page.locator("#f-tps").focus()
+    # A tap: a touch screen's click, with no hover.
+    page.mouse.move(0, 0)
+    word.dispatch_event("click")
+    assert word.get_attribute("class") == "term open" and tip.is_visible()
+    page.locator("h1, h2").first.dispatch_event("click")  # a tap elsewhere
+    assert "open" not in (word.get_attribute("class") or "")
+    word.dispatch_event("click")
+    page.keyboard.press("Escape")
+    assert "open" not in (word.get_attribute("class") or "")

@@ -390,7 +390,7 @@ def test_estimate_list_shows_only_own_estimates(
     _estimate(user, machine="z13")
     _estimate(user, tps=9000.0)
     theirs = _estimate(other_user, name="Someone else")
-    with django_assert_max_num_queries(3):  # session, user, estimates (paths and machines joined)
+    with django_assert_max_num_queries(4):  # session, user, estimates (paths and machines joined), quota
         html = browser.get("/estimates/").content.decode()
     assert "Bank A peak" in html and f'href="/estimates/{mine.pk}/"' in html
     assert "Someone else" not in html

@@ -158,10 +158,13 @@ export function drawCpu(el, cpu, context) {
   const lines = [vline(t.tps, COLORS.target, "dot", null)];
   if (cap.cps) {
     const engines = cap.cps + (cap.ziips || 0);
-    const label = cap.ziips ? `${cap.cps} CPs + ${cap.ziips} zIIPs` : `LPAR capacity: ${cap.cps} CPs`;
+    // The answer's own capacity line: its label names the generation's engine (zAAPs on a z10).
+    const label = cap.label ? `LPAR capacity: ${cap.label}` : `LPAR capacity: ${fmt.int(cap.cps)} CPs`;
     lines.push(hline(engines, COLORS.capacity, "dash", label, { position: "left" }));
     if (cap.max_utilization && cap.max_utilization < 1) {
-      lines.push(hline(engines * cap.max_utilization, COLORS.ceiling, "dot", `${Math.round(cap.max_utilization * 100)}% ceiling`, { position: "left" }));
+      const level = cap.ceiling ?? engines * cap.max_utilization;
+      // The ceiling's label on the right: never over the capacity line's label on the left.
+      lines.push(hline(level, COLORS.ceiling, "dot", cap.ceiling_label || `${Math.round(cap.max_utilization * 100)}% ceiling`, { position: "right" }));
     }
     layout.yaxis.range = [0, Math.max(engines * 1.12, (t.busy_cps || 0) * 1.12)];
   }
@@ -242,7 +245,7 @@ export function drawResponse(el, rt, context) {
   draw(el, data, layout);
 }
 
-// Busy engines on GCPs and zIIPs, zIIP-eligible work that runs on GCPs (IIPCP) apart.
+// Busy engines on CPs and specialty engines (zIIPs, or zAAPs on z10..zEC12), eligible work that runs on CPs apart.
 export function drawDemand(el, demand) {
   if (demand.total === null || demand.total === undefined) {
     empty(el, "No CPU demand to split: the path publishes no CPU figures.");
@@ -254,7 +257,7 @@ export function drawDemand(el, demand) {
   const data = [
     {
       type: "bar", x, y: [demand.gcp_work, 0], name: "Work on CPs", marker: { color: COLORS.gcp },
-      hovertemplate: "%{y:.2f} busy CPs<extra>not zIIP-eligible</extra>",
+      hovertemplate: `%{y:.2f} busy CPs<extra>not ${engine}-eligible</extra>`,
     },
     {
       type: "bar", x, y: [demand.ziip_on_gcp, 0], name: `${engine}-eligible on CPs`, marker: { color: COLORS.spill, pattern: { shape: "/", fillmode: "overlay", fgcolor: "rgba(255,255,255,0.55)", size: 7 } },
@@ -309,6 +312,24 @@ export function drawSourcePoints(cpuEl, rtEl, chart, component) {
     }));
     draw(rtEl, data, baseLayout("Transactions per second", "Response time, ms"));
   }
+}
+
+// "What would help": the server's advice for an answer that does not carry its target, following
+// the binding resource (sizing.presentation.advice); hidden when there is none.
+export function drawAdvice(el, advice) {
+  if (!el) return;
+  const items = advice || [];
+  el.hidden = items.length === 0;
+  const list = document.createElement("ul");
+  for (const a of items) {
+    const li = document.createElement("li");
+    li.dataset.resource = a.resource;
+    li.textContent = a.sentence;
+    list.append(li);
+  }
+  const head = document.createElement("h3");
+  head.textContent = "What would help";
+  el.replaceChildren(head, list);
 }
 
 export { baseLayout, draw, hline, vline, addLines };

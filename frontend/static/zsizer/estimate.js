@@ -1,6 +1,6 @@
 // A saved estimate: its charts, drawn from /ui/chart-data with the stored inputs.
 import { getJSON } from "./api.js";
-import { drawCpu, drawDemand, drawResponse } from "./charts.js";
+import { drawAdvice, drawCpu, drawDemand, drawResponse } from "./charts.js";
 
 document.querySelectorAll("form[data-confirm]").forEach((form) => {
   form.addEventListener("submit", (event) => {
@@ -18,6 +18,7 @@ try {
   drawCpu(document.getElementById("chart-cpu"), answer.cpu, context);
   drawResponse(document.getElementById("chart-response"), answer.response, context);
   drawDemand(document.getElementById("chart-demand"), answer.demand);
+  drawAdvice(document.getElementById("advice"), answer.advice);
 } catch (err) {
   status.textContent = `The charts could not be drawn: ${err.message}`;
 }

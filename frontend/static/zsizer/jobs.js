@@ -446,18 +446,36 @@ function renderMix(r, a) {
   return { a: rows.length > 0, b: false, summary: parts.join(" · ") };
 }
 
+// A batch's rows by status (sized, does not fit, no CPU data, refused), as the PDF says them
+// (sizing.presentation.batch_summary); a batch stored before rows had a status: answered, refused.
+const BATCH_STATUS_WORDS = { sized: "sized", "does-not-fit": "does not fit", "no-cpu-data": "no CPU data (nothing can be sized)", refused: "refused" };
+function batchSummary(r) {
+  if (!r.counts) return `${r.succeeded} of ${r.rows} rows answered${r.failed ? `, ${r.failed} refused (see the table)` : ""}`;
+  const parts = Object.entries(BATCH_STATUS_WORDS).map(([k, words]) => `${r.counts[k] || 0} ${words}`);
+  return `${r.rows} rows: ${parts.join(", ")}${r.counts.refused ? " (see the table)" : ""}`;
+}
+
 function renderGeneric(r, a) {
   // Mix, batch and anything newer: one bar per table row of the first numeric column named like CPs.
   const t = r.table;
   if (!t || !t.columns) return { a: false, b: false, summary: "" };
   const col = t.columns.findIndex((c) => /cps_required|^cps$|busy/.test(c));
-  const summary = r.kind === "batch" ? `${r.succeeded} of ${r.rows} rows sized${r.failed ? `, ${r.failed} with errors (see the table)` : ""}` : `${t.rows.length} rows`;
+  const summary = r.kind === "batch" ? batchSummary(r) : `${t.rows.length} rows`;
   if (col < 0) return { a: false, b: false, summary };
   const layout = baseLayout("", t.columns[col]);
   layout.showlegend = false;
   layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "" } };
-  const label = (row) => row.slice(0, Math.min(col, 3)).filter((v) => typeof v === "string" || typeof v === "number").join(" / ");
-  draw(a, [{ type: "bar", x: t.rows.map((row, i) => label(row) || `row ${i + 1}`), y: t.rows.map((row) => row[col]), marker: { color: COLORS.line } }], layout);
+  const generic = (row) => row.slice(0, Math.min(col, 3)).filter((v) => typeof v === "string" || typeof v === "number").join(" / ");
+  // A batch row: its label (the name column, else its row number) and, where it has no CPs, why.
+  const at = (name) => t.columns.indexOf(name);
+  const batchLabel = (row, i) => {
+    const status = at("status") >= 0 ? row[at("status")] : "sized";
+    const given = at("estimate_name") >= 0 ? row[at("estimate_name")] : null;
+    const name = given ? `${i + 1}. ${given}` : `row ${i + 1}`; // numbered: two rows may share a name
+    return status && status !== "sized" ? `${name} (${BATCH_STATUS_WORDS[status] || status})` : name;
+  };
+  const label = (row, i) => (r.kind === "batch" ? batchLabel(row, i) : generic(row) || `row ${i + 1}`);
+  draw(a, [{ type: "bar", x: t.rows.map((row, i) => label(row, i)), y: t.rows.map((row) => row[col]), marker: { color: COLORS.line } }], layout);
   return { a: true, b: false, summary };
 }
 

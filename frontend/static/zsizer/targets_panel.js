@@ -86,10 +86,13 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
           { caption: `Models of ${gen} that carry the rate` }));
       }
       if (misses.length) {
-        const named = misses.filter((r) => r.kind !== "midrange").map((r) => `${r.capacity_setting}: ${r.reason}`);
+        // A sentence per setting: "Setting 400 does not carry it: 60,000 TPS is ..." (the engine's
+        // reason without its own "does not fit:" prefix), never "Does not fit: 400: does not fit: ...".
+        const reason = (text) => String(text || "").replace(/^does not fit:\s*/i, "");
+        const named = misses.filter((r) => r.kind !== "midrange").map((r) => `Setting ${r.capacity_setting} does not carry it: ${reason(r.reason)}.`);
         const mid = misses.length - named.length;
-        parts.push(el("p", { className: "muted small", textContent:
-          `Does not fit: ${[...named, mid ? `${mid} midrange setting${mid === 1 ? "" : "s"}` : ""].filter(Boolean).join("; ")}.` }));
+        const midText = mid ? `${mid} midrange setting${mid === 1 ? " does" : "s do"} not carry it.` : "";
+        parts.push(el("p", { className: "muted small", textContent: [...named, midText].filter(Boolean).join(" ") }));
       }
     }
     parts.push(el("p", { className: "muted small", textContent: `MSU: installed MSU of the model (what software is priced on); MSU used: the CP work. Source: ${body.source}.` }));

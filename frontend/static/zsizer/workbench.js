@@ -1,6 +1,6 @@
 // The sizing page: valid choices only, the answer without a page reload, inline 400 errors.
 import { ApiError, clearErrors, fmt, getJSON, sendJSON, showErrors } from "./api.js";
-import { drawCpu, drawDemand, drawResponse } from "./charts.js";
+import { drawAdvice, drawCpu, drawDemand, drawResponse } from "./charts.js";
 import { initJobs } from "./jobs.js";
 import { initModelPicker } from "./model_picker.js";
 import { initTargetsPanel } from "./targets_panel.js";
@@ -252,8 +252,10 @@ function render(answer) {
   const given = inp.cps ? Number(inp.cps) : null;
   const overloaded = given !== null && e.gcp_utilization !== null && e.gcp_utilization > ceiling && e.cps_required > given;
   if (overloaded) {
-    const more = e.cps_required - given;
-    kpi("cps_required", "Overloaded", `${fmt.int(given)} CPs given: needs ${fmt.int(more)} more CP${more === 1 ? "" : "s"} (${fmt.int(e.cps_required)} in all) to stay under ${fmt.pct(ceiling)}`);
+    // What would help follows the binding resource (the server's advice): never more CPs
+    // against a software limit.
+    const first = (answer.advice || [])[0];
+    kpi("cps_required", "Overloaded", first ? first.short : `${fmt.int(given)} CPs given`);
   } else {
     kpi("cps_required", shown.cps_required, sub(shown.cps_required, given ? `${fmt.int(given)} CPs given` : ""));
   }
@@ -270,6 +272,13 @@ function render(answer) {
 
   renderCapacity(e.capacity);
   renderWarnings(answer.display.warnings);
+  drawAdvice(document.getElementById("advice"), answer.advice);
+  // No CPU data (HostBridge): no number to compare on other machines or to solve heavily.
+  const noCpu = answer.demand.total === null || answer.demand.total === undefined;
+  for (const id of ["targets-panel", "jobs"]) {
+    const panel = document.getElementById(id);
+    if (panel) panel.hidden = noCpu;
+  }
 
   const context = { target, native: answer.native.generation };
   const cpu = answer.cpu;
@@ -288,7 +297,7 @@ function render(answer) {
       : "No response times published; only a lower bound is known.";
   drawDemand(document.getElementById("chart-demand"), answer.demand);
   document.getElementById("note-demand").textContent = answer.demand.ziip_on_gcp > 0
-    ? `${fmt.num(answer.demand.ziip_on_gcp, 2)} CPs of zIIP-eligible work run on CPs`
+    ? `${fmt.num(answer.demand.ziip_on_gcp, 2)} CPs of ${engine}-eligible work run on CPs`
     : "Busy engines at the target";
   renderBasis(answer.display.basis, e, cpu);
   jobs.setContext(lastInputs, answer);

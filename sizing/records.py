@@ -1,0 +1,666 @@
+"""The app's typed records: the question (``EstimateInputs``) and the answer (``EstimateRecord``).
+
+``EstimateInputs`` is built once, where a question is validated (a request, a batch row, a
+stored estimate's inputs); ``EstimateRecord`` is the answer as stored and served: the engine's
+answer (``SizingResult.to_dict()`` with the warnings' levels and whose data), the normalised
+inputs and the model version, plus a saved estimate's id, name and time where there is one.
+
+Surfaces (CSV, XLSX, batch) read attributes; ``from_dict`` reads stored JSON (every version this
+app has written) and ``to_dict`` writes the JSON the estimate API serves, byte for byte as
+before this module existed (the same keys in the same order): the only places the answer is a
+dict are the JSON, storage and cache boundary (``tests/test_architecture.py`` names them).
+
+Schema versions (``RECORD_VERSION``):
+
+* 0: answers stored before the feasibility block (no ``feasibility``; ``response_time_ms`` a
+  number; ``ranges`` as ``{"low": .., "high": ..}``; ``capacity`` with flat ``cp_mips_installed``);
+* 1: the current shape (no ``schema_version`` key is written: the served JSON is unchanged).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
+
+#: The shape ``to_dict`` writes; ``from_dict`` reads it and every earlier one.
+RECORD_VERSION = 1
+
+Json = Mapping[str, Any]
+
+T = TypeVar("T")
+
+
+def _opt_float(value: Any) -> float | None:
+    kind = type(value)
+    if kind is float:  # the common case first: an answer is read on every request
+        return value if math.isfinite(value) else None
+    if kind is int:
+        return float(value)
+    if value is None or kind is bool:
+        return None
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _opt_int(value: Any) -> int | None:
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[no-any-return]
+    if value is None or kind is bool:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None or value == "" else str(value)
+
+
+def _obj(value: Any) -> Json:
+    if type(value) is dict:
+        return value
+    return value if isinstance(value, Mapping) else {}
+
+
+def _maybe(value: Any, build: Callable[[Json], T]) -> T | None:
+    return build(value) if type(value) is dict or isinstance(value, Mapping) else None
+
+
+# -- the question ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class EstimateInputs:
+    """One sizing question, checked by ``EstimateInputSerializer`` (the names are its fields, in
+    its order: ``to_dict`` writes them as the form does)."""
+
+    path: str | None = None
+    configuration: str | None = None
+    calibration: int | None = None
+    machine: str | None = None
+    model: str | None = None
+    capacity_setting: str | None = None
+    tps: float
+    cps: int | None = None
+    ziips: int | None = None
+    max_utilization: float | None = None
+    payload_bytes: int | None = None
+    clients: int | None = None
+    think_time_s: float | None = None
+    response_time_sla_ms: float | None = None
+    projection_band: float | None = None
+    lpar_overhead: float | None = None
+    server_share: float | None = None
+    smt2_factor: float | None = None
+    cics_regions: int | None = None
+    objective: str | None = None
+    name: str = ""
+
+    @classmethod
+    def from_dict(cls, data: Json) -> EstimateInputs:
+        """Validated fields (``validated_estimate_inputs``) or stored inputs (``Estimate.inputs``;
+        a key this version does not know is left out)."""
+        tps = _opt_float(data.get("tps"))
+        if tps is None:
+            raise ValueError("tps: an estimate needs a rate")
+        return cls(
+            tps=tps,
+            path=_opt_str(data.get("path")),
+            configuration=_opt_str(data.get("configuration")),
+            calibration=_opt_int(data.get("calibration")),
+            machine=_opt_str(data.get("machine")),
+            model=_opt_str(data.get("model")),
+            capacity_setting=_opt_str(data.get("capacity_setting")),
+            cps=_opt_int(data.get("cps")),
+            ziips=_opt_int(data.get("ziips")),
+            max_utilization=_opt_float(data.get("max_utilization")),
+            payload_bytes=_opt_int(data.get("payload_bytes")),
+            clients=_opt_int(data.get("clients")),
+            think_time_s=_opt_float(data.get("think_time_s")),
+            response_time_sla_ms=_opt_float(data.get("response_time_sla_ms")),
+            projection_band=_opt_float(data.get("projection_band")),
+            lpar_overhead=_opt_float(data.get("lpar_overhead")),
+            server_share=_opt_float(data.get("server_share")),
+            smt2_factor=_opt_float(data.get("smt2_factor")),
+            cics_regions=_opt_int(data.get("cics_regions")),
+            objective=_opt_str(data.get("objective")),
+            name=str(data.get("name") or ""),
+        )
+
+    @classmethod
+    def of(cls, value: EstimateInputs | Json) -> EstimateInputs:
+        return value if isinstance(value, EstimateInputs) else cls.from_dict(value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields that are given (None and "" left out), as the selectors and caches key them."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None and value != "":
+                out[f.name] = value
+        return out
+
+
+# -- the answer's blocks (field names are the JSON's keys) -----------------------------------
+
+
+@dataclass(frozen=True)
+class CpuPerTranRecord:
+    total: float | None = None
+    gcp: float | None = None
+    ziip: float | None = None
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class BusyRecord:
+    total: float | None = None
+    gcp: float | None = None
+    ziip: float | None = None
+    ziip_on_gcp: float | None = None
+
+
+@dataclass(frozen=True)
+class ResponseRecord:
+    value: float | None = None
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class RangeRecord:
+    low: float | None = None
+    high: float | None = None
+
+    @classmethod
+    def read(cls, value: Any) -> RangeRecord:
+        if isinstance(value, Mapping):  # version 0: {"low": .., "high": ..}
+            return cls(_opt_float(value.get("low")), _opt_float(value.get("high")))
+        if isinstance(value, (list, tuple)) and len(value) == 2:
+            return cls(_opt_float(value[0]), _opt_float(value[1]))
+        return cls()
+
+    def to_json(self) -> list[float | None]:
+        return [self.low, self.high]
+
+
+@dataclass(frozen=True)
+class RangesRecord:
+    cps: RangeRecord = field(default_factory=RangeRecord)
+    ziips: RangeRecord = field(default_factory=RangeRecord)
+    saturation_tps: RangeRecord = field(default_factory=RangeRecord)
+    response_time_ms: RangeRecord = field(default_factory=RangeRecord)
+
+
+@dataclass(frozen=True)
+class BindingRecord:
+    resource: str
+    label: str
+    utilization: float | None = None
+
+
+@dataclass(frozen=True)
+class FeasibilityRecord:
+    feasible: bool | None
+    reason: str | None = None
+    message: str | None = None
+    max_tps: float | None = None
+    max_tps_cps: int | None = None
+    max_tps_ziips: int | None = None
+
+
+@dataclass(frozen=True)
+class AlternativeRecord:
+    objective: str | None
+    cps: int | None
+    ziips: int | None
+    msu: float | None
+    msu_installed: float | None = None
+    json: Json = field(repr=False, compare=False, default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WarningRecord:
+    code: str
+    message: str
+    level: str | None
+    headline: str | None
+    json: Json = field(repr=False, compare=False, default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FitRecord:
+    component: str | None
+    slope_ms: float | None
+    n: int | None
+    r2: float | None
+
+
+@dataclass(frozen=True)
+class ProjectionRecord:
+    from_machine_type: str | None
+    from_cps: int | None
+    factor: float | None
+    rating_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShareRecord:
+    value: float | None
+    low: float | None
+    high: float | None
+
+
+@dataclass(frozen=True)
+class BasisRecord:
+    """What the answer rests on; the block's JSON is kept whole for the JSON boundary."""
+
+    points: tuple[int, ...]
+    data_origin: str | None
+    model: FitRecord | None
+    projection: ProjectionRecord | None
+    eligible_share: ShareRecord | None
+    assumptions: tuple[str, ...]
+    statements: tuple[int, ...] = ()
+    json: Json = field(repr=False, compare=False, default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Json) -> BasisRecord:
+        """An answer's ``basis`` block (an estimate's, or a job's reference estimate's)."""
+        return _basis(data)
+
+
+@dataclass(frozen=True)
+class CapacityRecord:
+    """The target's model and the capacity of the answer's CPs; the block's JSON kept whole."""
+
+    model: str | None
+    capacity_setting: str | None
+    cp_mips_installed: float | None
+    cp_msu_installed: float | None
+    json: Json = field(repr=False, compare=False, default_factory=dict)
+
+
+def _ids(values: Any) -> tuple[int, ...]:
+    """Row ids (points, ratings, statements): the integers of a list, a missing id left out."""
+    if not isinstance(values, (list, tuple)):
+        return ()
+    return tuple(i for i in (_opt_int(v) for v in values) if i is not None)
+
+
+def _basis(data: Json) -> BasisRecord:
+    model = _maybe(
+        data.get("model"),
+        lambda m: FitRecord(
+            _opt_str(m.get("component")), _opt_float(m.get("slope_ms")), _opt_int(m.get("n")), _opt_float(m.get("r2"))
+        ),
+    )
+    projection = _maybe(
+        data.get("projection"),
+        lambda p: ProjectionRecord(
+            _opt_str(p.get("from_machine_type")),
+            _opt_int(p.get("from_cps")),
+            _opt_float(p.get("factor")),
+            _ids(p.get("rating_ids")),
+        ),
+    )
+    share = _maybe(
+        data.get("eligible_share"),
+        lambda s: ShareRecord(_opt_float(s.get("value")), _opt_float(s.get("low")), _opt_float(s.get("high"))),
+    )
+    return BasisRecord(
+        points=_ids(data.get("points")),
+        statements=_ids(data.get("statements")),
+        data_origin=_opt_str(data.get("data_origin")),
+        model=model,
+        projection=projection,
+        eligible_share=share,
+        assumptions=tuple(str(a) for a in data.get("assumptions") or ()),
+        json=data,
+    )
+
+
+def _capacity(data: Json) -> CapacityRecord:
+    cp = _obj(data.get("cp"))
+    return CapacityRecord(
+        model=_opt_str(data.get("model")),
+        capacity_setting=_opt_str(data.get("capacity_setting")),
+        # version 0 kept the CPs' capacity flat (cp_mips_installed); version 1 in cp.mips_installed
+        cp_mips_installed=_opt_float(cp.get("mips_installed", data.get("cp_mips_installed"))),
+        cp_msu_installed=_opt_float(cp.get("msu_installed", data.get("cp_msu_installed"))),
+        json=data,
+    )
+
+
+def _warning(data: Json) -> WarningRecord:
+    return WarningRecord(
+        code=str(data.get("code") or ""),
+        message=str(data.get("message") or ""),
+        level=_opt_str(data.get("level")),
+        headline=_opt_str(data.get("headline")),
+        json=data,
+    )
+
+
+def _binding(data: Json) -> BindingRecord:
+    return BindingRecord(
+        resource=str(data.get("resource") or ""),
+        label=str(data.get("label") or ""),
+        utilization=_opt_float(data.get("utilization")),
+    )
+
+
+def _feasibility(data: Json, answer: Json) -> FeasibilityRecord:
+    if not data:  # version 0: no block; an answer without CPs required did not fit
+        feasible = answer.get("feasible")
+        return FeasibilityRecord(feasible=bool(feasible) if feasible is not None else True)
+    given = data.get("feasible", answer.get("feasible", True))
+    return FeasibilityRecord(
+        feasible=None if given is None else bool(given),  # None: no CPU data, no CPU verdict
+        reason=_opt_str(data.get("reason")),
+        message=_opt_str(data.get("message")),
+        max_tps=_opt_float(data.get("max_tps")),
+        max_tps_cps=_opt_int(data.get("max_tps_cps")),
+        max_tps_ziips=_opt_int(data.get("max_tps_ziips")),
+    )
+
+
+def _alternative(data: Json) -> AlternativeRecord:
+    return AlternativeRecord(
+        objective=_opt_str(data.get("objective")),
+        cps=_opt_int(data.get("cps")),
+        ziips=_opt_int(data.get("ziips")),
+        msu=_opt_float(data.get("msu")),
+        msu_installed=_opt_float(data.get("msu_installed")),
+        json=data,
+    )
+
+
+def _inputs(data: Json) -> EstimateInputs | None:
+    try:
+        return EstimateInputs.from_dict(data)
+    except ValueError:
+        return None
+
+
+def _response(value: Any) -> ResponseRecord:
+    if isinstance(value, Mapping):
+        return ResponseRecord(
+            _opt_float(value.get("value")), _opt_float(value.get("low")), _opt_float(value.get("high"))
+        )
+    return ResponseRecord(_opt_float(value))  # version 0: one number
+
+
+# -- the record -------------------------------------------------------------------------------
+
+#: The answer's keys in the order the engine writes them (``SizingResult.to_dict``); ``to_dict``
+#: writes them in this order, so that the served JSON is unchanged.
+ANSWER_KEYS = (
+    "path", "configuration", "target_machine", "target_machine_type", "tps", "cps", "cps_required", "ziips",
+    "ziips_required", "cpu_per_tran_ms", "busy_cps", "breakdown", "gcp_utilization", "ziip_utilization", "mips",
+    "msu", "ziip_mips", "response_time_ms", "saturation_tps", "knee_tps", "closed_throughput_tps", "warnings",
+    "basis", "max_utilization", "specialty_engine", "specialty_engine_max", "binding_resource",
+    "saturation_binding", "saturation_kind", "ranges", "capacity", "feasible", "feasibility", "objective",
+    "alternative", "evaluated_cps", "evaluated_ziips",
+)  # fmt: skip
+#: A saved estimate's own fields (``EstimateOutputSerializer``), before the answer's.
+SAVED_KEYS = ("id", "url", "name", "owner", "path", "configuration", "machine", "tps", "inputs", "model_version",
+              "created_at")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a saved estimate adds to its answer: who, when, its id and name."""
+
+    id: int
+    url: str
+    name: str
+    owner: str
+    machine: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class EstimateRecord:
+    """One sizing answer as stored and served, typed (see the module docstring)."""
+
+    #: the question (None where stored inputs are not an estimate's: a record read from a job)
+    inputs: EstimateInputs | None
+    model_version: str | None
+    path: str | None
+    configuration: str | None
+    target_machine: str | None
+    target_machine_type: str | None
+    tps: float | None
+    cps: int | None
+    cps_required: int | None
+    ziips: int | None
+    ziips_required: int | None
+    cpu_per_tran_ms: CpuPerTranRecord
+    busy_cps: BusyRecord
+    breakdown: Mapping[str, float | None]
+    gcp_utilization: float | None
+    ziip_utilization: float | None
+    mips: float | None
+    msu: float | None
+    ziip_mips: float | None
+    response_time_ms: ResponseRecord
+    saturation_tps: float | None
+    knee_tps: float | None
+    closed_throughput_tps: float | None
+    warnings: tuple[WarningRecord, ...]
+    basis: BasisRecord
+    max_utilization: float | None
+    specialty_engine: str
+    specialty_engine_max: int | None
+    binding_resource: BindingRecord | None
+    saturation_binding: BindingRecord | None
+    saturation_kind: str
+    ranges: RangesRecord
+    capacity: CapacityRecord | None
+    feasibility: FeasibilityRecord
+    objective: str | None
+    alternative: AlternativeRecord | None
+    evaluated_cps: int | None
+    evaluated_ziips: int | None
+    saved: Saved | None = None
+    schema_version: int = RECORD_VERSION
+    #: keys this version does not know (a newer answer's), written back as they were
+    extra: Json = field(default_factory=dict, repr=False, compare=False)
+    #: the answer's own JSON as read (written back by ``to_dict`` for the blocks it keeps whole)
+    json: Json = field(default_factory=dict, repr=False, compare=False)
+
+    # -- derived, in words the surfaces use --------------------------------------------------
+
+    @property
+    def has_cpu_data(self) -> bool:
+        """False where the path publishes no CPU figures: nothing is sized (HostBridge)."""
+        return not any(w.code == "no-cpu-data" for w in self.warnings)
+
+    @property
+    def feasible(self) -> bool | None:
+        """Whether the target carries the rate as asked; ``None`` without CPU data (nothing was
+        sized, so nothing can be said to fit)."""
+        return self.feasibility.feasible if self.has_cpu_data else None
+
+    @property
+    def status(self) -> str:
+        """``sized``, ``does-not-fit`` or ``no-cpu-data`` (a refused question has no record)."""
+        if not self.has_cpu_data:
+            return "no-cpu-data"
+        return "sized" if self.feasibility.feasible else "does-not-fit"
+
+    @property
+    def name(self) -> str:
+        if self.saved is not None:
+            return self.saved.name
+        return "" if self.inputs is None else self.inputs.name
+
+    # -- the JSON boundary --------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, data: Json) -> EstimateRecord:
+        """An answer as served (``{"inputs", "model_version", **answer}``), as stored
+        (``Estimate.outputs`` with its inputs beside it) or a saved estimate as the API serves it;
+        of any schema version (see the module docstring)."""
+        version = _opt_int(data.get("schema_version"))
+        if version is None:
+            version = 1 if "feasibility" in data else 0
+        if version > RECORD_VERSION:
+            raise ValueError(f"schema_version {version}: newer than this app reads ({RECORD_VERSION})")
+        saved = None
+        if "id" in data and "created_at" in data:
+            saved = Saved(
+                id=int(data["id"]),
+                url=str(data.get("url") or ""),
+                name=str(data.get("name") or ""),
+                owner=str(data.get("owner") or ""),
+                machine=str(data.get("machine") or ""),
+                created_at=str(data.get("created_at") or ""),
+            )
+        ranges = _obj(data.get("ranges"))
+        return cls(
+            inputs=_inputs(_obj(data.get("inputs"))),
+            model_version=_opt_str(data.get("model_version")),
+            path=_opt_str(data.get("path")),
+            configuration=_opt_str(data.get("configuration")),
+            target_machine=_opt_str(data.get("target_machine")),
+            target_machine_type=_opt_str(data.get("target_machine_type")),
+            tps=_opt_float(data.get("tps")),
+            cps=_opt_int(data.get("cps")),
+            cps_required=_opt_int(data.get("cps_required")),
+            ziips=_opt_int(data.get("ziips")),
+            ziips_required=_opt_int(data.get("ziips_required")),
+            cpu_per_tran_ms=CpuPerTranRecord(
+                **{k: _opt_float(v) for k, v in _obj(data.get("cpu_per_tran_ms")).items() if k in _CPU_KEYS}
+            ),
+            busy_cps=BusyRecord(**{k: _opt_float(v) for k, v in _obj(data.get("busy_cps")).items() if k in _BUSY_KEYS}),
+            breakdown={str(k): _opt_float(v) for k, v in _obj(data.get("breakdown")).items()},
+            gcp_utilization=_opt_float(data.get("gcp_utilization")),
+            ziip_utilization=_opt_float(data.get("ziip_utilization")),
+            mips=_opt_float(data.get("mips")),
+            msu=_opt_float(data.get("msu")),
+            ziip_mips=_opt_float(data.get("ziip_mips")),
+            response_time_ms=_response(data.get("response_time_ms")),
+            saturation_tps=_opt_float(data.get("saturation_tps")),
+            knee_tps=_opt_float(data.get("knee_tps")),
+            closed_throughput_tps=_opt_float(data.get("closed_throughput_tps")),
+            warnings=tuple(_warning(w) for w in data.get("warnings") or () if isinstance(w, Mapping)),
+            basis=_basis(_obj(data.get("basis"))),
+            max_utilization=_opt_float(data.get("max_utilization")),
+            specialty_engine=str(data.get("specialty_engine") or "zIIP"),
+            specialty_engine_max=_opt_int(data.get("specialty_engine_max")),
+            binding_resource=_maybe(data.get("binding_resource"), _binding),
+            saturation_binding=_maybe(data.get("saturation_binding"), _binding),
+            saturation_kind=str(data.get("saturation_kind") or "value"),
+            ranges=RangesRecord(
+                cps=RangeRecord.read(ranges.get("cps")),
+                ziips=RangeRecord.read(ranges.get("ziips")),
+                saturation_tps=RangeRecord.read(ranges.get("saturation_tps")),
+                response_time_ms=RangeRecord.read(ranges.get("response_time_ms")),
+            ),
+            capacity=_maybe(data.get("capacity"), _capacity),
+            feasibility=_feasibility(_obj(data.get("feasibility")), data),
+            objective=_opt_str(data.get("objective")),
+            alternative=_maybe(data.get("alternative"), _alternative),
+            evaluated_cps=_opt_int(data.get("evaluated_cps")),
+            evaluated_ziips=_opt_int(data.get("evaluated_ziips")),
+            saved=saved,
+            schema_version=version,
+            extra={k: v for k, v in data.items() if k not in _KNOWN_KEYS},
+            json=data,
+        )
+
+    def answer_dict(self) -> dict[str, Any]:
+        """The engine's answer as the API serves it (the keys of ``ANSWER_KEYS``, in order)."""
+        if self.schema_version == RECORD_VERSION:
+            # The stored blocks as they were: a current answer is written back unchanged.
+            return {k: self.json[k] for k in ANSWER_KEYS if k in self.json}
+        feas = self.feasibility
+        return {
+            "path": self.path,
+            "configuration": self.configuration,
+            "target_machine": self.target_machine,
+            "target_machine_type": self.target_machine_type,
+            "tps": self.tps,
+            "cps": self.cps,
+            "cps_required": self.cps_required,
+            "ziips": self.ziips,
+            "ziips_required": self.ziips_required,
+            "cpu_per_tran_ms": _plain(self.cpu_per_tran_ms),
+            "busy_cps": _plain(self.busy_cps),
+            "breakdown": dict(self.breakdown),
+            "gcp_utilization": self.gcp_utilization,
+            "ziip_utilization": self.ziip_utilization,
+            "mips": self.mips,
+            "msu": self.msu,
+            "ziip_mips": self.ziip_mips,
+            "response_time_ms": _plain(self.response_time_ms),
+            "saturation_tps": self.saturation_tps,
+            "knee_tps": self.knee_tps,
+            "closed_throughput_tps": self.closed_throughput_tps,
+            "warnings": [dict(w.json) for w in self.warnings],
+            "basis": dict(self.basis.json),
+            "max_utilization": self.max_utilization,
+            "specialty_engine": self.specialty_engine,
+            "specialty_engine_max": self.specialty_engine_max,
+            "binding_resource": None if self.binding_resource is None else _plain(self.binding_resource),
+            "saturation_binding": None
+            if self.saturation_binding is None
+            else {"resource": self.saturation_binding.resource, "label": self.saturation_binding.label},
+            "saturation_kind": self.saturation_kind,
+            "ranges": {f.name: getattr(self.ranges, f.name).to_json() for f in fields(self.ranges)},
+            "capacity": None if self.capacity is None else dict(self.capacity.json),
+            "feasible": feas.feasible,
+            "feasibility": _plain(feas),
+            "objective": self.objective,
+            "alternative": None if self.alternative is None else dict(self.alternative.json),
+            "evaluated_cps": self.evaluated_cps,
+            "evaluated_ziips": self.evaluated_ziips,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as the API serves it: a saved estimate's fields first (as
+        ``EstimateOutputSerializer`` writes them), else its inputs and model version; then the
+        answer; then any key a newer answer had."""
+        answer = self.answer_dict()
+        if self.saved is not None:
+            s = self.saved
+            head: dict[str, Any] = {
+                "id": s.id,
+                "url": s.url,
+                "name": s.name,
+                "owner": s.owner,
+                "path": self.json.get("path", self.path),
+                "configuration": self.json.get("configuration", self.configuration),
+                "machine": s.machine,
+                "tps": self.tps,
+                "inputs": dict(_obj(self.json.get("inputs"))),
+                "model_version": self.model_version,
+                "created_at": s.created_at,
+            }
+            return {**head, **{k: v for k, v in answer.items() if k not in head}, **self.extra}
+        return {
+            "inputs": dict(_obj(self.json.get("inputs"))),
+            "model_version": self.model_version,
+            **answer,
+            **self.extra,
+        }
+
+
+_KNOWN_KEYS = frozenset((*ANSWER_KEYS, *SAVED_KEYS, "schema_version"))
+_CPU_KEYS = frozenset(f.name for f in fields(CpuPerTranRecord))
+_BUSY_KEYS = frozenset(f.name for f in fields(BusyRecord))
+
+
+def _plain(block: Any) -> dict[str, Any]:
+    """A block's fields as a JSON object (the kept JSON left out)."""
+    return {f.name: getattr(block, f.name) for f in fields(block) if f.name != "json"}

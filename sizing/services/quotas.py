@@ -1,0 +1,144 @@
+"""Per-user quotas on what is stored: calibrations, estimates, plans and kept jobs.
+
+A quota is a name, the setting that holds its limit, and how to count one user's rows.  A
+create that would pass the limit raises :class:`QuotaExceeded` (the API answers 403 with
+``code: quota_exceeded``, the quota's name, what is used and what is allowed, and the setting
+that changes it: ``sizing.api.errors``); every list of the API and the pages shows the quota as
+used / allowed (:func:`quota_usage`).
+
+Kept jobs are the exception that proves the rule: a job is a request's record, not something
+the user made to keep, and the API has no way to delete a finished one.  So a submission first
+deletes the owner's oldest *finished* jobs beyond the quota (plans keep their own job: they are
+counted as plans), and is refused only when every kept job is still queued or running.
+
+A new kind of stored row gets a quota with :func:`register_quota` (and a setting in
+config/settings/base.py, documented in docs/configuration.md) and is checked by
+``sizing.api.quotas.QuotaView`` on its create action, or by :func:`quota_check` in its service.
+
+Counts are read before the row is written: two creates of one user at the same instant can pass
+the limit by one each; the write throttles bound how far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+
+from sizing.models import Calibration, Estimate, Job, JobKind, JobStatus, Plan
+
+
+@dataclass(frozen=True)
+class Quota:
+    name: str
+    noun: str
+    setting: str
+    rows: Callable[[int], QuerySet[Any]]
+
+    @property
+    def limit(self) -> int:
+        return int(getattr(settings, self.setting))
+
+    def used(self, owner_id: int) -> int:
+        return int(self.rows(owner_id).count())
+
+
+@dataclass(frozen=True)
+class QuotaUsage:
+    name: str
+    used: int
+    allowed: int
+    setting: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "used": self.used, "allowed": self.allowed, "setting": self.setting}
+
+
+class QuotaExceeded(Exception):
+    """``owner`` already has ``limit`` rows of the quota ``name``."""
+
+    def __init__(self, quota: Quota, *, used: int) -> None:
+        self.quota = quota
+        self.used = used
+        self.limit = quota.limit
+        super().__init__(
+            f"Quota reached: you have {used:,} {quota.noun}; at most {self.limit:,} are kept per user "
+            f"({quota.setting}). Delete some and try again."
+        )
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "detail": str(self),
+            "code": "quota_exceeded",
+            "quota": self.quota.name,
+            "used": self.used,
+            "allowed": self.limit,
+            "setting": self.quota.setting,
+        }
+
+
+QUOTAS: dict[str, Quota] = {}
+
+
+def register_quota(name: str, *, noun: str, setting: str, rows: Callable[[int], QuerySet[Any]]) -> Quota:
+    """Declare a quota: ``rows(owner_id)`` are what counts against ``settings.<setting>``."""
+    quota = Quota(name=name, noun=noun, setting=setting, rows=rows)
+    QUOTAS[name] = quota
+    return quota
+
+
+def _kept_jobs(owner_id: int) -> QuerySet[Job]:
+    return Job.objects.filter(owner_id=owner_id, parent=None).exclude(kind=JobKind.PLAN)
+
+
+register_quota(
+    "estimates",
+    noun="saved estimates",
+    setting="ZSIZER_MAX_ESTIMATES_PER_USER",
+    rows=lambda owner_id: Estimate.objects.filter(owner_id=owner_id),
+)
+register_quota(
+    "calibrations",
+    noun="calibrations",
+    setting="ZSIZER_MAX_CALIBRATIONS_PER_USER",
+    rows=lambda owner_id: Calibration.objects.filter(owner_id=owner_id),
+)
+register_quota(
+    "plans",
+    noun="plans",
+    setting="ZSIZER_MAX_PLANS_PER_USER",
+    rows=lambda owner_id: Plan.objects.filter(owner_id=owner_id),
+)
+register_quota("jobs", noun="kept jobs", setting="ZSIZER_MAX_KEPT_JOBS_PER_USER", rows=_kept_jobs)
+
+
+def quota_usage(*, owner_id: int, name: str) -> QuotaUsage:
+    quota = QUOTAS[name]
+    return QuotaUsage(name=name, used=quota.used(owner_id), allowed=quota.limit, setting=quota.setting)
+
+
+def quota_check(*, owner_id: int, name: str) -> None:
+    """Raise :class:`QuotaExceeded` if one more row of ``name`` would pass the owner's quota
+    (for kept jobs: after the oldest finished ones beyond it are deleted)."""
+    quota = QUOTAS[name]
+    if name == "jobs":
+        _prune_finished_jobs(owner_id, keep=quota.limit - 1)
+    used = quota.used(owner_id)
+    if used >= quota.limit:
+        raise QuotaExceeded(quota, used=used)
+
+
+def _prune_finished_jobs(owner_id: int, *, keep: int) -> None:
+    """Delete the owner's oldest finished jobs so that at most ``keep`` jobs remain (active ones
+    are never deleted; their chunks and reports go with a deleted job)."""
+    jobs = _kept_jobs(owner_id)
+    excess = jobs.count() - keep
+    if excess <= 0:
+        return
+    finished = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELLED)
+    oldest = list(jobs.filter(status__in=finished).order_by("created_at", "pk").values_list("pk", flat=True)[:excess])
+    if oldest:
+        Job.objects.filter(pk__in=oldest).delete()

@@ -1,0 +1,66 @@
+"""In headless Chromium: an overloaded answer beyond a software limit (charts drawn, advice that
+proposes no CPs), an answer without CPU data (no actions that produce nothing), and the pages at a
+phone's 390 px width without sideways scrolling (issue 30)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from tests.celery_worker import (  # noqa: F401 (pytest finds the worker's fixtures by name here)
+    fixture_jobs_worker,
+    fixture_reload_benchmarks,
+    fixture_session_worker,
+)
+from tests.sizing.test_ui_browser import page  # noqa: F401 (the logged-in page fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+#: 2 CPs of a z16 A01 at 20,000 TPS: overloaded, and beyond FiTeq's software station.
+OVERLOADED = {
+    "path": "fiteq-authenticator",
+    "configuration": "multi-region",
+    "machine": "z16",
+    "cps": "2",
+    "tps": "20000",
+}
+NO_CPU = {"path": "hostbridge-http", "configuration": "tuned-tcpip", "machine": "z16", "tps": "1000"}
+
+
+def _answer(pg: Any, base: str, inputs: dict[str, str]) -> None:
+    pg.goto(f"{base}/size/?{urlencode(inputs)}")
+    pg.wait_for_function(
+        "() => !document.getElementById('results').hidden && document.getElementById('result-title').textContent.length > 0"
+    )
+
+
+def test_overloaded_beyond_the_software_limit(page: Any, live_server: Any) -> None:  # noqa: F811
+    _answer(page, live_server.url, OVERLOADED)
+    page.wait_for_function("() => document.querySelectorAll('#chart-cpu .scatterlayer .trace').length >= 2")
+    assert page.locator("#chart-cpu .chart-empty").count() == 0
+    assert page.locator("#chart-response .chart-empty").count() == 0
+    advice = page.locator("#advice")
+    assert advice.is_visible()
+    text = advice.inner_text()
+    # the advice and the card say that more CPs do not help; neither proposes a count of CPs
+    assert "software limit" in text and "more cps do not help" in text.lower()
+    card = page.locator('[data-kpi-sub="cps_required"]').inner_text()
+    assert "do not help" in card and "needs" not in card and "in all" not in card
+
+
+def test_no_cpu_data_offers_no_empty_actions(page: Any, live_server: Any) -> None:  # noqa: F811
+    _answer(page, live_server.url, NO_CPU)
+    assert page.locator("#targets-panel").is_hidden()
+    assert page.locator("#jobs").is_hidden()
+    assert page.locator("#save-button").is_disabled()
+
+
+@pytest.mark.parametrize("path", ["/size/", "/estimates/", "/plans/", "/reference/", "/reference/lspr/", "/"])
+def test_pages_fit_a_phone(page: Any, live_server: Any, path: str) -> None:  # noqa: F811
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}{path}")
+    page.wait_for_load_state("networkidle")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"{path} is {width} px wide at 390 px"
