@@ -19,8 +19,10 @@ from models_lib.checks import InputError
 from models_lib.rmf_partition import MAX_REPORT_CHARS, parse_partition_data
 from sizing.api.calibration_views import _check_size
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.quotas import QuotaView
 from sizing.api.renderers import CSVRenderer, CsvRows
 from sizing.api.report_views import PDFRenderer
+from sizing.api.throttles import ThrottledView
 from sizing.jobs.cec import cec_place, placement_json, specialty_first
 from sizing.jobs.cec_plan import cec_plan
 from sizing.models import CecConfiguration
@@ -92,6 +94,8 @@ class ParseRmfSerializer(serializers.Serializer[Any]):
 
 
 class CecViewSet(
+    ThrottledView,
+    QuotaView,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -102,6 +106,16 @@ class CecViewSet(
     """Your machines: a CEC's model, engines and LPARs, visible to you only (others get 404)."""
 
     serializer_class = CecSerializer
+    throttle_scopes = {
+        "create": "writes",
+        "update": "writes",
+        "destroy": "writes",
+        "parse_rmf": "calibrations",
+        "place": "fit",
+        "plan": "fit",
+    }
+    quota_actions = {"create": "cecs"}
+    list_quota = "cecs"
     # A configuration is replaced whole (PUT), never patched: its shares follow from all of it.
     http_method_names = ["get", "post", "put", "delete", "head", "options"]
 

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.parsers import StrictJSONParser
+from sizing.api.throttles import ThrottledView
 from sizing.models import PriceBook
 from sizing.selectors.price_books import BOOK_FIELDS, price_book_row
 from sizing.services.price_books import (
@@ -42,11 +43,12 @@ def _no_book() -> Response:
     return Response({"detail": "You have no price book: PUT one to see costs."}, status=status.HTTP_404_NOT_FOUND)
 
 
-class PriceBookView(APIView):
+class PriceBookView(ThrottledView, APIView):
     """Your prices: per CP and per specialty engine (one-off or per year), per MSU per year
     (installed, or consumed for sub-capacity contracts), a term in years and a currency."""
 
     parser_classes = [StrictJSONParser]
+    throttle_scopes = {"put": "writes", "delete": "writes"}
 
     @extend_schema(responses={200: PriceBookOutputSerializer, 404: NOT_FOUND, **ERRORS}, summary="Read your price book")
     def get(self, request: Request) -> Response:

@@ -130,7 +130,12 @@ def _one_media_type(path: str, operation: dict[str, Any]) -> None:
         content = response["content"]
         if table is not None:
             response["content"] = dict(table)
-        elif code == "200" and "application/pdf" in content:
+        elif (
+            code == "200"
+            and "application/pdf" in content
+            and (path.endswith(".pdf") or "application/json" not in content)
+        ):
+            # a PDF operation; a JSON operation that also renders ?format=pdf (a CEC's placement) stays JSON
             response["content"] = dict(PDF)
         elif "application/json" in content:
             response["content"] = {"application/json": content["application/json"]}

@@ -28,7 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import QuerySet
 
-from sizing.models import Calibration, Estimate, Job, JobKind, JobStatus, Plan
+from sizing.models import Calibration, CecConfiguration, Estimate, Job, JobKind, JobStatus, Plan
 
 
 @dataclass(frozen=True)
@@ -142,3 +142,11 @@ def _prune_finished_jobs(owner_id: int, *, keep: int) -> None:
     oldest = list(jobs.filter(status__in=finished).order_by("created_at", "pk").values_list("pk", flat=True)[:excess])
     if oldest:
         Job.objects.filter(pk__in=oldest).delete()
+
+
+register_quota(
+    "cecs",
+    noun="machine configurations",
+    setting="ZSIZER_MAX_CECS_PER_USER",
+    rows=lambda owner_id: CecConfiguration.objects.filter(owner_id=owner_id),
+)

@@ -150,6 +150,10 @@ OPERATIONS: list[tuple[str, str, str, Any]] = [
     ("fit", "get", "/api/v1/fit", None),
     ("fit", "get", "/api/v1/upgrade", None),
     ("schema", "get", "/api/schema/", None),
+    ("writes", "post", "/api/v1/cecs/", {}),
+    ("writes", "put", "/api/v1/price-book", {}),
+    ("calibrations", "post", "/api/v1/cecs/parse-rmf/", {}),
+    ("fit", "post", "/api/v1/cecs/999999/place/", {}),
 ]
 
 
