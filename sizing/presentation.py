@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sizing.records import EstimateRecord
 from sizing.services.warning_levels import LEVEL_ORDER, WARNING_LEVELS, Level, level_of
 
 #: What a missing number prints as.
@@ -299,8 +300,13 @@ def _inputs(answer: Mapping[str, Any]) -> Mapping[str, Any]:
     return answer.get("inputs") or {}
 
 
+def _rate(answer: Mapping[str, Any]) -> float | None:
+    """The target rate: the answer's, else the question's."""
+    return finite(answer.get("tps", _inputs(answer).get("tps")))
+
+
 def _tps(answer: Mapping[str, Any]) -> str:
-    return count(answer.get("tps", _inputs(answer).get("tps")), "TPS")
+    return count(_rate(answer), "TPS")
 
 
 def _machine(answer: Mapping[str, Any]) -> str:
@@ -349,7 +355,7 @@ def _utilisation(a: Mapping[str, Any]) -> str:
     )
     # ``software_limit_tps`` (the surface's, from the typed answer: sizing.services.charts): where
     # the software station binds, no number of CPs carries the target: CPs are not proposed.
-    limit, tps = finite(a.get("software_limit_tps")), finite(a.get("tps", _inputs(a).get("tps")))
+    limit, tps = finite(a.get("software_limit_tps")), _rate(a)
     if limit is not None and tps is not None and tps >= limit * (1.0 - 1e-9):
         return f"{said}; more CPs do not carry {count(tps, 'TPS')}: the software limit of {count(limit, 'TPS')} binds."
     return f"{said}: {plural(a.get('cps_required'), 'CP')} are needed."
@@ -767,29 +773,31 @@ class Advice:
         return {"resource": self.resource, "sentence": self.sentence, "short": self.short}
 
 
-def advice(answer: Mapping[str, Any], *, software_tps: float | None = None) -> list[Advice]:
+def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | None = None) -> list[Advice]:
     """What would help an overloaded or does-not-fit answer, following the resource that binds.
 
+    ``answer``: the typed record (a served or stored answer's JSON is read into one).
     ``software_tps``: the saturation of the software station the response model fitted (FiTeq's
     HSM channel wait), which no number of CPs raises; where the target is at or beyond it, CPs are
     never proposed: more software instances are.  An answer that fits, or one without CPU data,
     needs no advice (an empty list).
     """
-    fit = answer.get("feasibility") or {}
-    inputs = _inputs(answer)
-    tps = finite(answer.get("tps", inputs.get("tps")))
-    given = finite(inputs.get("cps"))
-    ceiling = finite(answer.get("max_utilization")) or 0.85
-    util = finite(answer.get("gcp_utilization"))
-    eng = engine_name(answer)
+    record = answer if isinstance(answer, EstimateRecord) else EstimateRecord.from_dict(answer)
+    fit = record.feasibility
+    inputs = record.inputs
+    tps = finite(record.tps if record.tps is not None else (inputs.tps if inputs is not None else None))
+    given = finite(inputs.cps if inputs is not None else None)
+    ceiling = finite(record.max_utilization) or 0.85
+    util = finite(record.gcp_utilization)
+    eng = record.specialty_engine
     out: list[Advice] = []
     if tps is None:
         return out
     overloaded = given is not None and util is not None and util > ceiling + 1e-9
-    fits = fit.get("feasible") is not False
-    if fits and not overloaded and fit.get("reason") is None:
-        spill = finite((answer.get("busy_cps") or {}).get("ziip_on_gcp")) or 0.0
-        if spill > 0.005 and inputs.get("ziips") is not None:
+    fits = fit.feasible is not False
+    if fits and not overloaded and fit.reason is None:
+        spill = finite(record.busy_cps.ziip_on_gcp) or 0.0
+        if spill > 0.005 and inputs is not None and inputs.ziips is not None:
             out.append(
                 Advice(
                     "specialty",
@@ -799,8 +807,8 @@ def advice(answer: Mapping[str, Any], *, software_tps: float | None = None) -> l
             )
         return out
     sw = finite(software_tps)
-    if fit.get("reason") == "software-limit" or (sw is not None and tps >= sw * (1.0 - 1e-9)):
-        limit = sw if sw is not None else finite(fit.get("max_tps"))
+    if fit.reason == "software-limit" or (sw is not None and tps >= sw * (1.0 - 1e-9)):
+        limit = sw if sw is not None else finite(fit.max_tps)
         instances = math.ceil(tps / limit) if limit else None
         more = f" (about {count(instances)} for {count(tps, 'TPS')})" if instances and instances > 1 else ""
         out.append(
@@ -812,17 +820,17 @@ def advice(answer: Mapping[str, Any], *, software_tps: float | None = None) -> l
                 f"the software limit ({count(limit, 'TPS')}) binds: more CPs do not help",
             )
         )
-        if overloaded and given is not None and fit.get("max_tps") is not None:
+        if overloaded and given is not None and fit.max_tps is not None:
             out.append(
                 Advice(
                     "cps",
-                    f"The {plural(given, 'CP')} given carry at most {count(fit.get('max_tps'), 'TPS')} within the "
+                    f"The {plural(given, 'CP')} given carry at most {count(fit.max_tps, 'TPS')} within the "
                     f"{percent(ceiling)} ceiling.",
-                    f"{plural(given, 'CP')} carry at most {count(fit.get('max_tps'), 'TPS')}",
+                    f"{plural(given, 'CP')} carry at most {count(fit.max_tps, 'TPS')}",
                 )
             )
         return out
-    required = finite(answer.get("cps_required"))
+    required = finite(record.cps_required)
     if overloaded and given is not None and required is not None and required > given:
         more_cps = int(required - given)
         out.append(
@@ -834,9 +842,9 @@ def advice(answer: Mapping[str, Any], *, software_tps: float | None = None) -> l
                 f" to stay under {percent(ceiling)}",
             )
         )
-    reason = fit.get("reason")
+    reason = fit.reason
     if reason == "engines" or (reason == "saturation" and not out):
-        most = fit.get("max_tps")
+        most = fit.max_tps
         where = f" (the most it carries is {count(most, 'TPS')})" if most is not None else ""
         out.append(
             Advice(
@@ -846,7 +854,7 @@ def advice(answer: Mapping[str, Any], *, software_tps: float | None = None) -> l
                 "a bigger model or a newer machine",
             )
         )
-    if any(w.get("code") == "engine-ratio" for w in answer.get("warnings") or []):
+    if any(w.code == "engine-ratio" for w in record.warnings):
         out.append(
             Advice(
                 "specialty",

@@ -26,6 +26,7 @@ from sizing import presentation
 from sizing.api.throttles import ThrottledView
 from sizing.models import CecConfiguration
 from sizing.plotly_static import plotly_bundle
+from sizing.records import EstimateRecord
 from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
@@ -232,8 +233,7 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "basis_rows": presentation.basis_rows(answer),
             "cost_rows": presentation.cost_rows(answer),
             "assumptions": [
-                presentation.customer_wording(str(a))
-                for a in (estimate.outputs.get("basis") or {}).get("assumptions") or []
+                presentation.customer_wording(a) for a in EstimateRecord.from_dict(answer).basis.assumptions
             ],
             "input_rows": [
                 (label, presentation.input_value(key, estimate.inputs[key], unit))

@@ -14,6 +14,7 @@ from typing import Any
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
 from sizing import presentation
+from sizing.records import EstimateInputs, EstimateRecord
 from sizing.reports.document import (
     DASH,
     DECISION,
@@ -516,11 +517,10 @@ def sources_section(
 def question_sentence(e: EstimateSubject) -> str:
     """The question in product and machine names: "FiTeq Authenticator, multi-region on IBM z16 A01
     at 8,000 TPS"."""
-    given = e.inputs.get("cps")
-    cps = f" with {presentation.plural(given, 'CP')} given" if given is not None else ""
+    question = EstimateInputs.from_dict(e.inputs)  # a saved estimate's inputs: validated, with a rate
+    cps = f" with {presentation.plural(question.cps, 'CP')} given" if question.cps is not None else ""
     return (
-        f"{e.path_name}, {e.configuration_name} on {e.machine_name}{cps} at "
-        f"{presentation.count(e.inputs.get('tps'), 'TPS')}"
+        f"{e.path_name}, {e.configuration_name} on {e.machine_name}{cps} at {presentation.count(question.tps, 'TPS')}"
     )
 
 
@@ -536,28 +536,29 @@ def summary_section(e: EstimateSubject, chart_data: dict[str, Any] | None) -> li
     """Page 1: the question, the answer, the recommended configuration, the decisions to sign, what
     would help and one chart."""
     o = {"inputs": e.inputs, **e.outputs, "software_limit_tps": (chart_data or {}).get("software_limit_tps")}
-    eng = engine_name(o)
-    cap = o.get("capacity") or {}
-    fit = o.get("feasibility") or {}
+    record = EstimateRecord.from_dict(o)
+    eng = record.specialty_engine
+    cap = record.capacity
+    fit = record.feasibility
     out: list[Flowable] = [*heading("Summary"), para(f"<b>The question.</b> {escape(question_sentence(e))}.")]
-    if o.get("cps_required") is None and fit.get("feasible") is not False:
+    if record.cps_required is None and fit.feasible is not False:
         answer = "No CPs can be quoted: no CPU figures are published for this path."
-    elif fit.get("feasible") is False:
-        most = fit.get("max_tps")
+    elif fit.feasible is False:
+        most = fit.max_tps
         answer = "This target does not carry the rate" + (
             f"; the most it carries is {presentation.count(most, 'TPS')}." if most is not None else "."
         )
     else:
         answer = (
-            f"{presentation.plural(o.get('cps_required'), 'CP')} and {presentation.plural(o.get('ziips_required'), eng)}"
-            f", {num(o.get('mips'))} MIPS, {num(o.get('msu'))} MSU, CPs at {pct(o.get('gcp_utilization'))} busy."
+            f"{presentation.plural(record.cps_required, 'CP')} and {presentation.plural(record.ziips_required, eng)}"
+            f", {num(record.mips)} MIPS, {num(record.msu)} MSU, CPs at {pct(record.gcp_utilization)} busy."
         )
     out.append(para(f"<b>The answer.</b> {escape(answer)}"))
-    if cap.get("model") and fit.get("feasible") is not False and o.get("cps_required") is not None:
+    if cap is not None and cap.model and fit.feasible is not False and record.cps_required is not None:
         out.append(
             para(
-                f"<b>Recommended configuration.</b> {escape(cap.get('model'))} (capacity setting "
-                f"{escape(cap.get('capacity_setting'))}) with {presentation.plural(o.get('ziips_required'), eng)}."
+                f"<b>Recommended configuration.</b> {escape(cap.model)} (capacity setting "
+                f"{escape(cap.capacity_setting)}) with {presentation.plural(record.ziips_required, eng)}."
             )
         )
     out += decisions_block(o)

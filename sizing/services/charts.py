@@ -129,13 +129,18 @@ def _point_rows(cfg: ConfigurationData) -> dict[int, BenchmarkPoint]:
     }
 
 
+def _evaluated(answer: SizingResult) -> tuple[int | None, int | None]:
+    """The CPs and zIIPs the figures are evaluated at: the answer's, or where it does not fit the
+    largest count (or the given one), as its figures are (``SizingResult.evaluated_cps``)."""
+    if answer.cps is not None:
+        return answer.cps, answer.ziips
+    return answer.evaluated_cps, answer.evaluated_ziips
+
+
 def _capacity(answer: SizingResult) -> dict[str, Any]:
     """The target LPAR the estimate evaluated: CPs and zIIPs (given or sized), utilisation ceiling,
     and its capacity line (CPs plus specialty engines, as a level of busy engines)."""
-    # The CPs the figures are evaluated at: the answer's, or where it does not fit the largest
-    # count (or the given one), as its figures are (``SizingResult.evaluated_cps``).
-    cps = answer.cps if answer.cps is not None else answer.evaluated_cps
-    ziips = answer.ziips if answer.cps is not None else answer.evaluated_ziips
+    cps, ziips = _evaluated(answer)
     out: dict[str, Any] = {
         "cps": cps,
         "ziips": ziips or 0,
@@ -179,7 +184,7 @@ def cpu_chart(
         "line": None,
         "bounds": [],
     }
-    cps = capacity.get("cps")
+    cps, _ = _evaluated(answer)
     if prepared is None or cps is None or not prepared.has_cpu_data:
         return chart
     scale = prepared.measured_scale(cps, capacity.get("ziips") or 0)
@@ -289,7 +294,9 @@ def response_chart(
 
 def demand_chart(*, answer: SizingResult) -> dict[str, Any]:
     """Busy engines on GCPs and zIIPs from the estimate; zIIP-eligible work on GCPs kept apart;
-    the LPAR's CPs, specialty engines and ceiling as the CPU chart's capacity has them."""
+    the LPAR's CPs, specialty engines and ceiling as the CPU chart's capacity has them (the
+    evaluated ones where the answer does not fit: :func:`_evaluated`)."""
+    cps, ziips = _evaluated(answer)
     busy = answer.busy_cps
     gcp = _finite(busy.gcp) or 0.0
     spill = _finite(busy.ziip_on_gcp) or 0.0
@@ -298,8 +305,8 @@ def demand_chart(*, answer: SizingResult) -> dict[str, Any]:
         "ziip_on_gcp": spill,
         "ziip": _finite(busy.ziip) or 0.0,
         "total": _finite(busy.total),
-        "cps": answer.cps,
-        "ziips": answer.ziips or 0,
+        "cps": cps,
+        "ziips": ziips or 0,
         "max_utilization": _finite(answer.max_utilization),
         "breakdown": {k: _finite(v) for k, v in answer.breakdown.items()},
         "engine": answer.specialty_engine,  # zAAP on z10..zEC12, zIIP from z13
@@ -325,9 +332,9 @@ def chart_data(*, user: User, inputs: Inputs) -> dict[str, Any]:
     native = config_row.path.native_machine
     rows = _point_rows(cfg)  # provenance of the points, for the hover texts
     software = software_limit(answer)
-    estimate = estimate_record(inputs=inputs, config_row=config_row, machine_row=machine_row, outputs=outputs).to_dict()
+    record = estimate_record(inputs=inputs, config_row=config_row, machine_row=machine_row, outputs=outputs)
     return {
-        "estimate": estimate,
+        "estimate": record.to_dict(),
         "target": {
             "machine": machine_row.slug,
             "machine_name": machine_row.name,
@@ -344,10 +351,10 @@ def chart_data(*, user: User, inputs: Inputs) -> dict[str, Any]:
             cfg=cfg, model=model, answer=answer, tps=tps, capacity=capacity, factor=factor, grid=grid, rows=rows
         ),
         "response": response_chart(cfg=cfg, answer=answer, inputs=inputs, tps=tps, grid=grid, rows=rows),
-        "demand": demand_chart(answer=answer, capacity=capacity),
+        "demand": demand_chart(answer=answer),
         # What would help an answer that does not carry its target, following the binding
         # resource (the software station's limit from the typed answer's response model).
-        "advice": [a.as_dict() for a in presentation.advice(estimate, software_tps=software)],
+        "advice": [a.as_dict() for a in presentation.advice(record, software_tps=software)],
         "software_limit_tps": software,
     }
 
