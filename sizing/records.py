@@ -228,6 +228,20 @@ class AlternativeRecord:
 
 
 @dataclass(frozen=True)
+class CostRecord:
+    """The answer's cost from the user's price book (present only with a book)."""
+
+    currency: str | None = None
+    term_years: float | None = None
+    total: float | None = None
+    cps: float | None = None
+    specialty: float | None = None
+    software: float | None = None
+    msu: float | None = None
+    msu_basis: str | None = None
+
+
+@dataclass(frozen=True)
 class WarningRecord:
     code: str
     message: str
@@ -484,6 +498,23 @@ class EstimateRecord:
     def has_cpu_data(self) -> bool:
         """False where the path publishes no CPU figures: nothing is sized (HostBridge)."""
         return not any(w.code == "no-cpu-data" for w in self.warnings)
+
+    @property
+    def cost(self) -> CostRecord | None:
+        """The cost block of an answer priced from the user's book (``None``: no book)."""
+        data = _obj(self.extra.get("cost"))
+        if not data:
+            return None
+        return CostRecord(
+            currency=_opt_str(data.get("currency")),
+            term_years=_opt_float(data.get("term_years")),
+            total=_opt_float(data.get("total")),
+            cps=_opt_float(data.get("cps")),
+            specialty=_opt_float(data.get("specialty")),
+            software=_opt_float(data.get("software")),
+            msu=_opt_float(data.get("msu")),
+            msu_basis=_opt_str(data.get("msu_basis")),
+        )
 
     @property
     def feasible(self) -> bool | None:

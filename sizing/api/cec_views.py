@@ -11,7 +11,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -19,9 +19,8 @@ from models_lib.checks import InputError
 from models_lib.rmf_partition import MAX_REPORT_CHARS, parse_partition_data
 from sizing.api.calibration_views import _check_size
 from sizing.api.estimate_serializers import ErrorSerializer
+from sizing.api.formats import FORMATS, asked_format, renderers, table_response
 from sizing.api.quotas import QuotaView
-from sizing.api.renderers import CSVRenderer, CsvRows
-from sizing.api.report_views import PDFRenderer
 from sizing.api.throttles import ThrottledView
 from sizing.jobs.cec import cec_place, placement_json, specialty_first
 from sizing.jobs.cec_plan import cec_plan
@@ -184,14 +183,13 @@ class CecViewSet(
             for w, asked in zip(block["workloads"], question["workloads"], strict=True):
                 w["name"] = asked["name"]
         answer = {"cec": row.pk, "model": row.model, "as_of": row.as_of, **body}
-        fmt = getattr(request.accepted_renderer, "format", "json")
+        fmt = asked_format(request)
         name = f"zsizer-cec-{row.pk}-{answer['lpar']}"
-        if fmt == "csv":
-            rows = CsvRows(HEADER, placement_rows(answer))
-            return Response(rows, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
-        if fmt == "pdf":
+        if fmt.table:
+            return table_response(fmt, header=HEADER, rows=placement_rows(answer), stem=name)
+        if fmt is FORMATS["pdf"]:
             pdf = place_pdf(row=row, shares=cec_shares(row), answer=answer, specialty=cec.specialty)
-            return Response(pdf, headers={"Content-Disposition": f'attachment; filename="{name}.pdf"'})
+            return Response(pdf, headers={"Content-Disposition": f'attachment; filename="{fmt.filename(name)}"'})
         return Response(answer)
 
     @extend_schema(
@@ -214,5 +212,5 @@ class CecViewSet(
 
     def get_renderers(self) -> list[BaseRenderer]:
         if getattr(self, "action", None) == "place":
-            return [JSONRenderer(), BrowsableAPIRenderer(), CSVRenderer(), PDFRenderer()]
-        return [JSONRenderer(), BrowsableAPIRenderer()]
+            return renderers("json", "csv", "xlsx", "pdf", browsable=True)
+        return renderers("json", browsable=True)

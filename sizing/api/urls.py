@@ -57,6 +57,12 @@ urlpatterns = [
                 name=f"estimate-query-{fmt}",
             ),
             path(
+                f"cecs/<int:pk>/place.{fmt}",
+                cec_views.CecViewSet.as_view({"post": "place"}),
+                {"format": fmt},
+                name=f"cec-place-{fmt}",
+            ),
+            path(
                 f"estimates.{fmt}",
                 estimate_views.EstimateViewSet.as_view({"get": "list"}),
                 {"format": fmt},

@@ -184,10 +184,10 @@ def cpu_chart(
         "line": None,
         "bounds": [],
     }
-    cps, _ = _evaluated(answer)
+    cps, ziips = _evaluated(answer)
     if prepared is None or cps is None or not prepared.has_cpu_data:
         return chart
-    scale = prepared.measured_scale(cps, capacity.get("ziips") or 0)
+    scale = prepared.measured_scale(cps, ziips or 0)
     chart["scale"] = scale
     curve = answer.cpu_curve(grid)
     line = {
