@@ -161,7 +161,7 @@ class CecViewSet(
         "(?format=csv: one row per pool; ?format=pdf: the PDF to hand over)",
     )
     @action(detail=True, methods=["post"])
-    def place(self, request: Request, pk: Any = None) -> Response:
+    def place(self, request: Request, pk: Any = None, **kwargs: Any) -> Response:
         row = self.get_object()
         user = signed_in_user(request)
         question = place_inputs(user=user, row=row, data=request.data)

@@ -41,6 +41,12 @@ urlpatterns = [
     path("estimates/report.pdf", report_views.ComparisonReportView.as_view(), name="estimate-comparison-pdf"),
     path("estimates/<int:pk>/report.pdf", report_views.EstimateReportView.as_view(), name="estimate-pdf"),
     path("jobs/<int:pk>/report.pdf", report_views.JobReportView.as_view(), name="job-pdf"),
+    path(
+        "cecs/<int:pk>/place.pdf",
+        cec_views.CecViewSet.as_view({"post": "place"}),
+        {"format": "pdf"},
+        name="cec-place-pdf",
+    ),
     path("plans/<int:pk>/report.pdf", plan_views.PlanViewSet.as_view({"get": "report_pdf"}), name="plan-report-pdf"),
     path("plans/<int:pk>/result.csv", plan_views.PlanViewSet.as_view({"get": "result_csv"}), name="plan-result-csv"),
     path("plans/<int:pk>/result.xlsx", plan_views.PlanViewSet.as_view({"get": "result_xlsx"}), name="plan-result-xlsx"),

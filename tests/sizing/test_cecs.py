@@ -196,7 +196,7 @@ def test_placement_as_csv_and_pdf(api: Any) -> None:
     cec = _create(api, EXAMPLE)
     body = {"lpar": "PROD", "workloads": [{**ZOSCONNECT, "tps": 2000}]}
     answer = api.post(f"{cec['url']}place/", body, format="json").json()
-    response = api.post(f"{cec['url']}place/?format=csv", body, format="json")
+    response = api.post(f"{cec['url']}".rstrip("/") + "/place.csv", body, format="json")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert tuple(rows[0]) == HEADER and [r["pool"] for r in rows] == ["cp", "ziip"]
@@ -207,7 +207,7 @@ def test_placement_as_csv_and_pdf(api: Any) -> None:
             "TRUE" if pool["fits"] else "FALSE"
         )  # docs/csv.md: booleans as a spreadsheet writes them
     assert rows[0]["changes"] == " | ".join(c["sentence"] for c in answer["changes"] if c["pool"] == "cp")
-    response = api.post(f"{cec['url']}place/?format=pdf", body, format="json")
+    response = api.post(f"{cec['url']}".rstrip("/") + "/place.pdf", body, format="json")
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True,
                           check=True).stdout.decode()  # fmt: skip
