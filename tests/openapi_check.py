@@ -6,9 +6,10 @@ documented for the operation, its media type declared, its body valid (types, re
 nullability, closed objects).  A mismatch fails the test that made the request, naming the
 operation and openapi-core's reason.
 
-Which operation answered: the request's method and path.  A ``?format=csv`` request is served as
-the operation of its own at the path with ``.csv`` (``/api/v1/estimates/3/`` -> ``/api/v1/estimates/3.csv``;
-a job's ``/api/v1/jobs/3/`` -> ``/api/v1/jobs/3/result.csv``), which the schema documents.  A
+Which operation answered: the request's method and path.  A ``?format=csv`` (or ``?format=xlsx``)
+request is served as the operation of its own at the path with ``.csv`` (``.xlsx``)
+(``/api/v1/estimates/3/`` -> ``/api/v1/estimates/3.csv``; a job's ``/api/v1/jobs/3/`` ->
+``/api/v1/jobs/3/result.csv``), which the schema documents.  A
 request to a path the schema does not have (an unrouted URL under /api/, the schema itself) has
 no operation to hold it to and is not validated; ``validated_operations`` counts those that were.
 """
@@ -47,14 +48,18 @@ def _openapi() -> OpenAPI:
     return OpenAPI.from_dict(served_schema())
 
 
+#: The table formats served at a path of their own (sizing.api.formats.TABLE_FORMATS; the schema's ``.csv`` and ``.xlsx`` operations).
+TABLE_SUFFIXES = ("csv", "xlsx")
+
+
 def _operation_path(path: str, query: dict[str, list[str]]) -> str:
-    if query.get("format") != ["csv"]:
+    fmt = (query.get("format") or [""])[-1]
+    if fmt not in TABLE_SUFFIXES:
         return path
     paths = served_schema()["paths"]
     base = path.rstrip("/")
-    templates = [_template_of(candidate, paths) for candidate in (base + ".csv", base + "/result.csv")]
-    for candidate, template in zip((base + ".csv", base + "/result.csv"), templates, strict=True):
-        if template is not None:
+    for candidate in (f"{base}.{fmt}", f"{base}/result.{fmt}"):
+        if _template_of(candidate, paths) is not None:
             return candidate
     return path
 

@@ -8,7 +8,8 @@ every view, and are added here to every ``/api/v1/`` operation that lacks them:
 
 * 400: a NUL byte in the URL or a query parameter, a bad filter or page (sizing.middleware,
   the filters, the paginator);
-* 401: no or a bad token; 403: a session request without its CSRF token;
+* 401: no or a bad token; 403: a session request without its CSRF token (beside a view's own
+  403, such as a create's ``quota_exceeded``, as ``anyOf`` the two);
 * 404: a URL no route matches, an id that is not yours, a page past the end;
 * 429 (operations of a view with a throttle): too many requests, with ``Retry-After``;
 * 503: the database is unreachable (sizing.middleware), with ``Retry-After``;
@@ -100,6 +101,15 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
                     # Errors are JSON, also where the operation serves CSV or PDF (sizing.api.errors).
                     content = response.get("content", {})
                     schema = content.get("application/json", {}).get("schema", ERROR)
+                    if code in COMMON and schema != ERROR:
+                        # The view's own answer (a create's 403 quota_exceeded: sizing.api.quotas)
+                        # or the layers' around it (a 403 for a missing CSRF token): either.  anyOf,
+                        # not oneOf: Error is open, so the view's answer matches both.
+                        schema = {"anyOf": [schema, ERROR]}
+                        if COMMON[code] not in response.get("description", ""):
+                            response["description"] = f"{response.get('description') or ''}; or {COMMON[code]}".lstrip(
+                                "; "
+                            )
                     response["content"] = {"application/json": {"schema": schema}}
                 if code in ("429", "503"):
                     response.setdefault("headers", {}).update(RETRY_AFTER)

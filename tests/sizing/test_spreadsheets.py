@@ -109,7 +109,9 @@ def fixture_exports(api: Any, user: Any, settings: Any) -> dict[str, dict[str, b
     """Every table export, as the API serves it, in CSV and XLSX."""
     for tps in (8000, 12000):
         assert (
-            api.post("/api/v1/estimates/", {**FITEQ, "machine": "z16", "tps": tps, "name": f"z16 {tps}"}).status_code
+            api.post(
+                "/api/v1/estimates/", {**FITEQ, "machine": "z16", "tps": tps, "name": f"z16 {tps}"}, format="json"
+            ).status_code
             == 201
         )
     pk = Estimate.objects.filter(owner=user).order_by("pk").values_list("pk", flat=True)[0]
