@@ -124,7 +124,8 @@ def test_estimate_pdf_summary_names_products_and_the_zaap(api: Any) -> None:
     words = _text(r.content)
     first = words.split("Summary", 1)[1][:600]
     assert "The question." in first and "cicstg" not in first
-    assert f"{made['cps_required']} CPs and {made['ziips_required']} zAAP" in first
+    cps = made["cps_required"]  # the planner's quote can be one CP: "1 CP", not "1 CPs"
+    assert f"{cps} CP{'s' if cps != 1 else ''} and {made['ziips_required']} zAAP" in first
     assert made["specialty_engine"] == "zAAP" and "zIIP" not in first
 
 

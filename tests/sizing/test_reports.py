@@ -279,7 +279,8 @@ def test_estimate_report_names_the_engine_rules_documents_and_the_mp_effect(api:
     (mp,) = [a for a in stored["basis"]["assumptions"] if a.startswith("MP effect:")]
     assert f"(factor {stored['capacity']['basis']['mp_factor']:.3f})" in mp
     words = report_words(api, f"/api/v1/estimates/{body['id']}/report.pdf")
-    assert "at most 2 per CP (unconfirmed" in words
+    # the PDF words the unconfirmed rule for a customer (presentation.customer_wording)
+    assert "at most 2 per CP (assumed: the IBM technical guides and announcements consulted" in words
     assert "z/OS V2R1 (2013) MVS Planning: Workload Management" in words
     assert "'zAAP on zIIP capability' product page (zEC12/zBC12 edition" in words
     assert f"(factor {stored['capacity']['basis']['mp_factor']:.3f})" in words
