@@ -322,7 +322,8 @@ def test_every_csv_operation_serves_what_format_csv_serves(api: Any) -> None:
         (f"/api/v1/estimates/{stored['id']}.csv", f"/api/v1/estimates/{stored['id']}/", {}),
         ("/api/v1/points.csv", "/api/v1/points/", {"path": FITEQ["path"]}),
     ]
-    csv_paths = {path for path, _, _ in _operations() if path.endswith(".csv")}
+    # the GET tables; a CEC's placement table (POST .../place.csv) is tested in test_cecs.py
+    csv_paths = {path for path, method, _ in _operations() if path.endswith(".csv") and method.lower() == "get"}
     assert {p for p, _, _ in pairs} | {"/api/v1/estimates/{id}.csv"} >= (csv_paths - {"/api/v1/jobs/{id}/result.csv",
             "/api/v1/plans/{id}/result.csv", "/api/v1/estimates/{id}.csv"})  # fmt: skip
     for csv_path, json_path, params in pairs:

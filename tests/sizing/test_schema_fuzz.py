@@ -369,7 +369,9 @@ def test_every_rmf_report_of_the_test_data_parses_as_the_schema_documents(auth_h
     """POST /api/v1/rmf/parse with each published report extract (tests/data/rmf, provenance in its
     README) and each CPU component: the sections and intervals as the schema documents them."""
     parse = schema["/api/v1/rmf/parse"]["POST"]
-    reports = sorted(RMF.glob("*.txt"))
+    # Workload Activity extracts; a CPU Activity report's Partition Data section (partition_data_*,
+    # a CEC's LPARs) is read by /api/v1/cecs/parse-rmf/, not here
+    reports = sorted(r for r in RMF.glob("*.txt") if not r.name.startswith("partition_data"))
     assert len(reports) >= 5
     for number, report in enumerate(reports):
         component = ("lpar", "cics", "tor", "aor", "for")[number % 5]
