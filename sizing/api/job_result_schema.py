@@ -34,17 +34,18 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "optimize": (
         "path", "configuration", "machine", "tps", "costs", "max_utilization", "response_time_sla_ms", "sla_verified",
         "ziips_per_cp", "specialty_engine", "evaluated", "feasible", "best", "runner_up", "frontier", "estimate",
-        "warnings", "basis",
+        "warnings", "basis", "price_book",
     ),
     "mix": (
-        "machine", "cps", "cps_sized", "ziips", "ziips_sized", "max_utilization", "combined", "approximation",
-        "workloads", "warnings",
+        "machine", "cps", "cps_sized", "ziips", "ziips_sized", "max_utilization", "combined", "objective",
+        "approximation", "workloads", "warnings",
     ),
     "batch": ("rows", "succeeded", "failed", "counts"),
 }  # fmt: skip
 #: Fields a stored result may lack: it was written before its runner added them (a batch's
-#: ``counts`` of rows per status, sizing.jobs.batch.STATUSES).
-OPTIONAL: dict[str, tuple[str, ...]] = {"batch": ("counts",)}
+#: ``counts`` of rows per status, sizing.jobs.batch.STATUSES; an optimiser's ``price_book`` and a
+#: mix's ``objective``, issue 32).
+OPTIONAL: dict[str, tuple[str, ...]] = {"batch": ("counts",), "optimize": ("price_book",), "mix": ("objective",)}
 
 
 def _result_serializer(kind: str, fields: tuple[str, ...]) -> type[serializers.Serializer[Any]]:

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from models_lib.capacity import demand_mips, demand_msu
+from models_lib.choice import canonical_objective
 from models_lib.inputs import CapacityTable
 from models_lib.mix import MixAnswer as LparAnswer
 from models_lib.mix import MixWarning, Shared, evaluate_mix, lpar_cost
@@ -214,7 +215,7 @@ def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[
                 # only with the owner's price book (models_lib.pricing): no invented prices
                 "cost": None if (cost := lpar_cost(models, lpar)) is None else dict(cost),
             },
-            "objective": params.get("objective") or "least-msu",
+            "objective": canonical_objective(params.get("objective")),
             "approximation": "shared FCFS CP (and zIIP) pool: Allen-Cunneen M/G/c wait with the mixture of the "
             "workloads' exponential service times; per-workload fixed part and software station",
             "workloads": rows,
