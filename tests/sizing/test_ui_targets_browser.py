@@ -131,7 +131,7 @@ def test_model_picker_reaches_any_model_in_a_few_keystrokes(live_server: Any, pa
 
 
 def test_lspr_pages_draw_every_machine_and_filter_by_setting(live_server: Any, page: Any) -> None:  # noqa: F811
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Machines").click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Machines", exact=True).click()
     page.wait_for_selector("#chart-lspr .main-svg")
     # Full speed: one line per machine type (12 in the CSV).
     page.wait_for_function("() => document.getElementById('chart-lspr').dataset.traces === '12'")
