@@ -206,6 +206,14 @@ def purge_queue(queue: str) -> None:
         channel.client.delete(*keys)
 
 
+def purge_unacked() -> None:
+    """Forget the messages a worker took and never acknowledged (a worker an earlier test killed
+    mid-task leaves its delivery in the broker's unacked hash, which every queue shares)."""
+    with app.connection_for_write() as conn:
+        channel = conn.default_channel
+        channel.client.delete(channel.unacked_key, channel.unacked_index_key)
+
+
 def wait_for_job(
     job_id: int, *, until: Iterable[str] = FINISHED, timeout: float = 60.0, check: Callable[[Any], bool] | None = None
 ) -> Any:

@@ -22,7 +22,7 @@ from sizing.models import Job, JobStatus
 from sizing.services import jobs as service
 from sizing.services.job_recovery import broker_task_ids, jobs_reconcile
 from sizing.services.jobs import MAX_ATTEMPTS, RUNNING_LIMIT_WAIT_S, job_run, job_send
-from tests.celery_worker import fixture_reload_benchmarks, purge_queue, unique_queue  # noqa: F401 (fixture)
+from tests.celery_worker import fixture_reload_benchmarks, purge_queue, purge_unacked, unique_queue  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,8 +42,10 @@ TRIVIAL = {
 
 @pytest.fixture(name="queue")
 def fixture_queue(settings: Any) -> Iterator[str]:
-    """A broker queue of this test's own on the real Redis, deleted afterwards."""
+    """A broker queue of this test's own on the real Redis, deleted afterwards; no delivery an
+    earlier test's killed worker left unacknowledged (the broker reads those for every queue)."""
     settings.ZSIZER_TASK_QUEUE = unique_queue()
+    purge_unacked()
     yield settings.ZSIZER_TASK_QUEUE
     purge_queue(settings.ZSIZER_TASK_QUEUE)
 
