@@ -25,7 +25,7 @@ from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import resolve_configuration, with_calibration
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
-from sizing.services.plan_inputs import MAX_PLAN_WORKLOADS
+from sizing.services.plan_inputs import MAX_PLAN_WORKLOADS, check_workload_source
 from sizing.services.plan_inputs import _estimate_field as _estimate_field
 
 #: The estimate's engine options a placement passes on.
@@ -227,13 +227,7 @@ class CecWorkloadSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any
     validate_tps = EstimateInputSerializer.validate_tps
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        given = attrs.get("calibration") is not None
-        for name in ("path", "configuration"):
-            present = bool(attrs.get(name))
-            if given and present:
-                raise serializers.ValidationError({name: ["Give either calibration or path and configuration."]})
-            if not given and not present:
-                raise serializers.ValidationError({name: ["This field is required (or give calibration)."]})
+        check_workload_source(attrs)
         return attrs
 
 

@@ -43,6 +43,18 @@ def _estimate_field(name: str, **overrides: Any) -> serializers.Field[Any, Any, 
     return type(field)(*args, **{**kwargs, **overrides})
 
 
+def check_workload_source(attrs: dict[str, Any]) -> None:
+    """A workload names a published path and configuration, or one of your calibrations: a 400
+    naming the field otherwise (plans and a CEC's placement)."""
+    given = attrs.get("calibration") is not None
+    for name in ("path", "configuration"):
+        present = bool(attrs.get(name))
+        if given and present:
+            raise serializers.ValidationError({name: ["Give either calibration or path and configuration."]})
+        if not given and not present:
+            raise serializers.ValidationError({name: ["This field is required (or give calibration)."]})
+
+
 class PlanWorkloadSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """One workload: what (path and configuration, or a calibration), today's average TPS, its
     peak-to-average ratio and its growth (``growth_pct`` a year, or ``growth_tps`` a period)."""
@@ -68,13 +80,7 @@ class PlanWorkloadSerializer(RejectUnknownFieldsMixin, serializers.Serializer[An
     validate_tps = EstimateInputSerializer.validate_tps
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        given = attrs.get("calibration") is not None
-        for name in ("path", "configuration"):
-            present = bool(attrs.get(name))
-            if given and present:
-                raise serializers.ValidationError({name: ["Give either calibration or path and configuration."]})
-            if not given and not present:
-                raise serializers.ValidationError({name: ["This field is required (or give calibration)."]})
+        check_workload_source(attrs)
         if attrs.get("growth_pct") is not None and attrs.get("growth_tps") is not None:
             raise serializers.ValidationError({"growth_tps": ["Give growth_pct or growth_tps, not both."]})
         return attrs
