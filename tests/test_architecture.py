@@ -332,6 +332,7 @@ ANSWER_SURFACES = (
     "sizing/reports/estimate.py",
     "sizing/reports/jobs.py",
     "sizing/reports/plan.py",
+    "sizing/reports/plan_cec.py",
     "sizing/reports/document.py",
     "sizing/reports/plots.py",
     "sizing/selectors/report_basis.py",

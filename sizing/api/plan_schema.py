@@ -10,14 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
 from sizing.models import PlanPeriod
+from sizing.services.plan_cec_inputs import CecCandidateSerializer
 
 #: Enumerations named in the schema (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
-CANDIDATE_KINDS = [("model", "A model: its CPs fixed"), ("generation", "The model that fits, sized each period")]
-#: What stops the candidates when nothing lasts (``sizing.jobs.plan.binding_resources``).
-PLAN_BINDINGS = ["cps", "engines", "saturation", "software-limit"]
+CANDIDATE_KINDS = [
+    ("model", "A model: its CPs fixed"),
+    ("generation", "The model that fits, sized each period"),
+    ("cec", "One of your machines: the work in one of its LPARs, each LPAR growing"),
+]
+#: What stops the candidates when nothing lasts (``sizing.jobs.plan.binding_resources``); a
+#: machine's LPAR: ``share`` (its weight), ``logical`` (its logical engines), ``cec`` (the machine).
+PLAN_BINDINGS = ["cps", "engines", "saturation", "software-limit", "share", "logical", "cec"]
 RECOMMENDATION_KINDS = [("single", "One model"), ("upgrade", "A model, then an upgrade"), ("none", "Nothing lasts")]
 RESULT_KINDS = [("plan", "A plan")]
 
@@ -33,14 +40,60 @@ class StoredWorkloadSerializer(serializers.Serializer[Any]):
     payload_bytes = serializers.IntegerField(required=False, allow_null=True)
 
 
+class CandidateFieldExtension(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
+    """A plan's candidate in the request: a model or machine (text), or one of your machines."""
+
+    target_class = "sizing.services.plan_inputs.CandidateField"
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
+        machine = auto_schema.resolve_serializer(CecCandidateSerializer, direction).ref
+        return {"oneOf": [{"type": "string", "maxLength": 20}, machine]}
+
+
+class StoredPoolSerializer(serializers.Serializer[Any]):
+    logical = serializers.IntegerField()
+    weight = serializers.IntegerField(allow_null=True)
+    capped = serializers.BooleanField()
+    busy_pct = serializers.FloatField(help_text="percent of its logical engines busy today")
+
+
+class StoredLparSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    dedicated = serializers.BooleanField()
+    cp = StoredPoolSerializer()
+    ziip = StoredPoolSerializer()
+
+
+class StoredCecSerializer(serializers.Serializer[Any]):
+    """The machine as the plan was asked (a snapshot: later edits do not change the plan)."""
+
+    id = serializers.IntegerField(help_text="the machine's id (/api/v1/cecs/{id}/)")
+    name = serializers.CharField()
+    as_of = serializers.DateField()
+    capacity_setting = serializers.CharField()
+    ziips = serializers.IntegerField(help_text="specialty engines installed (zAAPs on z10..zEC12)")
+    icfs = serializers.IntegerField()
+    ifls = serializers.IntegerField()
+    lpars = StoredLparSerializer(many=True)
+
+
 class StoredCandidateSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=CANDIDATE_KINDS)
-    label = serializers.CharField(help_text="the model (3931-708) or 'z16 (model that fits)'")  # type: ignore[assignment]
-    model = serializers.CharField(required=False, help_text="model capacity identifier (models)")
+    label = serializers.CharField(  # type: ignore[assignment]
+        help_text="the model (3931-708), 'z16 (model that fits)' or 'Production z15 (8561-710), LPAR PROD'"
+    )
+    model = serializers.CharField(required=False, help_text="model capacity identifier (models, machines)")
     machine = serializers.CharField(help_text="machine slug")
     machine_type = serializers.CharField()
-    cps = serializers.IntegerField(required=False, help_text="the model's CPs (models)")
+    cps = serializers.IntegerField(required=False, help_text="the model's CPs (models, machines)")
     engine_setting = serializers.CharField(allow_null=True, help_text="sub-capacity setting; null at full speed")
+    specialty = serializers.CharField(required=False, help_text="your machine's specialty engine: zIIP, or zAAP")
+    lpar = serializers.CharField(required=False, help_text="your machine: the LPAR that takes the work")
+    new_lpar = StoredLparSerializer(required=False, allow_null=True, help_text="your machine: the new LPAR, if any")
+    lpar_growth = serializers.DictField(
+        child=serializers.FloatField(), required=False, help_text="your machine: LPAR -> % a year"
+    )
+    cec = StoredCecSerializer(required=False, help_text="your machine as asked")
 
 
 class PlanOptionsSerializer(serializers.Serializer[Any]):
@@ -76,7 +129,7 @@ class PlanPeriodSerializer(serializers.Serializer[Any]):
 
 
 class ReasonSerializer(serializers.Serializer[Any]):
-    code = serializers.ChoiceField(choices=["cps", "engines", "saturation", "software-limit"])
+    code = serializers.ChoiceField(choices=PLAN_BINDINGS)
     message = serializers.CharField()
 
 
@@ -97,6 +150,43 @@ class LparWorkloadSerializer(serializers.Serializer[Any]):
     ziip_busy = serializers.FloatField(help_text="busy zIIPs of this workload")
 
 
+class LparLoadSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(help_text="LPAR")
+    pool = serializers.CharField(help_text="cp or ziip")
+    engine = serializers.CharField(help_text="CP, zIIP or zAAP (the generation's name)")
+    busy = serializers.FloatField(help_text="busy engines of this CEC: its load grown, plus the work if it takes it")
+    busy_low = serializers.FloatField(help_text="at the low end of the cost range")
+    busy_high = serializers.FloatField(help_text="at the high end")
+    share = serializers.FloatField(help_text="guaranteed share, engines")
+    ceiling_of_share = serializers.FloatField(help_text="the ceiling times the share, engines")
+    takes_work = serializers.BooleanField(help_text="the LPAR the workloads go to")
+    holds = serializers.BooleanField()
+    holds_low = serializers.BooleanField()
+    holds_high = serializers.BooleanField()
+
+
+class PoolLoadSerializer(serializers.Serializer[Any]):
+    pool = serializers.CharField(help_text="cp or ziip")
+    engine = serializers.CharField(help_text="CP, zIIP or zAAP")
+    busy = serializers.FloatField(help_text="all LPARs together, engines")
+    busy_low = serializers.FloatField()
+    busy_high = serializers.FloatField()
+    installed = serializers.IntegerField()
+    capacity = serializers.FloatField(help_text="the ceiling times the installed engines")
+    holds = serializers.BooleanField()
+    holds_low = serializers.BooleanField()
+    holds_high = serializers.BooleanField()
+
+
+class LparRunOutSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(allow_null=True, help_text="the LPAR; null: the CEC")
+    period = serializers.IntegerField(allow_null=True, help_text="first period it does not hold; null: lasts")
+    pool = serializers.CharField(allow_null=True, help_text="cp or ziip: the pool that binds then")
+    engine = serializers.CharField(allow_null=True, help_text="CP, zIIP or zAAP")
+    earliest = serializers.IntegerField(allow_null=True, help_text="at the high end of the cost range")
+    latest = serializers.IntegerField(allow_null=True, help_text="at the low end")
+
+
 class CandidatePeriodSerializer(serializers.Serializer[Any]):
     period = serializers.IntegerField()
     model = serializers.CharField(help_text="the model evaluated (sized for a generation)")
@@ -113,6 +203,12 @@ class CandidatePeriodSerializer(serializers.Serializer[Any]):
     reasons = ReasonSerializer(many=True, help_text="why not (empty when it holds)")
     workloads = LparWorkloadSerializer(many=True)
     range = RangeSerializer()
+    lpars = LparLoadSerializer(many=True, required=False, help_text="your machine: each LPAR's pools")
+    pools = PoolLoadSerializer(many=True, required=False, help_text="your machine: each pool, all LPARs")
+    changes = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="your machine, a period that does not hold: the changes that make the LPAR carry it, cheapest first",
+    )  # fmt: skip
 
 
 class OptionModelSerializer(serializers.Serializer[Any]):
@@ -126,6 +222,8 @@ class OptionModelSerializer(serializers.Serializer[Any]):
     msu_consumed = serializers.ListField(
         child=serializers.FloatField(), required=False, help_text="MSU the CP work consumes, per period"
     )
+    cec = serializers.CharField(required=False, help_text="your machine's name (a machine candidate)")
+    lpar = serializers.CharField(required=False, help_text="the LPAR that takes the work (a machine candidate)")
 
 
 class PlanPriceBookSerializer(serializers.Serializer[Any]):
@@ -170,6 +268,9 @@ class PlanCandidateSerializer(StoredCandidateSerializer):
     price_book = PlanPriceBookSerializer(
         allow_null=True, required=False, help_text="the owner's price book as the plan ran (null: none, no cost)"
     )
+    lpar_runs_out = LparRunOutSerializer(
+        many=True, required=False, help_text="your machine: each LPAR's run-out, then the CEC's (name null)"
+    )
 
 
 class SingleSerializer(serializers.Serializer[Any]):
@@ -179,6 +280,8 @@ class SingleSerializer(serializers.Serializer[Any]):
     msu_installed = serializers.FloatField()
     msu_years = serializers.FloatField()
     cost = serializers.FloatField(required=False, help_text="least-cost: total over the horizon from your price book")
+    cec = serializers.CharField(required=False, help_text="your machine's name, when it is the one")
+    lpar = serializers.CharField(required=False, help_text="its LPAR that takes the work")
 
 
 class RecommendationSerializer(serializers.Serializer[Any]):
@@ -197,6 +300,8 @@ class RecommendationSerializer(serializers.Serializer[Any]):
         required=False, help_text="least-cost only: the plan's total over the horizon from your price book"
     )
     currency = serializers.CharField(required=False, help_text="least-cost only: your price book's currency")
+    cec = serializers.CharField(required=False, help_text="your machine's name, when the plan keeps it (now)")
+    lpar = serializers.CharField(required=False, help_text="its LPAR that takes the work")
     single = SingleSerializer(allow_null=True, help_text="the cheapest single model that lasts, if any")
     binding = serializers.ListField(
         child=serializers.ChoiceField(choices=PLAN_BINDINGS),
@@ -220,3 +325,6 @@ class PlanResultSerializer(serializers.Serializer[Any]):
     candidates = PlanCandidateSerializer(many=True)
     recommendation = RecommendationSerializer()
     table = TableSerializer()
+    lpar_table = TableSerializer(
+        required=False, help_text="with a machine candidate: one row per period, LPAR and pool, then the CEC's pools"
+    )

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import APIException
 from rest_framework.renderers import BaseRenderer
@@ -24,6 +24,7 @@ from sizing.api.renderers import XLSX_MEDIA_TYPE
 from sizing.api.report_views import pdf_response
 from sizing.api.throttles import ThrottledView
 from sizing.jobs.plan import COLUMN_UNITS
+from sizing.jobs.plan_cec import LPAR_COLUMN_UNITS
 from sizing.models import JobStatus, Plan
 from sizing.reports.plan import plan_pdf
 from sizing.selectors.plans import plan_list
@@ -102,8 +103,11 @@ class PlanDetailSerializer(PlanSerializer):
         allow_null=True,
         help_text="Once succeeded: periods (each workload's peak TPS), candidates (per period: model, cps, ziips, "
         "gcp_busy, ziip_busy, utilisation, msu_consumed, holds, reasons, range; runs_out and runs_out_range "
-        "earliest..latest; models with msu_installed), recommendation (kind single | upgrade | none, model, "
-        "upgrade_to, upgrade_period, msu_years, sentence) and table {columns, rows}. See docs/plans.md.",
+        "earliest..latest; models with msu_installed; one of your machines adds per period lpars and pools, "
+        "each with busy, busy_low, busy_high against the ceiling of its share or engines, and lpar_runs_out: the "
+        "period each LPAR and the CEC run out, with the pool that binds), recommendation (kind single | upgrade | "
+        "none, model, upgrade_to, upgrade_period, msu_years, cec and lpar when it keeps your machine, sentence), "
+        "table {columns, rows} and, with a machine, lpar_table. See docs/plans.md.",
     )
 
     class Meta(PlanSerializer.Meta):
@@ -124,11 +128,28 @@ def csv_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     return rows_table(table["columns"], table["rows"])
 
 
-def _plan_table(plan: Plan, fmt: OutputFormat) -> Response:
+def _plan_table(plan: Plan, fmt: OutputFormat, which: str | None) -> Response:
     result = _answered(plan)
-    header = list(result["table"]["columns"])
-    units = [COLUMN_UNITS.get(name, "") for name in header]
-    return table_response(fmt, header=header, rows=csv_rows(result), stem=f"zsizer-plan-{plan.pk}", units=units)
+    if which in (None, "", "periods"):
+        header = list(result["table"]["columns"])
+        units = [COLUMN_UNITS.get(name, "") for name in header]
+        return table_response(fmt, header=header, rows=csv_rows(result), stem=f"zsizer-plan-{plan.pk}", units=units)
+    if which != "lpars":
+        raise serializers.ValidationError({"table": ["Give periods (default) or lpars."]})
+    if "lpar_table" not in result:
+        raise serializers.ValidationError({"table": ["This plan has none of your machines as a candidate."]})
+    lpars = result["lpar_table"]
+    header = list(lpars["columns"])
+    units = [LPAR_COLUMN_UNITS.get(name, "") for name in header]
+    rows = rows_table(header, lpars["rows"])
+    return table_response(fmt, header=header, rows=rows, stem=f"zsizer-plan-{plan.pk}-lpars", units=units)
+
+
+TABLE_PARAMETER = OpenApiParameter(
+    "table", str, enum=["periods", "lpars"], required=False,
+    description="periods (default): one row per candidate and period; lpars: with one of your machines as a "
+    "candidate, one row per period, LPAR and pool, then the machine's pools",
+)  # fmt: skip
 
 
 class PlanViewSet(
@@ -234,25 +255,29 @@ class PlanViewSet(
     @extend_schema(
         responses={
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="One row per candidate and period"),
+            400: OpenApiResponse(ErrorSerializer, description="An unknown table, or lpars without a machine"),
             409: OpenApiResponse(ErrorSerializer, description="The plan has no answer (yet)"),
             **NOT_FOUND,
             **ERRORS,
         },
+        parameters=[TABLE_PARAMETER],
         summary="The plan's per-period table as CSV",
     )
     def result_csv(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return _plan_table(self.get_object(), FORMATS["csv"])
+        return _plan_table(self.get_object(), FORMATS["csv"], request.query_params.get("table"))
 
     @extend_schema(
         responses={
             (200, XLSX_MEDIA_TYPE): OpenApiResponse(
                 OpenApiTypes.BINARY, description="One row per candidate and period, one sheet"
             ),
+            400: OpenApiResponse(ErrorSerializer, description="An unknown table, or lpars without a machine"),
             409: OpenApiResponse(ErrorSerializer, description="The plan has no answer (yet)"),
             **NOT_FOUND,
             **ERRORS,
         },
+        parameters=[TABLE_PARAMETER],
         summary="The plan's per-period table as an Excel workbook",
     )
     def result_xlsx(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return _plan_table(self.get_object(), FORMATS["xlsx"])
+        return _plan_table(self.get_object(), FORMATS["xlsx"], request.query_params.get("table"))

@@ -17,6 +17,9 @@ from sizing.jobs.mix import run_mix
 from sizing.jobs.montecarlo import run_montecarlo
 from sizing.jobs.optimize import run_optimize
 from sizing.jobs.plan import run_plan
+from sizing.jobs.plan_cec import register as _register_machine_candidates
+
+_register_machine_candidates()
 
 RUNNERS: dict[str, Callable[..., dict[str, Any]]] = {
     "curve": run_curve,

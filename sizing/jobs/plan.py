@@ -22,7 +22,7 @@ candidates' answers (see ``sizing.services.plan_chunks``).  See docs/plans.md.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -68,6 +68,16 @@ COLUMN_UNITS = {
     "ziip_utilization": "fraction 0-1",
     "msu_consumed": "MSU",
 }
+
+
+#: Candidates of other kinds than a model or a generation, by kind: each answers one candidate
+#: as :func:`evaluate_candidate` does (keywords ``owner``, ``inputs``, ``candidate``, ``index``,
+#: ``rates``, ``years_per_period``, ``engine``, ``progress``).  ``sizing.jobs.plan_cec`` adds
+#: ``cec`` (one of the owner's machines), registered when ``sizing.jobs`` is imported: it builds
+#: on this module, which therefore does not import it.
+KIND_EVALUATORS: dict[str, Callable[..., dict[str, Any]]] = {}
+#: Further tables of the answer, by name: ``(period, candidates) -> {columns, rows}`` or None.
+EXTRA_TABLES: dict[str, Callable[[str, Sequence[Mapping[str, Any]]], dict[str, Any] | None]] = {}
 
 
 def years_per_period(period: str) -> float:
@@ -168,6 +178,12 @@ def evaluate_candidate(
     candidate = inputs["candidates"][index]
     options = inputs.get("options") or {}
     engine = {k: options[k] for k in PLAN_ENGINE_OPTIONS if options.get(k) is not None}
+    other = KIND_EVALUATORS.get(candidate["kind"])
+    if other is not None:
+        return other(
+            owner=owner, inputs=inputs, candidate=candidate, index=index, rates=period_rates(inputs),
+            years_per_period=years_per_period(inputs["period"]), engine=engine, progress=progress,
+        )  # fmt: skip
     capacity = current_reference().lspr_table()
     fixed = candidate.get("cps")
     periods: list[dict[str, Any]] = []
@@ -285,11 +301,12 @@ def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, hori
     if lasting:
         best = lasting[0]
         single = {"model": best["model"], "machine": best["machine"], "cps": best["cps"],
-                  "msu_installed": best["msu_installed"], "msu_years": best["msu_installed"] * horizon * per}  # fmt: skip
+                  "msu_installed": best["msu_installed"], "msu_years": best["msu_installed"] * horizon * per,
+                  **own_machine(best)}  # fmt: skip
     upgrade = None
     for a in options:
         for b in options:
-            if a["msu_installed"] >= b["msu_installed"]:
+            if a["msu_installed"] >= b["msu_installed"] or "cec" in b:  # one's own machine is no upgrade
                 continue
             for n in range(2, horizon + 1):
                 if not (all(a["holds"][: n - 1]) and all(b["holds"][n - 1 :])):
@@ -300,7 +317,7 @@ def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, hori
                                "msu_installed": a["msu_installed"], "upgrade_to": b["model"],
                                "upgrade_machine": b["machine"], "upgrade_cps": b["cps"],
                                "upgrade_msu_installed": b["msu_installed"], "upgrade_period": n,
-                               "msu_years": cost}  # fmt: skip
+                               "msu_years": cost, **own_machine(a)}  # fmt: skip
     if single is not None and (upgrade is None or single["msu_years"] <= upgrade["msu_years"] + 1e-9):
         chosen: dict[str, Any] = {"kind": "single", **single}
     elif upgrade is not None:
@@ -330,11 +347,16 @@ def advice(binding: Sequence[str]) -> str:
         "the workload's own software limit binds, which no machine raises: spread it over more "
         "instances or regions (each carries up to the limit)"
     )
+    own = (
+        " On your machine, the changes each period lists (weights, logical engines, engines) make the LPAR carry it."
+        if any(code in ("share", "logical", "cec") for code in binding)
+        else ""
+    )
     if software and not hardware:
         return f"{head}: {spread}."
     if software:
-        return f"{head}: {spread}; and add larger candidates or a later generation for the CPs."
-    return f"{head}: add larger candidates or a later generation."
+        return f"{head}: {spread}; and add larger candidates or a later generation for the CPs.{own}"
+    return f"{head}: add larger candidates or a later generation.{own}"
 
 
 def stretch_cost(book: PriceBook, option: Mapping[str, Any], first: int, last: int, per: float) -> float:
@@ -364,12 +386,12 @@ def least_cost_recommendation(*, candidates: Sequence[Mapping[str, Any]], period
         total = stretch_cost(book, o, 1, horizon, per)
         if single is None or total < single["cost"] - 1e-9:
             single = {"model": o["model"], "machine": o["machine"], "cps": o["cps"], "msu_installed": o["msu_installed"],
-                      "msu_years": o["msu_installed"] * horizon * per, "cost": total}  # fmt: skip
+                      "msu_years": o["msu_installed"] * horizon * per, "cost": total, **own_machine(o)}  # fmt: skip
     upgrade = None
     for a in options:
         for b in options:
             for n in range(2, horizon + 1):
-                if a is b or not (all(a["holds"][: n - 1]) and all(b["holds"][n - 1 :])):
+                if a is b or "cec" in b or not (all(a["holds"][: n - 1]) and all(b["holds"][n - 1 :])):
                     continue
                 total = stretch_cost(book, a, 1, n - 1, per) + stretch_cost(book, b, n, horizon, per)
                 if upgrade is None or total < upgrade["cost"] - 1e-9:
@@ -378,7 +400,7 @@ def least_cost_recommendation(*, candidates: Sequence[Mapping[str, Any]], period
                                "upgrade_machine": b["machine"], "upgrade_cps": b["cps"],
                                "upgrade_msu_installed": b["msu_installed"], "upgrade_period": n,
                                "msu_years": (a["msu_installed"] * (n - 1) + b["msu_installed"] * (horizon - n + 1)) * per,
-                               "cost": total}  # fmt: skip
+                               "cost": total, **own_machine(a)}  # fmt: skip
     if single is not None and (upgrade is None or single["cost"] <= upgrade["cost"] + 1e-9):
         chosen: dict[str, Any] = {"kind": "single", **single}
     elif upgrade is not None:
@@ -392,21 +414,32 @@ def least_cost_recommendation(*, candidates: Sequence[Mapping[str, Any]], period
     return chosen
 
 
+def own_machine(option: Mapping[str, Any]) -> dict[str, Any]:
+    """The owner's machine (``cec``: its name) and the LPAR taking the work, for an option that
+    is a CEC candidate's (nothing otherwise)."""
+    return {"cec": option["cec"], "lpar": option["lpar"]} if "cec" in option else {}
+
+
 def _sentence(chosen: Mapping[str, Any], period: str) -> str:
     now = f"{chosen['model']} ({chosen['machine']}, {chosen['cps']} CPs, {chosen['msu_installed']:,.0f} MSU)"
+    if "cec" in chosen:
+        verb, now = "Keep", f"your {chosen['cec']}, {now}, with the work in LPAR {chosen['lpar']}"
+    else:
+        verb = "Buy"
     if chosen["kind"] == "single":
         return (
-            f"Buy {now}: it carries every {period}'s peak within the ceiling, "
+            f"{verb} {now}: it carries every {period}'s peak within the ceiling, "
             f"{chosen['msu_years']:,.0f} MSU-years over the horizon."
         )
     text = (
-        f"Buy {now} now and upgrade to {chosen['upgrade_to']} ({chosen['upgrade_machine']}, "
+        f"{verb} {now} now and upgrade to {chosen['upgrade_to']} ({chosen['upgrade_machine']}, "
         f"{chosen['upgrade_cps']} CPs, {chosen['upgrade_msu_installed']:,.0f} MSU) in "
         f"{period_label(period, chosen['upgrade_period']).lower()}: {chosen['msu_years']:,.0f} MSU-years"
     )
     single = chosen.get("single")
     if single is not None:
-        text += f", less than {single['model']} for the whole horizon ({single['msu_years']:,.0f} MSU-years)"
+        whole = f"your {single['cec']} ({single['model']})" if "cec" in single else single["model"]
+        text += f", less than {whole} for the whole horizon ({single['msu_years']:,.0f} MSU-years)"
     return text + "."
 
 
@@ -432,6 +465,7 @@ def plan_result(*, inputs: Mapping[str, Any], candidates: Sequence[Mapping[str, 
                 ]
             )  # fmt: skip
     rates = period_rates(inputs)
+    extra = {name: t for name, make in EXTRA_TABLES.items() if (t := make(period, out_candidates)) is not None}
     return json_result(
         {
             "kind": "plan",
@@ -454,6 +488,7 @@ def plan_result(*, inputs: Mapping[str, Any], candidates: Sequence[Mapping[str, 
                 else recommendation(candidates=out_candidates, period=period, horizon=horizon)
             ),
             "table": table(COLUMNS, rows),
+            **extra,
         }
     )
 

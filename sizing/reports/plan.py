@@ -8,6 +8,7 @@ from typing import Any
 
 from reportlab.platypus import Flowable
 
+from sizing.jobs.plan_cec import MachineCandidate
 from sizing.models import Plan
 from sizing.reports.document import (
     DASH,
@@ -24,8 +25,9 @@ from sizing.reports.document import (
     styles,
     title_block,
 )
+from sizing.reports.plan_cec import machine_section
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_bars
-from sizing.selectors.plans import plan_sources
+from sizing.selectors.plans import plan_sources, workload_names
 
 #: Charts drawn in the PDF (the table and the CSV carry every candidate).
 MAX_CHARTS = 8
@@ -208,7 +210,12 @@ def plan_pdf(*, plan: Plan, result: dict[str, Any]) -> bytes:
     story += recommendation_section(result)
     story += heading("Busy engines per period")
     for candidate in result["candidates"][:MAX_CHARTS]:
-        story.append(chart(result, candidate))
+        if candidate["kind"] != "cec":  # a machine's LPARs are drawn in its own section
+            story.append(chart(result, candidate))
+    for candidate in result["candidates"]:
+        if candidate["kind"] == "cec":
+            mine = MachineCandidate.from_dict(candidate)
+            story += machine_section(mine, period=plan.period, workloads=workload_names(inputs=plan.inputs))
     story += table_section(result)
     story += sources_section(plan, result)
     story += disclaimer()

@@ -38,3 +38,14 @@ def plan_sources(*, inputs: dict[str, Any]) -> list[dict[str, Any]]:
         names = [f"{d.identifier or d.slug}: {d.title}" for d in docs.values()]
         out.append({**w, "name": config.name, "sources": names})
     return out
+
+
+def workload_names(*, inputs: dict[str, Any]) -> list[str]:
+    """Each workload of a stored plan by its product names: ``z/OS Connect EE (CICS, channel)``
+    (the path's and the configuration's names), in the plan's order."""
+    out = []
+    for w in inputs["workloads"]:
+        config = Configuration.objects.filter(path__slug=w["path"], slug=w["configuration"]).select_related("path")
+        row = config.first()
+        out.append(DELETED if row is None else f"{row.path.name} ({row.name})")
+    return out

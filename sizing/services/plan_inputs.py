@@ -8,6 +8,7 @@ bad plan answers 400 naming the field (``{"workloads": {"1": {"tps": [...]}}}``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -86,6 +87,26 @@ class PlanWorkloadSerializer(RejectUnknownFieldsMixin, serializers.Serializer[An
         return attrs
 
 
+class CandidateField(serializers.Field[Any, Any, Any, Any]):
+    """A candidate: a model capacity identifier or a machine (text), or one of your machines
+    (``{"cec", "lpar", "lpar_growth"}``, checked in full by
+    :func:`sizing.services.plan_cec_inputs.cec_candidate`)."""
+
+    default_error_messages = {
+        "invalid": "Give a model (3931-708), a machine (z17), or one of your machines {cec, lpar, lpar_growth}."
+    }
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            return data
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return serializers.CharField(max_length=20).run_validation(data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class PlanInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """A capacity plan: workloads, a horizon, candidate targets, the estimate's sizing options."""
 
@@ -100,8 +121,9 @@ class PlanInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any])
     # many=True hands min_length/max_length to the ListSerializer; the stubs type only the child's arguments.
     workloads = PlanWorkloadSerializer(many=True, min_length=1, max_length=MAX_PLAN_WORKLOADS, allow_empty=False)  # type: ignore[call-arg]
     candidates = BoundedListField(
-        child=serializers.CharField(max_length=20), required=False, max_length=MAX_CANDIDATES,
-        help_text="Model capacity identifiers (e.g. 3931-708); a machine (z17) means the model that fits on it",
+        child=CandidateField(), required=False, max_length=MAX_CANDIDATES,
+        help_text="Model capacity identifiers (e.g. 3931-708); a machine (z17) means the model that fits on it; "
+        "one of your machines as {cec: id, lpar: name or a new LPAR, lpar_growth: {LPAR: % a year}}",
     )  # fmt: skip
     generations = serializers.ListField(
         child=serializers.CharField(max_length=20), required=False, max_length=MAX_CANDIDATES,
@@ -153,9 +175,11 @@ def _candidate(text: str, *, generation: bool) -> dict[str, Any]:
     }
 
 
-def plan_inputs(*, user: User, data: Any) -> dict[str, Any]:
+def plan_inputs(*, user: User, data: Any, machine: Callable[..., dict[str, Any]] | None = None) -> dict[str, Any]:
     """The plan as stored, or DRF's ``ValidationError`` naming the field (nested: a list's
-    entries by position)."""
+    entries by position).  ``machine(user=, data=)`` checks a candidate that is one of the
+    owner's machines (:func:`sizing.services.plan_cec_inputs.cec_candidate`, passed by
+    ``sizing.services.plans``: it builds on the machines' service, which builds on this one)."""
     form = PlanInputSerializer(data=data)
     if not form.is_valid():
         raise serializers.ValidationError(form.errors)
@@ -178,11 +202,19 @@ def plan_inputs(*, user: User, data: Any) -> dict[str, Any]:
     if workload_errors:
         errors["workloads"] = workload_errors
     candidates: list[dict[str, Any]] = []
-    candidate_errors: dict[str, list[str]] = {}
+    candidate_errors: dict[str, Any] = {}
     named = [(t, False) for t in attrs.get("candidates") or []] + [(t, True) for t in attrs.get("generations") or []]
     for i, (text, generation) in enumerate(named):
         try:
-            found = _candidate(text, generation=generation)
+            if isinstance(text, dict):
+                if machine is None:
+                    raise serializers.ValidationError(["Give a model capacity identifier or a machine."])
+                found = machine(user=user, data=text)
+            else:
+                found = _candidate(text, generation=generation)
+        except serializers.ValidationError as exc:
+            candidate_errors[str(i)] = exc.detail
+            continue
         except ValidationError as exc:
             candidate_errors[str(i)] = [m for msgs in exc.message_dict.values() for m in msgs]
             continue

@@ -22,6 +22,7 @@ import models_lib
 from sizing.jobs.plan import evaluations, run_plan
 from sizing.models import Job, JobKind, JobStatus, Plan
 from sizing.services.jobs import ACTIVE, job_cancel, job_submit
+from sizing.services.plan_cec_inputs import cec_candidate
 from sizing.services.plan_inputs import plan_inputs
 
 
@@ -37,7 +38,7 @@ def plan_create(*, user: User, data: Any) -> Plan:
     Raises DRF's ``ValidationError`` naming the field (nothing stored), and
     :class:`sizing.services.jobs.TooManyJobs` when the owner's queue is full.
     """
-    inputs = plan_inputs(user=user, data=data)
+    inputs = plan_inputs(user=user, data=data, machine=cec_candidate)
     if evaluations(inputs) <= settings.ZSIZER_PLAN_INLINE_EVALUATIONS:
         try:
             result = run_plan(params=inputs, owner=user, progress=_no_progress)
