@@ -14,6 +14,7 @@ import copy
 import csv
 import io
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from tests.sizing.test_cecs import CICSTS, EXAMPLE, ZOSCONNECT
 from tests.sizing.test_cecs import _create as _create_cec
 
 pytestmark = pytest.mark.django_db
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 YEARS = 5
 GROWTH = {"PROD": 10, "TEST": 30}
@@ -247,6 +249,8 @@ def test_the_pdf_shows_the_machine_its_lpars_and_run_outs(
     _, plan = planned
     response = api.get(f"/api/v1/plans/{plan['id']}/report.pdf")
     assert response.status_code == 200
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "plan-cec.pdf").write_bytes(response.content)  # to look at (pdftoppm), git-ignored
     text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True,
                           check=True).stdout.decode()  # fmt: skip
     flat = " ".join(text.split())

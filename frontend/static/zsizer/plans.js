@@ -13,7 +13,12 @@ const statusEl = document.getElementById("plan-status");
 const alertBox = document.getElementById("form-errors");
 const answer = document.getElementById("plan-answer");
 const chartSelect = document.getElementById("f-chart-candidate");
+const machineSelect = document.getElementById("f-machine");
+const lparSelect = document.getElementById("f-machine-lpar");
+const growthBody = document.querySelector("#machine-growth tbody");
 let current = null;
+let machines = [];
+let machineIndex = null; // the position of the machine candidate in the last question
 
 const EXAMPLE = [
   { path: "zosconnect-cics", configuration: "channel", tps: 2000, peak_ratio: 1.5, growth_pct: 25 },
@@ -80,6 +85,52 @@ function number(text) {
   return t === "" ? null : Number(t);
 }
 
+// One of your machines as a candidate: its LPARs, the one taking the work, each one's growth.
+async function loadMachines() {
+  try {
+    const page = await getJSON(form.dataset.cecsUrl);
+    machines = Array.isArray(page) ? page : page.results || [];
+  } catch {
+    machines = [];
+  }
+  document.getElementById("machine-none").hidden = machines.length > 0;
+  for (const m of machines) machineSelect.append(option(String(m.id), `${m.name} (${m.model})`, false));
+}
+
+function pickMachine() {
+  const m = machines.find((x) => String(x.id) === machineSelect.value);
+  lparSelect.disabled = !m;
+  lparSelect.replaceChildren(...(m ? m.lpars.map((lp, i) => option(lp.name, lp.name, i === 0)) : []));
+  growthBody.replaceChildren(
+    ...(m
+      ? m.lpars.map((lp) => {
+          const tr = document.createElement("tr");
+          const name = document.createElement("th");
+          name.scope = "row";
+          name.textContent = lp.name;
+          const busy = document.createElement("td");
+          busy.className = "num";
+          busy.textContent = fmt.num((lp.cp.logical * lp.cp.busy_pct) / 100, 2);
+          const growth = input("lpar_growth", 0, `${lp.name} growth, % a year`);
+          growth.dataset.lpar = lp.name;
+          tr.append(name, busy, cell(growth));
+          return tr;
+        })
+      : []),
+  );
+  document.getElementById("machine-growth-wrap").hidden = !m;
+}
+
+function machineCandidate() {
+  if (!machineSelect.value) return null;
+  const growth = {};
+  for (const el of growthBody.querySelectorAll("input")) {
+    const v = number(el.value);
+    if (v !== null) growth[el.dataset.lpar] = v;
+  }
+  return { cec: Number(machineSelect.value), lpar: lparSelect.value, lpar_growth: growth };
+}
+
 function question() {
   const horizon = number(form.elements.horizon.value);
   const body = {
@@ -94,21 +145,34 @@ function question() {
     candidates: form.elements.candidates.value.split(",").map((s) => s.trim()).filter(Boolean),
     generations: [...form.querySelectorAll('[name="generations"]:checked')].map((el) => el.value),
   };
+  const machine = machineCandidate();
+  machineIndex = machine ? body.candidates.length : null;
+  if (machine) body.candidates.push(machine);
   body[form.elements.period.value === "quarter" ? "horizon_quarters" : "horizon_years"] = horizon;
   const ceiling = number(form.elements.max_utilization.value);
   if (ceiling !== null) body.max_utilization = ceiling;
   return body;
 }
 
-// Nested errors ({workloads: {"1": {tps: [..]}}}) as sentences next to their section.
+// A nested error ({lpar_growth: {PROD: [..]}}) as sentences: "lpar_growth PROD: ...".
+function sentences(value, path = []) {
+  if (Array.isArray(value)) return [`${path.length ? `${path.join(" ")}: ` : ""}${value.join(" ")}`];
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => sentences(v, [...path, k]));
+  return [String(value)];
+}
+
+// Nested errors ({workloads: {"1": {tps: [..]}}}) as sentences next to their section; the
+// machine candidate's next to the machine.
 function flatten(errors) {
   const out = {};
   for (const [name, value] of Object.entries(errors || {})) {
     if (Array.isArray(value)) out[name === "horizon_quarters" ? "horizon_years" : name] = value;
     else if (value && typeof value === "object") {
-      out[name] = Object.entries(value).flatMap(([k, v]) =>
-        Array.isArray(v) ? [`#${Number(k) + 1}: ${v.join(" ")}`] : Object.entries(v).map(([f, m]) => `#${Number(k) + 1} ${f}: ${[].concat(m).join(" ")}`),
-      );
+      for (const [k, v] of Object.entries(value)) {
+        if (name === "candidates" && machineIndex !== null && Number(k) === machineIndex) {
+          out.machine = sentences(v);
+        } else (out[name] = out[name] || []).push(...sentences(v, [`#${Number(k) + 1}`]));
+      }
     } else out[name] = [String(value)];
   }
   return out;
@@ -127,9 +191,128 @@ function row(cells, numeric = []) {
   return tr;
 }
 
+// A machine: each pool's busy engines per period stacked by LPAR, against the CEC's ceiling and
+// the ceiling of the share of the LPAR taking the work.
+function drawMachine(plan, c) {
+  const result = plan.result;
+  const x = result.periods.map((p) => p.label);
+  const names = c.lpar_runs_out.filter((o) => o.name !== null).map((o) => o.name);
+  const pools = c.periods[0].pools.map((p) => p.pool);
+  const data = [];
+  const layout = {
+    barmode: "stack",
+    margin: { l: 58, r: 16, t: 8, b: 46 },
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "#fff",
+    legend: { orientation: "h", x: 0, y: 1.0, yanchor: "bottom", font: { size: 11 } },
+    xaxis: { title: { text: "Period" }, anchor: pools.length > 1 ? "y2" : "y" },
+    shapes: [],
+    annotations: [],
+  };
+  pools.forEach((pool, k) => {
+    const axis = k === 0 ? "y" : "y2";
+    const engine = c.periods[0].pools[k].engine;
+    layout[k === 0 ? "yaxis" : "yaxis2"] = {
+      title: { text: `Busy ${engine}s` },
+      rangemode: "tozero",
+      domain: pools.length > 1 ? (k === 0 ? [0.55, 1] : [0, 0.42]) : [0, 1],
+    };
+    names.forEach((name, i) => {
+      data.push({ type: "bar", name, legendgroup: name, showlegend: k === 0, x, yaxis: axis,
+        y: c.periods.map((q) => (q.lpars.find((r) => r.name === name && r.pool === pool) || { busy: 0 }).busy),
+        marker: { color: COLORS.series[i % COLORS.series.length] },
+        hovertemplate: `%{y:,.2f} busy ${engine}s<extra>${name}${name === c.lpar ? " (with the work)" : ""}</extra>` });
+    });
+    data.push({ type: "scatter", mode: "lines", name: "CEC ceiling", legendgroup: "cec", showlegend: k === 0, x, yaxis: axis,
+      y: c.periods.map((q) => q.pools[k].capacity), line: { color: COLORS.capacity, shape: "hvh", width: 2 } });
+    data.push({ type: "scatter", mode: "lines", name: `${c.lpar}: ceiling of its share`, legendgroup: "share", showlegend: k === 0, x, yaxis: axis,
+      y: c.periods.map((q) => q.lpars.find((r) => r.name === c.lpar && r.pool === pool).ceiling_of_share),
+      line: { color: COLORS.ceiling, shape: "hvh", dash: "dash" } });
+  });
+  Plotly.react(document.getElementById("plan-chart"), data, layout, CONFIG);
+}
+
+function runOutText(plan, o) {
+  const who = o.name === null ? "The CEC" : o.name;
+  let text = `${who}: ${o.period === null ? "lasts the horizon" : `${periodText(plan, o.period)} (${o.engine}s)`}`;
+  if (o.earliest !== o.period || o.latest !== o.period) {
+    text += `; ${periodText(plan, o.earliest, "beyond")} .. ${periodText(plan, o.latest, "beyond")} over the cost range`;
+  }
+  return `${text}.`;
+}
+
+function machineAnswer(plan, c) {
+  const section = document.createElement("section");
+  section.className = "machine-answer";
+  const h = document.createElement("h3");
+  h.textContent = `Your machine: ${c.label}`;
+  const intro = document.createElement("p");
+  intro.className = "small";
+  intro.textContent = `${c.cec.name}: ${c.model}, ${fmt.int(c.cps)} CPs, ${fmt.int(c.cec.ziips)} ${c.specialty}s; as of ${c.cec.as_of}. ` +
+    `The workloads go into ${c.new_lpar ? "a new LPAR, " : "LPAR "}${c.lpar}; an LPAR holds while its load is within the ceiling of its guaranteed share, the CEC while all LPARs are within the ceiling of each pool's engines.`;
+  const list = document.createElement("ul");
+  list.className = "plain-list run-outs";
+  for (const o of c.lpar_runs_out) {
+    const li = document.createElement("li");
+    li.textContent = runOutText(plan, o);
+    list.append(li);
+  }
+  const wrap = document.createElement("div");
+  wrap.className = "table-scroll";
+  const table = document.createElement("table");
+  table.className = "table table-compact machine-table";
+  const head = document.createElement("thead");
+  head.append(row(["Period", "LPAR", "Engine", "Busy", "Range", "Ceiling", "Holds"], [3, 4, 5]));
+  head.querySelectorAll("td").forEach((td) => {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.className = td.className;
+    th.textContent = td.textContent;
+    td.replaceWith(th);
+  });
+  const body = document.createElement("tbody");
+  c.periods.forEach((q, i) => {
+    const label = plan.result.periods[i].label;
+    for (const r of q.lpars) {
+      body.append(row([label, r.takes_work ? `${r.name} (the work)` : r.name, r.engine, fmt.num(r.busy, 2),
+        `${fmt.num(r.busy_low, 2)} to ${fmt.num(r.busy_high, 2)}`, fmt.num(r.ceiling_of_share, 2), r.holds ? "yes" : "no"], [3, 4, 5]));
+    }
+    for (const p of q.pools) {
+      body.append(row([label, "All LPARs (the CEC)", p.engine, fmt.num(p.busy, 2), `${fmt.num(p.busy_low, 2)} to ${fmt.num(p.busy_high, 2)}`,
+        `${fmt.num(p.capacity, 2)} of ${fmt.int(p.installed)}`, p.holds ? "yes" : "no"], [3, 4, 5]));
+    }
+  });
+  table.append(head, body);
+  wrap.append(table);
+  section.append(h, intro, list);
+  const first = c.periods.find((q) => !q.holds);
+  if (first) {
+    const why = document.createElement("p");
+    why.className = "small";
+    why.textContent = `In ${periodText(plan, first.period)}: ${first.reasons.map((r) => r.message).join(" ")}`;
+    section.append(why);
+    if (first.changes.length) {
+      const changes = document.createElement("ul");
+      changes.className = "small";
+      for (const s of first.changes) {
+        const li = document.createElement("li");
+        li.textContent = s;
+        changes.append(li);
+      }
+      section.append(changes);
+    }
+  }
+  section.append(wrap);
+  return section;
+}
+
 function drawChart(plan, index) {
   const result = plan.result;
   const c = result.candidates[index];
+  if (c.kind === "cec") {
+    drawMachine(plan, c);
+    return;
+  }
   const x = result.periods.map((p) => p.label);
   const labels = result.periods[0].workloads.map((w) => w.label);
   const data = [];
@@ -173,6 +356,15 @@ function render(plan) {
   document.getElementById("plan-recommendation").textContent = result.recommendation.sentence;
   document.getElementById("plan-pdf").href = plan.report_url;
   document.getElementById("plan-csv").href = plan.csv_url;
+  const lpars = Boolean(result.lpar_table);
+  for (const [id, url] of [["plan-lpars-csv", plan.csv_url], ["plan-lpars-xlsx", plan.csv_url.replace(/result\.csv$/, "result.xlsx")]]) {
+    const link = document.getElementById(id);
+    link.hidden = !lpars;
+    link.href = `${url}?table=lpars`;
+  }
+  document.getElementById("machine-answers").replaceChildren(
+    ...result.candidates.filter((c) => c.kind === "cec").map((c) => machineAnswer(plan, c)),
+  );
   const runout = document.querySelector("#runout-table tbody");
   runout.replaceChildren(
     ...result.candidates.map((c) =>
@@ -244,6 +436,8 @@ form.addEventListener("submit", async (event) => {
 });
 
 document.getElementById("add-workload").addEventListener("click", () => addWorkload({}));
+machineSelect.addEventListener("change", pickMachine);
+loadMachines();
 chartSelect.addEventListener("change", () => current && drawChart(current, Number(chartSelect.value)));
 
 EXAMPLE.forEach((w) => addWorkload(w));
