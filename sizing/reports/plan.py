@@ -49,9 +49,10 @@ def question_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
     inputs = plan.inputs
     last = result["periods"][-1]
     out: list[Flowable] = heading("The question")
+    names = workload_names(inputs=inputs)  # product names, not slugs
     rows = [
         (
-            f"{w['path']}/{w['configuration']}",
+            names[i],
             num(w["tps"]),
             num(w.get("peak_ratio") or 1, 2),
             _growth(w, inputs["period"]),

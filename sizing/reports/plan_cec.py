@@ -13,11 +13,16 @@ from reportlab.platypus import Flowable
 from sizing.jobs.cec_plan import RunOut
 from sizing.jobs.plan import period_label
 from sizing.jobs.plan_cec import CEC_ROW, MachineCandidate
-from sizing.reports.document import data_table, escape, figure, heading, num, para, pct, styles
+from sizing.reports.document import DASH, data_table, escape, figure, heading, num, para, pct, styles
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_bars
 
 #: Colours of the LPARs' stacks: the palette without the guides' colours.
 STACK_COLORS = [c for c in PALETTE if c not in (CAPACITY, TARGET)]
+
+
+def _span(low: float, high: float) -> str:
+    """A range's ends, or a dash where the cost range does not move the figure."""
+    return DASH if num(low, 2) == num(high, 2) else f"{num(low, 2)} to {num(high, 2)}"
 
 
 def _when(run: RunOut, labels: Sequence[str]) -> str:
@@ -95,10 +100,10 @@ def machine_section(m: MachineCandidate, *, period: str, workloads: Sequence[str
     for label, q in zip(labels, m.periods, strict=True):
         for x in q.lpars:
             rows.append((label, x.name + (" (the work)" if x.takes_work else ""), x.engine, num(x.busy, 2),
-                         f"{num(x.busy_low, 2)} to {num(x.busy_high, 2)}", num(x.ceiling_of_share, 2),
+                         _span(x.busy_low, x.busy_high), num(x.ceiling_of_share, 2),
                          "yes" if x.holds else "no"))  # fmt: skip
         for y in q.pools:
-            rows.append((label, CEC_ROW, y.engine, num(y.busy, 2), f"{num(y.busy_low, 2)} to {num(y.busy_high, 2)}",
+            rows.append((label, CEC_ROW, y.engine, num(y.busy, 2), _span(y.busy_low, y.busy_high),
                          f"{num(y.capacity, 2)} of {y.installed}", "yes" if y.holds else "no"))  # fmt: skip
     out += heading("Each LPAR and pool per period", 2)
     out.append(

@@ -263,3 +263,33 @@ def test_the_pdf_shows_the_machine_its_lpars_and_run_outs(
         when = "lasts the horizon" if o["period"] is None else f"year {o['period']} ({o['engine']}s)"
         assert f"{who}: {when}" in flat, (who, when)
     assert "busy zIIPs per period, stacked by LPAR" in flat and "busy CPs per period, stacked by LPAR" in flat
+
+
+def test_a_zec12_machine_names_its_specialty_engines_zaaps(api: Any, tmp_path: Any) -> None:
+    # z10..zEC12 run eligible Java work on zAAPs: the machine's pool is named so in the answer,
+    # the LPAR table and the PDF (the engine rules of benchmarks/engine_rules.yaml).
+    zec12 = {
+        "name": "Old zEC12", "model": "2827-706", "ziips": 2, "as_of": "2026-11-20",
+        "lpars": [
+            {"name": "PROD", "cp": {"logical": 4, "weight": 600, "busy_pct": 50.0},
+             "ziip": {"logical": 2, "weight": 600, "busy_pct": 20.0}},
+            {"name": "TEST", "cp": {"logical": 2, "weight": 400, "busy_pct": 30.0},
+             "ziip": {"logical": 1, "weight": 400, "busy_pct": 10.0}},
+        ],
+    }  # fmt: skip
+    cec = _create_cec(api, zec12)
+    body = {"name": "zEC12", "horizon_years": 2, "workloads": [{**CICSTS, "tps": 500}],
+            "candidates": [{"cec": cec["id"], "lpar": "PROD", "lpar_growth": {"TEST": 10}}]}  # fmt: skip
+    plan = _plan(api, body)
+    (mine,) = plan["result"]["candidates"]
+    assert mine["specialty"] == "zAAP"
+    assert {r["engine"] for q in mine["periods"] for r in q["lpars"]} == {"CP", "zAAP"}
+    rows = list(
+        csv.DictReader(io.StringIO(api.get(f"/api/v1/plans/{plan['id']}/result.csv?table=lpars").content.decode()))
+    )
+    assert {r["engine"] for r in rows} == {"CP", "zAAP"}
+    response = api.get(f"/api/v1/plans/{plan['id']}/report.pdf")
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True,
+                          check=True).stdout.decode()  # fmt: skip
+    flat = " ".join(text.split())
+    assert "6 CPs, 2 zAAPs" in flat and "Busy zAAPs" in flat and "busy zAAPs per period" in flat

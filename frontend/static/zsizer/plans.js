@@ -241,6 +241,9 @@ function runOutText(plan, o) {
   return `${text}.`;
 }
 
+// A range's ends, or a dash where the cost range does not move the figure.
+const span = (low, high) => (fmt.num(low, 2) === fmt.num(high, 2) ? "—" : `${fmt.num(low, 2)} to ${fmt.num(high, 2)}`);
+
 function machineAnswer(plan, c) {
   const section = document.createElement("section");
   section.className = "machine-answer";
@@ -251,7 +254,7 @@ function machineAnswer(plan, c) {
   intro.textContent = `${c.cec.name}: ${c.model}, ${fmt.int(c.cps)} CPs, ${fmt.int(c.cec.ziips)} ${c.specialty}s; as of ${c.cec.as_of}. ` +
     `The workloads go into ${c.new_lpar ? "a new LPAR, " : "LPAR "}${c.lpar}; an LPAR holds while its load is within the ceiling of its guaranteed share, the CEC while all LPARs are within the ceiling of each pool's engines.`;
   const list = document.createElement("ul");
-  list.className = "plain-list run-outs";
+  list.className = "plain-list run-outs small";
   for (const o of c.lpar_runs_out) {
     const li = document.createElement("li");
     li.textContent = runOutText(plan, o);
@@ -275,10 +278,10 @@ function machineAnswer(plan, c) {
     const label = plan.result.periods[i].label;
     for (const r of q.lpars) {
       body.append(row([label, r.takes_work ? `${r.name} (the work)` : r.name, r.engine, fmt.num(r.busy, 2),
-        `${fmt.num(r.busy_low, 2)} to ${fmt.num(r.busy_high, 2)}`, fmt.num(r.ceiling_of_share, 2), r.holds ? "yes" : "no"], [3, 4, 5]));
+        span(r.busy_low, r.busy_high), fmt.num(r.ceiling_of_share, 2), r.holds ? "yes" : "no"], [3, 4, 5]));
     }
     for (const p of q.pools) {
-      body.append(row([label, "All LPARs (the CEC)", p.engine, fmt.num(p.busy, 2), `${fmt.num(p.busy_low, 2)} to ${fmt.num(p.busy_high, 2)}`,
+      body.append(row([label, "All LPARs (the CEC)", p.engine, fmt.num(p.busy, 2), span(p.busy_low, p.busy_high),
         `${fmt.num(p.capacity, 2)} of ${fmt.int(p.installed)}`, p.holds ? "yes" : "no"], [3, 4, 5]));
     }
   });
