@@ -293,3 +293,40 @@ def test_a_zec12_machine_names_its_specialty_engines_zaaps(api: Any, tmp_path: A
                           check=True).stdout.decode()  # fmt: skip
     flat = " ".join(text.split())
     assert "6 CPs, 2 zAAPs" in flat and "Busy zAAPs" in flat and "busy zAAPs per period" in flat
+
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "plans.md"
+
+
+def _doc_lines(plan: dict[str, Any]) -> list[str]:
+    """docs/plans.md's worked example of a machine candidate, rebuilt from the plan's answer."""
+    from sizing.jobs.plan_cec import MachineCandidate
+    from sizing.reports.plan_cec import run_out_lines
+
+    result = plan["result"]
+    model, mine = result["candidates"]
+    m = MachineCandidate.from_dict(mine)
+    labels = [p["label"] for p in result["periods"]]
+    lines = [f"- {line}" for line in run_out_lines(m, labels)]
+    for label, q in zip(labels, m.periods, strict=True):
+        at = {(x.name, x.pool): x for x in q.lpars}
+        prod, test, cp = at[("PROD", "cp")], at[("TEST", "cp")], q.pools[0]
+        lines.append(
+            f"| {label} | {prod.busy:.2f} ({prod.busy_low:.2f} to {prod.busy_high:.2f}) | {prod.ceiling_of_share:.2f} | "
+            f"{test.busy:.2f} | {test.ceiling_of_share:.2f} | {cp.busy:.2f} | {cp.capacity:.2f} | "
+            f"{'yes' if q.holds else 'no'} |"
+        )
+    first = next(q for q in m.periods if not q.holds)
+    lines += [*first.reasons, *(f"- {c}" for c in first.changes)]
+    for c in (model, mine):
+        runs = "lasts the horizon" if c["runs_out"] is None else labels[c["runs_out"] - 1].lower()
+        lines.append(f"| {c['label']} | {c['models'][0]['msu_installed']:,.0f} | {runs} |")
+    lines.append(f"*{result['recommendation']['sentence']}*")
+    return lines
+
+
+def test_the_worked_example_in_docs_plans_md(api: Any, planned: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    _, plan = planned
+    doc = DOC.read_text(encoding="utf-8")
+    missing = [line for line in _doc_lines(plan) if line not in doc]
+    assert not missing, "docs/plans.md does not print:\n" + "\n".join(missing)
