@@ -21,6 +21,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from sizing.models import CapacityRating, CecConfiguration, Job, Plan
+from tests.celery_worker import fixture_reload_benchmarks  # noqa: F401 (fixture)
 from tests.sizing.test_cecs import CICSTS, EXAMPLE, ZOSCONNECT
 from tests.sizing.test_cecs import _create as _create_cec
 
@@ -330,3 +331,32 @@ def test_the_worked_example_in_docs_plans_md(api: Any, planned: tuple[dict[str, 
     doc = DOC.read_text(encoding="utf-8")
     missing = [line for line in _doc_lines(plan) if line not in doc]
     assert not missing, "docs/plans.md does not print:\n" + "\n".join(missing)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_workers_the_machine_is_a_chunk_assembled_as_an_unsplit_run(
+    user: Any, settings: Any, reload_benchmarks: None
+) -> None:
+    from sizing.jobs.plan import run_plan
+    from sizing.services.cecs import cec_create
+    from sizing.services.jobs import job_run
+    from sizing.services.plans import plan_create
+    from tests.celery_worker import purge_queue, unique_queue
+
+    settings.ZSIZER_PLAN_INLINE_EVALUATIONS = 0
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.ZSIZER_TASK_QUEUE = unique_queue()
+    try:
+        row = cec_create(user=user, data=EXAMPLE)
+        body = {**_body(row.pk), "horizon_years": 2}
+        plan = plan_create(user=user, data=body)
+        job_run(job_id=plan.job_id, hostname="w1")
+        chunks = list(Job.objects.filter(parent_id=plan.job_id).order_by("pk"))
+        assert [c.params["candidate"] for c in chunks] == [0, 1]
+        for chunk in reversed(chunks):
+            job_run(job_id=chunk.pk, hostname="w2")
+        plan.job.refresh_from_db()
+        assert plan.job.result == run_plan(params=plan.job.params, owner=user, progress=lambda *_: None)
+        assert plan.job.result["candidates"][1]["kind"] == "cec" and "lpar_table" in plan.job.result
+    finally:
+        purge_queue(settings.ZSIZER_TASK_QUEUE)
