@@ -222,6 +222,12 @@ def estimate_index(request: HttpRequest) -> HttpResponse:
 def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
     estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
     answer = {"inputs": estimate.inputs, **estimate.outputs}
+    # the question in product and machine names, as the PDF says it (never slugs)
+    names = {
+        "path": estimate.configuration.path.name,
+        "configuration": estimate.configuration.name,
+        "machine": estimate.machine.name,
+    }
     return _render_with_charts(
         request,
         "sizing/estimate_detail.html",
@@ -236,7 +242,7 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 presentation.customer_wording(a) for a in EstimateRecord.from_dict(answer).basis.assumptions
             ],
             "input_rows": [
-                (label, presentation.input_value(key, estimate.inputs[key], unit))
+                (label, names.get(key) or presentation.input_value(key, estimate.inputs[key], unit))
                 for label, key, unit in presentation.INPUT_LABELS
                 if estimate.inputs.get(key) is not None
             ],
