@@ -51,7 +51,7 @@ from openpyxl import load_workbook
 
 from sizing.services.estimate_csv import UNITS
 from sizing.services.estimates import estimate_answer_record
-from tests.sizing.corpus import KINDS, Case, MachineKind, configurations, corpus, machine_kinds
+from tests.sizing.corpus import KINDS, Case, MachineKind, cases_for, configurations, corpus, machine_kinds
 from tests.sizing.test_spreadsheets import SOFFICE, _calc_rows, _convert
 
 pytestmark = pytest.mark.django_db
@@ -444,14 +444,16 @@ def test_every_surface_of_the_corpus_says_the_same_thing(
         answers[case.id] = _check_case(case, api, client, problems, files)
     walked = time.monotonic() - started
     print(f"{len(cases)} cases on every surface in {walked:.1f} s")
-    problems += _timed("compare", _comparison_problems, api, cases, answers)
+    problems += _timed("compare", _comparison_problems, api, client, cases, answers)
     problems += _timed("calc", _calc_problems, api, files, tmp_path)
     print(", ".join(f"{k} {v:.1f} s" for k, v in TIMES.items()))
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
 
 
-def _comparison_problems(api: Any, cases: list[Case], answers: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """For each kind, the comparison PDF of a zIIP answer with a no-zIIP one, and of a zAAP answer
+def _comparison_problems(
+    api: Any, client: Any, cases: list[Case], answers: Mapping[str, Mapping[str, Any]]
+) -> list[str]:
+    """For each kind, the comparison page and PDF of a zIIP answer with a no-zIIP one, and of a zAAP answer
     with a zIIP and a no-zIIP one (no CPU data: beside an answer that fits)."""
     out: list[str] = []
     answered = [(c, answers[c.id]) for c in cases if answers.get(c.id)]
@@ -472,6 +474,18 @@ def _comparison_problems(api: Any, cases: list[Case], answers: Mapping[str, Mapp
         for group in groups:
             ids = ",".join(str(a["id"]) for _, a in group)
             names = " + ".join(c.id for c, _ in group)
+            page = client.get("/estimates/compare/", {"id": [str(a["id"]) for _, a in group]})
+            if page.status_code != 200:
+                out.append(f"compare page {names}: {page.status_code}")
+            else:
+                shown = _page_words(page.content)
+                engines = {a["specialty_engine"] for _, a in group}
+                if len(engines) == 1:
+                    out += _engine_problems(f"compare page {names}", shown, next(iter(engines)))
+                for c, a in group:
+                    out += _slug_problems(f"compare page {names}", shown, c, a["machine"])
+                    if a["saturation_tps"] is not None and f"{a['saturation_tps']:,.0f}" not in shown:
+                        out.append(f"compare page {names}: lacks {c.id}'s saturation {a['saturation_tps']:,.0f}")
             r = api.get("/api/v1/estimates/report.pdf", {"ids": ids})
             if r.status_code != 200:
                 out.append(f"compare {names}: {r.status_code} {r.content[:200]!r}")
@@ -550,4 +564,106 @@ def _calc_problems(api: Any, files: Mapping[str, Mapping[str, bytes]], tmp_path:
                     )
     if not checked:
         out.append("Calc: no number checked")
+    return out
+
+
+# -- the workbench in a browser: one case of each kind on each generation's engine -----------
+
+
+def _browser_cases(ask: Any) -> list[Case]:
+    """One case of each kind on the zAAP machine and on a zIIP one (the z16), the first path and
+    configuration that gives it."""
+    if _CORPUS:
+        every = _CORPUS
+    else:
+        machines = [m for m in machine_kinds() if m.key in ("zaap", "z16")]
+        every = [c for _, _, config in configurations() for m in machines for c in cases_for(config, m, ask)]
+    out: dict[tuple[str, str], Case] = {}
+    for case in every:
+        if case.machine.key in ("zaap", "z16"):
+            out.setdefault((case.machine.key, case.kind), case)
+    return list(out.values())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_workbench_says_the_same_for_each_kind_on_each_engine(live_server: Any, asker: Any) -> None:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connections
+    from playwright.sync_api import sync_playwright
+
+    from tests.sizing.test_ui_browser import CHROMIUM, CHROMIUM_ARGS
+
+    call_command("load_benchmarks", verbosity=0)  # a transactional test starts from a flushed database
+    cases = _browser_cases(asker)
+    assert {(c.machine.key, c.kind) for c in cases} == {(m, k) for m in ("zaap", "z16") for k in KINDS}
+    get_user_model().objects.create_user(username="corpus", password="sizing-pass-7")
+    connections.close_all()  # no ORM under Playwright's event loop
+    problems: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        pg = context.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.set_default_timeout(20_000)
+        pg.goto(f"{live_server.url}/login/")
+        pg.get_by_label("User name").fill("corpus")
+        pg.get_by_label("Password").fill("sizing-pass-7")
+        pg.get_by_role("button", name="Log in").click()
+        pg.wait_for_url(re.compile(r"/size/(\?.*)?$"))
+        try:
+            for case in cases:
+                problems += _workbench_problems(pg, live_server.url, case)
+        finally:
+            context.close()
+            browser.close()
+    assert not errors, errors
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+def _workbench_problems(pg: Any, url: str, case: Case) -> list[str]:
+    from urllib.parse import urlencode
+
+    name = f"workbench {case.id}"
+    query = urlencode({k: str(v) for k, v in case.inputs.items()})
+    got = pg.request.get(f"{url}/ui/chart-data?{query}")
+    if got.status != 200:
+        return [f"{name}: chart data {got.status}"]
+    body = got.json()
+    a = body["estimate"]
+    pg.goto(f"{url}/size/?{query}")
+    pg.wait_for_function("() => document.getElementById('size-status').textContent.startsWith('Updated')")
+    if case.kind != "no-cpu-data":
+        pg.wait_for_selector("#chart-cpu .main-svg")
+    text = " ".join(pg.locator("#result").inner_text().split())
+    out = _engine_problems(name, text, a["specialty_engine"])
+    out += _slug_problems(name, text, case, body["target"]["machine"])
+    if case.kind != "no-cpu-data":
+        out += [f"{name}: says {s!r}" for s in NO_CPU_SENTENCES if s in text]
+    # the cards: the JSON's numbers, formatted as a person reads them
+    cards = {
+        k: " ".join(pg.locator(f'[data-kpi="{k}"]').inner_text().split())
+        for k in ("cps_required", "ziips_required", "mips", "saturation_tps")
+    }
+    fit = a["feasibility"]
+    overloaded = a["inputs"].get("cps") is not None and (a["gcp_utilization"] or 0) > a["max_utilization"]
+    if case.kind != "no-cpu-data" and fit["feasible"] is not False and not overloaded:
+        if cards["cps_required"] != f"{a['cps_required']:,}":
+            out.append(f"{name}: CPs card {cards['cps_required']!r}, the JSON {a['cps_required']}")
+        if cards["ziips_required"] != f"{a['ziips_required']:,}":
+            out.append(f"{name}: {a['specialty_engine']}s card {cards['ziips_required']!r}")
+    if a["mips"] is not None and cards["mips"] != f"{a['mips']:,.0f}":
+        out.append(f"{name}: MIPS card {cards['mips']!r}, the JSON {a['mips']:,.0f}")
+    sat = a["saturation_tps"]
+    if sat is not None:
+        want = f"\u2265 {sat:,.0f} TPS" if a["saturation_kind"] == "lower-bound" else f"{sat:,.0f} TPS"
+        if cards["saturation_tps"] != want:
+            out.append(f"{name}: saturation card {cards['saturation_tps']!r}, the JSON {want!r}")
+    # the advice printed is the server's, which follows the binding resource
+    out += _advice_problems(name, a, body)
+    for advice in body["advice"]:
+        if " ".join(advice["sentence"].split()) not in text:
+            out.append(f"{name}: the page lacks the advice {advice['sentence']!r}")
     return out
