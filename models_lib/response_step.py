@@ -177,7 +177,7 @@ def _response_warnings(
                 "the source publishes no response times for this configuration: the absolute "
                 "response time is unknown; "
                 + (
-                    f"CP (and zIIP) service + queueing at the low end of the CPU range gives a "
+                    f"CP (and {req.policy.name}) service + queueing at the low end of the CPU range gives a "
                     f"lower bound of {rt_low:.3g} ms"
                     if rt_low is not None and math.isfinite(rt_low) and rt_low > 0
                     else "no useful lower bound can be given"

@@ -218,10 +218,20 @@ def estimate_index(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _question_names(estimate: Any) -> dict[str, str]:
+    """A saved estimate's path, configuration and machine by name."""
+    return {
+        "path": estimate.configuration.path.name,
+        "configuration": estimate.configuration.name,
+        "machine": estimate.machine.name,
+    }
+
+
 @login_required
 def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
     estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
     answer = {"inputs": estimate.inputs, **estimate.outputs}
+    names = _question_names(estimate)  # the question by name, as the PDF says it (never slugs)
     return _render_with_charts(
         request,
         "sizing/estimate_detail.html",
@@ -236,7 +246,7 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 presentation.customer_wording(a) for a in EstimateRecord.from_dict(answer).basis.assumptions
             ],
             "input_rows": [
-                (label, presentation.input_value(key, estimate.inputs[key], unit))
+                (label, names.get(key) or presentation.input_value(key, estimate.inputs[key], unit))
                 for label, key, unit in presentation.INPUT_LABELS
                 if estimate.inputs.get(key) is not None
             ],
@@ -262,7 +272,9 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
     status = 400 if error else 200
     answers = [{**e.outputs, "inputs": e.inputs} for e in estimates]
     rows = presentation.compare_rows(answers)
-    input_rows = presentation.compare_input_rows(answers)
+    # the question in product and machine names, as the saved page and the PDF say it (never slugs)
+    named = [{"inputs": {**e.inputs, **_question_names(e)}} for e in estimates]
+    input_rows = presentation.compare_input_rows(named)
     return render(
         request,
         "sizing/estimate_compare.html",

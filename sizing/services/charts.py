@@ -341,6 +341,8 @@ def chart_data(*, user: User, inputs: Inputs) -> dict[str, Any]:
             "machine_type": machine_row.machine_type,
             "generation": machine_row.generation or machine_row.name,
         },
+        # the question by name, as a person reads it (never slugs)
+        "names": {"path": config_row.path.name, "configuration": config_row.name},
         "native": {
             "machine": cfg.machine,
             "machine_type": cfg.machine_type,

@@ -459,9 +459,14 @@ def test_compare_shows_the_question_side_by_side_and_marks_what_differs(browser:
     b = _estimate(user, name="z13 with 10 CPs", machine="z13", cps=10)
     response = browser.get("/estimates/compare/", {"id": [a.pk, b.pk]})
     inputs = {r["label"]: r for r in response.context["input_rows"]}
-    assert inputs["Target machine"]["cells"] == ["zec12", "z13"] and inputs["Target machine"]["differs"]
+    # by name, never a slug
+    assert inputs["Target machine"]["cells"] == [a.machine.name, b.machine.name] and inputs["Target machine"]["differs"]
     assert inputs["CPs given"]["cells"] == ["default", "10"] and inputs["CPs given"]["differs"]
-    assert inputs["Path"]["cells"] == ["fiteq-authenticator"] * 2 and not inputs["Path"]["differs"]
+    assert inputs["Path"]["cells"] == [a.configuration.path.name] * 2 and not inputs["Path"]["differs"]
+    import re
+
+    shown = re.sub(r"<[^>]+>", " ", response.content.decode().split("<main", 1)[1])
+    assert "fiteq-authenticator" not in shown and "zec12" not in shown
     assert "Clients" not in inputs  # nobody gave it
     html = response.content.decode()
     assert html.count('<span class="differs-tag">differs</span>') == sum(

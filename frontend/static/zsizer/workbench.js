@@ -238,8 +238,9 @@ function render(answer) {
   const target = `${answer.target.generation}, ${answer.cpu.capacity.cps ?? "?"} CPs`;
   emptyState.hidden = true;
   resultBox.hidden = false;
+  const names = answer.names || {}; // product names, never slugs
   document.getElementById("result-title").textContent =
-    `${inp.path} / ${inp.configuration} on ${answer.target.machine_name} at ${fmt.int(e.inputs.tps)} TPS`;
+    `${names.path || inp.path} / ${names.configuration || inp.configuration} on ${answer.target.machine_name} at ${fmt.int(e.inputs.tps)} TPS`;
   document.getElementById("result-sub").textContent = `model ${e.model_version} · measured on ${answer.native.generation}` +
     (answer.native.lpar_cps ? ` (${answer.native.lpar_cps} CPs)` : "");
 
@@ -261,6 +262,9 @@ function render(answer) {
   }
   document.getElementById("kpi-cps-card").classList.toggle("kpi-bad", overloaded);
   document.querySelector('[data-kpi-label="ziips_required"]').textContent = `${engine}s required`;
+  // the demand chart's title names this generation's engine (zAAP on z10..zEC12)
+  for (const el of document.querySelectorAll("[data-engine-term]")) el.hidden = el.dataset.engineTerm !== engine;
+  document.getElementById("chart-demand").setAttribute("aria-label", `Busy engines on CPs and ${engine}s`);
   kpi("ziips_required", shown.ziips_required, sub(shown.ziips_required, e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""));
   kpi("mips", shown.mips, shown.mips.note);
   kpi("gcp_utilization", shown.gcp_utilization, ["of the CPs", shown.gcp_utilization.spread, shown.gcp_utilization.note].filter(Boolean).join(" · "));

@@ -1,0 +1,669 @@
+"""The rendering corpus (issue 30): every path and configuration, on six kinds of machine, in
+every kind of answer (fits, overloaded on given CPs, does not fit, a lower-bound saturation, no
+CPU data), through every surface a customer reads: the answer's JSON, the workbench's chart data,
+the saved page, the estimate PDF (pdftotext), the CSV and the XLSX (and both opened in
+LibreOffice Calc), and the comparison PDF of two or three of them.
+
+The cases come from ``tests/sizing/corpus.py``: the reference data and the engine's own first
+answers, no result written here.  Each test collects every problem of every case and fails once
+with the list, so one broken cell does not hide the others.
+
+**Design (bounded).**  The whole cross product (every path and configuration x six machines x
+each kind it gives, about 240 answers) is generated and each answer checked to be its kind; the
+surfaces (saved page, PDF, CSV, XLSX, chart data) are walked for a subset that holds every cell
+of both two-dimensional margins: for each (path and configuration, kind) one machine, rotating
+over the six; and for each (machine, kind) one path and configuration, rotating over those that
+give the kind.  A PDF takes about a second on this 2-core machine, so the whole product would
+take minutes; the margins take well under one.  Comparison PDFs: for each kind with CPU data, a
+pair of a zIIP answer with a no-zIIP one, a zAAP answer with a zIIP one, and a triple of both.
+
+What is asserted on each surface:
+
+* no 5xx (every answer 200 or 201);
+* no "not published" sentence where the answer has a basis (no "No CPU figures are published"
+  where the path has CPU data; no "? CPs");
+* every engine label matches the generation: zAAP on z10..zEC12, zIIP from z13; no slug of a
+  path or a machine where a person reads;
+* the same numbers on every surface: CPs, zIIPs (zAAPs), MIPS, utilisation, saturation and the
+  most carried, from the JSON, as the saved page, the chart data, the PDF, the CSV (6
+  significant digits, docs/csv.md) and the XLSX (numbers as numbers) have them;
+* advice consistent with the binding resource: none where the answer fits, never CPs where a
+  software limit binds, CPs (and how many) where CPs bind on given CPs.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import math
+import re
+import subprocess
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import load_workbook
+
+from sizing.services.estimate_csv import UNITS
+from sizing.services.estimates import estimate_answer_record
+from tests.sizing.corpus import KINDS, Case, MachineKind, cases_for, configurations, corpus, machine_kinds
+from tests.sizing.test_spreadsheets import SOFFICE, _calc_rows, _convert
+
+pytestmark = pytest.mark.django_db
+
+#: Sentences that say a path publishes nothing: false wherever the answer has a CPU basis.
+NO_CPU_SENTENCES = ("No CPU figures are published", "no CPU figures are published", "? CPs")
+#: The CSV columns compared with the JSON answer (numbers), and how to read each from it.
+NUMERIC_COLUMNS = {
+    "tps": lambda a: a["tps"],
+    "cps_required": lambda a: a["cps_required"],
+    "ziips_required": lambda a: a["ziips_required"],
+    "mips": lambda a: a["mips"],
+    "msu": lambda a: a["msu"],
+    "gcp_utilization": lambda a: a["gcp_utilization"],
+    "saturation_tps": lambda a: a["saturation_tps"],
+    "max_tps": lambda a: a["feasibility"]["max_tps"],
+}
+
+
+def _pdf_words(pdf: bytes) -> str:
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
+        f.write(pdf)
+        f.flush()
+        out = subprocess.run(["pdftotext", "-layout", f.name, "-"], check=True, capture_output=True, text=True).stdout
+    return " ".join(out.split())
+
+
+def _page_words(body: bytes) -> str:
+    """What a person reads on a page: the main text without tags, scripts or attributes."""
+    text = body.decode()
+    text = re.sub(r"<script\b.*?</script>", " ", text, flags=re.S)
+    text = re.sub(r"<style\b.*?</style>", " ", text, flags=re.S)
+    text = text.split("<main", 1)[-1]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+
+
+def _kpis(body: bytes) -> dict[str, str]:
+    """The saved page's cards: name -> value as printed."""
+    found = re.findall(r'data-kpi="([a-z_]+)">(.*?)</span>\s*<span class="kpi-sub"', body.decode(), flags=re.S)
+    return {k: " ".join(html.unescape(re.sub(r"<[^>]+>", " ", v)).split()) for k, v in found}
+
+
+def _kind_of(answer: Mapping[str, Any]) -> str:
+    """What kind an answer is, read from the answer."""
+    codes = {w["code"] for w in answer["warnings"]}
+    fit = answer["feasibility"]
+    if "no-cpu-data" in codes:
+        return "no-cpu-data"
+    if fit["feasible"] is False:
+        given = answer["inputs"]
+        if "model" in given:  # a model's own CPs: overloaded within the ceiling, else does not fit
+            return "overloaded" if fit["reason"] == "ceiling" else "does-not-fit"
+        return "overloaded" if given.get("cps") is not None else "does-not-fit"
+    if answer["saturation_kind"] == "lower-bound":
+        return "lower-bound"
+    return "fits"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _slugs(case: Case, machine: str) -> list[str]:
+    """Slugs a person must never read: the path's, a configuration's that no name has (two
+    hyphens, or a digit after one: ``ipic-channel-64``) and a machine's that is not its name
+    (``zec12``, ``z17-9176``; ``z16`` is both)."""
+    out = [case.path]
+    if case.configuration.count("-") >= 2 or re.search(r"-\d", case.configuration):
+        out.append(case.configuration)
+    if not re.fullmatch(r"z\d\d", machine):
+        out.append(machine)
+    return out
+
+
+def _engine_labels(engine: str) -> re.Pattern[str]:
+    """A label that names ``engine`` as the LPAR's own: a count of them, their demand, utilisation,
+    eligible work or requirement (a cited source's title or words may name either engine)."""
+    e = re.escape(engine)
+    return re.compile(
+        rf"\b\d[\d,]* (busy )?{e}s?\b(?! [A-Z])|\b{e}s required|\b{e}s? (demand|utili[sz]ation|pool|capacity)"
+        rf"|\b{e}-eligible|\band {e}s?\b|\bbusy {e}s\b|\+ \d+ {e}|\b{e}s given"
+    )
+
+
+def _engine_problems(where: str, text: str, engine: str) -> list[str]:
+    other = "zIIP" if engine == "zAAP" else "zAAP"
+    out = []
+    for m in _engine_labels(other).finditer(text):
+        i = m.start()
+        out.append(f"{where}: says {m.group(0)!r} on a {engine} machine: ...{text[max(0, i - 80) : i + 60]}...")
+    return out[:2]
+
+
+def _slug_problems(where: str, text: str, case: Case, machine: str) -> list[str]:
+    out = []
+    for slug in _slugs(case, machine):
+        for m in re.finditer(rf"(?<![\w/-]){re.escape(slug)}(?![\w/-])", text):
+            i = m.start()
+            out.append(f"{where} shows the slug {slug!r}: ...{text[max(0, i - 60) : i + 40]}...")
+    return out[:2]
+
+
+def _fmt_csv(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _close(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(float(a), float(b), rel_tol=5e-6, abs_tol=1e-12)
+
+
+# -- the corpus --------------------------------------------------------------------------------
+
+
+@pytest.fixture(name="asker")
+def fixture_asker(user: Any) -> Any:
+    """One question answered as the estimate API answers it (its record's JSON), without HTTP:
+    the corpus asks several hundred; the surfaces are then walked over HTTP."""
+
+    def ask(inputs: Mapping[str, Any]) -> dict[str, Any]:
+        return estimate_answer_record(user=user, inputs=dict(inputs)).to_dict()
+
+    return ask
+
+
+_CORPUS: list[Case] = []
+
+
+def _corpus(ask: Any) -> list[Case]:
+    """The corpus, generated once per session (the reference data do not change between tests)."""
+    if not _CORPUS:
+        _CORPUS.extend(corpus(ask))
+    return list(_CORPUS)
+
+
+def _margins(cases: list[Case], machines: list[MachineKind]) -> list[Case]:
+    """Every (path and configuration, kind) on one machine, rotating; every (machine, kind) on one
+    path and configuration, rotating."""
+    by_cell: dict[tuple[str, str, str], dict[str, Case]] = defaultdict(dict)
+    for c in cases:
+        by_cell[(c.path, c.configuration, c.kind)][c.machine.key] = c
+    chosen: dict[str, Case] = {}
+    order = [m.key for m in machines]
+    for i, ((_, _, _), on) in enumerate(sorted(by_cell.items())):
+        key = next(order[(i + j) % len(order)] for j in range(len(order)) if order[(i + j) % len(order)] in on)
+        chosen[on[key].id] = on[key]
+    by_machine: dict[tuple[str, str], list[Case]] = defaultdict(list)
+    for c in cases:
+        by_machine[(c.machine.key, c.kind)].append(c)
+    for i, (_, options) in enumerate(sorted(by_machine.items())):
+        pick = options[(i * 5) % len(options)]
+        chosen.setdefault(pick.id, pick)
+    return list(chosen.values())
+
+
+def test_the_corpus_holds_every_kind_on_every_machine_and_each_answer_is_its_kind(asker: Any) -> None:
+    machines = machine_kinds()
+    assert [m.key for m in machines] == ["zaap", "z13", "z16", "z17", "sub-capacity", "midrange"]
+    # the zAAP machine is of a generation whose rule names zAAPs; the others zIIPs
+    cases = _corpus(asker)
+    problems = []
+    seen: dict[str, set[str]] = defaultdict(set)
+    for case in cases:
+        answer = case.answer
+        kind = _kind_of(answer)
+        seen[case.machine.key].add(kind)
+        if kind != case.kind:
+            problems.append(f"{case.id}: the answer is {kind}")
+        engine = "zAAP" if case.machine.key == "zaap" else "zIIP"
+        if answer["specialty_engine"] != engine:
+            problems.append(f"{case.id}: specialty engine {answer['specialty_engine']}")
+    assert not problems, "\n".join(problems)
+    # every machine gives every kind; every configuration with CPU data fits and does not fit on each
+    assert {k: v for k, v in seen.items() if v != set(KINDS)} == {}
+    for path, config, _ in configurations():
+        kinds = {c.kind for c in cases if (c.path, c.configuration) == (path, config)}
+        assert kinds in ({"no-cpu-data"},) or {"fits", "does-not-fit", "overloaded"} <= kinds, (path, config, kinds)
+
+
+TIMES: dict[str, float] = defaultdict(float)
+
+
+def _timed(surface: str, get: Any, *args: Any, **kwargs: Any) -> Any:
+    started = time.monotonic()
+    try:
+        return get(*args, **kwargs)
+    finally:
+        TIMES[surface] += time.monotonic() - started
+
+
+def _check_case(
+    case: Case, api: Any, client: Any, problems: list[str], files: dict[str, dict[str, bytes]]
+) -> dict[str, Any]:
+    """One case through every surface; its saved answer."""
+    name = case.id
+    created = _timed(
+        "save", api.post, "/api/v1/estimates/", {**case.inputs, "name": f"corpus {case.kind}"}, format="json"
+    )
+    if created.status_code != 201:
+        problems.append(f"{name}: POST estimates {created.status_code} {created.content[:200]!r}")
+        return {}
+    a = dict(created.json())
+    pk = a["id"]
+    engine = a["specialty_engine"]
+    has_cpu = case.kind != "no-cpu-data"
+    fit = a["feasibility"]
+    sat = a["saturation_tps"]
+    # the numbers as a person reads them, written here from the JSON
+    expected_cards: dict[str, str] = {}
+    if has_cpu and fit["feasible"] is not False:
+        expected_cards["cps_required"] = f"{a['cps_required']:,}"
+        expected_cards["ziips_required"] = f"{a['ziips_required']:,}"
+    if a["mips"] is not None:
+        expected_cards["mips"] = f"{a['mips']:,.0f}"
+    if sat is not None:
+        expected_cards["saturation_tps"] = (
+            f"\u2265 {sat:,.0f} TPS" if a["saturation_kind"] == "lower-bound" else f"{sat:,.0f} TPS"
+        )
+
+    # -- the saved page
+    page = _timed("page", client.get, f"/estimates/{pk}/")
+    if page.status_code != 200:
+        problems.append(f"{name}: saved page {page.status_code}")
+    else:
+        words = _page_words(page.content)
+        kpis = _kpis(page.content)
+        for key, value in expected_cards.items():
+            if kpis.get(key) != value:
+                problems.append(f"{name}: saved page card {key} = {kpis.get(key)!r}, the JSON {value!r}")
+        problems += _engine_problems(f"{name}: saved page", words, engine)
+        if has_cpu:
+            problems += [f"{name}: saved page says {s!r}" for s in NO_CPU_SENTENCES if s in words]
+        problems += _slug_problems(f"{name}: saved page", words, case, a["machine"])
+
+    # -- the workbench's chart data (what the page draws and the advice it prints)
+    chart = _timed("chart-data", client.get, "/ui/chart-data", dict(case.inputs))
+    if chart.status_code != 200:
+        problems.append(f"{name}: chart data {chart.status_code} {chart.content[:200]!r}")
+        body: dict[str, Any] = {}
+    else:
+        body = chart.json()
+        shown = body["display"]["figures"]
+        for key, value in expected_cards.items():
+            if shown[key]["value"] != value:
+                problems.append(f"{name}: workbench card {key} = {shown[key]['value']!r}, the JSON {value!r}")
+        if has_cpu and (body["cpu"].get("line") is None):
+            problems.append(f"{name}: the workbench CPU chart has no line though the answer has a basis")
+        label = (body["cpu"].get("capacity") or {}).get("label") or ""
+        problems += _engine_problems(f"{name}: CPU chart label", label, engine)
+        problems += _advice_problems(name, a, body)
+        for w in body["display"]["warnings"]:
+            problems += _engine_problems(f"{name}: workbench warning", w["sentence"], engine)
+
+    # -- the estimate PDF
+    pdf = _timed("pdf", api.get, f"/api/v1/estimates/{pk}/report.pdf")
+    if pdf.status_code != 200:
+        problems.append(f"{name}: estimate PDF {pdf.status_code} {pdf.content[:200]!r}")
+    else:
+        words = _pdf_words(pdf.content)
+        problems += _engine_problems(f"{name}: PDF", words, engine)
+        if has_cpu:
+            problems += [f"{name}: PDF says {s!r}" for s in NO_CPU_SENTENCES if s in words]
+        problems += _slug_problems(f"{name}: PDF", words, case, a["machine"])
+        summary = words.split("Summary", 1)[-1][:1500]
+        if has_cpu and fit["feasible"] is not False:
+            said = f"{_plural(a['cps_required'], 'CP')} and {_plural(a['ziips_required'], engine)}"
+            if said not in summary:
+                problems.append(f"{name}: PDF summary lacks {said!r}")
+            if f"{a['mips']:,.0f} MIPS" not in summary:
+                problems.append(f"{name}: PDF summary lacks {a['mips']:,.0f} MIPS")
+        if fit["feasible"] is False and fit["max_tps"] is not None:
+            most = f"the most it carries is {fit['max_tps']:,.0f} TPS"
+            if most not in summary:
+                problems.append(f"{name}: PDF summary lacks {most!r}")
+        if sat is not None and f"{sat:,.0f} TPS" not in words:
+            problems.append(f"{name}: PDF lacks the saturation {sat:,.0f} TPS")
+        if body:
+            for advice in body.get("advice", []):
+                if " ".join(advice["sentence"].split()) not in words:
+                    problems.append(f"{name}: PDF lacks the workbench's advice {advice['sentence']!r}")
+        if fit["reason"] == "software-limit" and re.search(r"\d+ (more )?CPs? (are|is) needed", words):
+            problems.append(f"{name}: PDF proposes CPs against the software limit")
+
+    # -- CSV and XLSX: the JSON's numbers, 6 significant digits, numbers as numbers
+    files[name] = {}
+    for fmt in ("csv", "xlsx"):
+        r = _timed(fmt, api.get, f"/api/v1/estimates/{pk}.{fmt}")
+        if r.status_code != 200:
+            problems.append(f"{name}: {fmt} {r.status_code}")
+            continue
+        files[name][fmt] = r.content
+    if "csv" in files[name]:
+        row = next(csv.DictReader(io.StringIO(files[name]["csv"].decode())))
+        problems += _table_problems(f"{name}: CSV", a, {k: _csv_number(v) for k, v in row.items()}, row)
+    if "xlsx" in files[name]:
+        book = load_workbook(io.BytesIO(files[name]["xlsx"]), read_only=True)
+        values = [list(r) for r in book.worksheets[0].iter_rows(values_only=True)]
+        book.close()
+        header = [str(h).split(" (")[0] for h in values[0]]
+        cells = dict(zip(header, values[1], strict=False))
+        problems += _table_problems(f"{name}: XLSX", a, cells, {k: str(v) for k, v in cells.items()})
+    return a
+
+
+def _csv_number(text: str) -> Any:
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+
+def _table_problems(where: str, a: Mapping[str, Any], cells: Mapping[str, Any], text: Mapping[str, str]) -> list[str]:
+    out = []
+    for column, read in NUMERIC_COLUMNS.items():
+        want, got = read(a), cells.get(column)
+        if want is not None and (isinstance(got, bool) or not isinstance(got, (int, float))):
+            out.append(f"{where}: {column} = {got!r} is not a number (JSON {want!r})")
+        elif not _close(want, got):
+            out.append(f"{where}: {column} = {got!r}, the JSON {want!r}")
+        elif want is not None and where.endswith("CSV") and isinstance(want, float):
+            mantissa = text[column].split("e")[0].lstrip("-0.")
+            digits = len(re.sub(r"[^0-9]", "", mantissa if "." in mantissa else mantissa.rstrip("0")))
+            if digits > 6:
+                out.append(f"{where}: {column} = {text[column]!r} has more than 6 significant digits")
+    if cells.get("specialty_engine") != a["specialty_engine"]:
+        out.append(f"{where}: specialty_engine {cells.get('specialty_engine')!r}, the JSON {a['specialty_engine']!r}")
+    for literal in ("True", "False", "None", "nan"):
+        if where.endswith("CSV") and literal in text.values():
+            out.append(f"{where}: a Python {literal}")
+    return out
+
+
+def _advice_problems(name: str, a: Mapping[str, Any], body: Mapping[str, Any]) -> list[str]:
+    """Advice follows the binding resource (the chart data's, which the page and the PDF print)."""
+    advice = body.get("advice") or []
+    fit = a["feasibility"]
+    util, ceiling = a["gcp_utilization"], a["max_utilization"]
+    given = a["inputs"].get("cps")
+    software = body.get("software_limit_tps")
+    sentences = " ".join(x["sentence"] for x in advice)
+    out = []
+    if fit["feasible"] is None:  # no CPU data: no verdict, nothing to advise on CPs
+        if any(x["resource"] == "cps" for x in advice):
+            out.append(f"{name}: advice on CPs without CPU data")
+        return out
+    overloaded = given is not None and util is not None and util > ceiling + 1e-9
+    if fit["feasible"] is not False and not overloaded:
+        if any(x["resource"] != "specialty" for x in advice):
+            out.append(f"{name}: advice where the answer fits: {sentences!r}")
+        return out
+    if not advice:
+        out.append(f"{name}: no advice where the answer does not fit")
+        return out
+    software_binds = fit["reason"] == "software-limit" or (software is not None and a["tps"] >= software)
+    if software_binds:
+        if advice[0]["resource"] != "software":
+            out.append(f"{name}: the software limit binds but the first advice is {advice[0]['resource']}")
+        if re.search(r"\d+ more CPs?\b", sentences):
+            out.append(f"{name}: proposes CPs against the software limit: {sentences!r}")
+    elif overloaded and a["cps_required"] is not None and a["cps_required"] > given:
+        cps = [x for x in advice if x["resource"] == "cps"]
+        if not cps or f"({a['cps_required']:,} in all)" not in cps[0]["sentence"]:
+            out.append(f"{name}: CPs bind on {given} CPs given, advice {sentences!r}")
+    elif fit["reason"] == "engines" and not any(x["resource"] == "model" for x in advice):
+        out.append(f"{name}: no model fits, advice {sentences!r}")
+    return out
+
+
+def test_every_surface_of_the_corpus_says_the_same_thing(
+    api: Any, client: Any, user: Any, asker: Any, tmp_path: Path
+) -> None:
+    client.force_login(user)
+    machines = machine_kinds()
+    every = _corpus(asker)
+    cases = _margins(every, machines)
+    # every cell of both margins is walked
+    assert {(c.path, c.configuration, c.kind) for c in cases} == {(c.path, c.configuration, c.kind) for c in every}
+    assert {(c.machine.key, c.kind) for c in cases} == {(c.machine.key, c.kind) for c in every}
+    problems: list[str] = []
+    files: dict[str, dict[str, bytes]] = {}
+    answers: dict[str, dict[str, Any]] = {}
+    started = time.monotonic()
+    for case in cases:
+        answers[case.id] = _check_case(case, api, client, problems, files)
+    walked = time.monotonic() - started
+    print(f"{len(cases)} cases on every surface in {walked:.1f} s")
+    problems += _timed("compare", _comparison_problems, api, client, cases, answers)
+    problems += _timed("calc", _calc_problems, api, files, tmp_path)
+    print(", ".join(f"{k} {v:.1f} s" for k, v in TIMES.items()))
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+def _comparison_problems(
+    api: Any, client: Any, cases: list[Case], answers: Mapping[str, Mapping[str, Any]]
+) -> list[str]:
+    """For each kind, the comparison page and PDF of a zIIP answer with a no-zIIP one, and of a zAAP answer
+    with a zIIP and a no-zIIP one (no CPU data: beside an answer that fits)."""
+    out: list[str] = []
+    answered = [(c, answers[c.id]) for c in cases if answers.get(c.id)]
+    for kind in KINDS:
+        of_kind = [(c, a) for c, a in answered if c.kind == kind]
+        zaap = [x for x in of_kind if x[1]["specialty_engine"] == "zAAP"]
+        ziip = [x for x in of_kind if x[1]["specialty_engine"] == "zIIP" and (x[1]["ziips_required"] or 0) > 0]
+        none = [x for x in of_kind if x[1]["specialty_engine"] == "zIIP" and not x[1]["ziips_required"]]
+        groups: list[tuple[tuple[Case, Mapping[str, Any]], ...]] = []
+        if kind == "no-cpu-data":
+            fits = [(c, a) for c, a in answered if c.kind == "fits" and (a["ziips_required"] or 0) > 0]
+            groups = [(of_kind[0], fits[0]), (zaap[0], fits[0], of_kind[-1])]
+        else:
+            if ziip and none:
+                groups.append((ziip[0], none[0]))
+            if zaap and len(ziip + none) >= 2:
+                groups.append((zaap[0], *(ziip + none)[-2:]))
+        for group in groups:
+            ids = ",".join(str(a["id"]) for _, a in group)
+            names = " + ".join(c.id for c, _ in group)
+            page = client.get("/estimates/compare/", {"id": [str(a["id"]) for _, a in group]})
+            if page.status_code != 200:
+                out.append(f"compare page {names}: {page.status_code}")
+            else:
+                shown = _page_words(page.content)
+                engines = {a["specialty_engine"] for _, a in group}
+                if len(engines) == 1:
+                    out += _engine_problems(f"compare page {names}", shown, next(iter(engines)))
+                for c, a in group:
+                    out += _slug_problems(f"compare page {names}", shown, c, a["machine"])
+                    if a["saturation_tps"] is not None and f"{a['saturation_tps']:,.0f}" not in shown:
+                        out.append(f"compare page {names}: lacks {c.id}'s saturation {a['saturation_tps']:,.0f}")
+            r = api.get("/api/v1/estimates/report.pdf", {"ids": ids})
+            if r.status_code != 200:
+                out.append(f"compare {names}: {r.status_code} {r.content[:200]!r}")
+                continue
+            words = _pdf_words(r.content)
+            table = words.split("Side by side", 1)[-1]
+            engines = {a["specialty_engine"] for _, a in group}
+            if len(engines) == 1:
+                out += _engine_problems(f"compare {names}", table, engines.pop())
+            elif "Specialty engines required" not in table:
+                out.append(f"compare {names}: zAAPs beside zIIPs without naming each")
+            for c, a in group:
+                out += _slug_problems(f"compare {names}", table, c, a["machine"])
+                if a["feasibility"]["feasible"] is not False and a["cps_required"] is not None:
+                    if f"{a['cps_required']:,}" not in table:
+                        out.append(f"compare {names}: lacks {c.id}'s {a['cps_required']} CPs")
+                if a["saturation_tps"] is not None and f"{a['saturation_tps']:,.0f}" not in table:
+                    out.append(f"compare {names}: lacks {c.id}'s saturation {a['saturation_tps']:,.0f}")
+    return out
+
+
+def _calc_problems(api: Any, files: Mapping[str, Mapping[str, bytes]], tmp_path: Path) -> list[str]:
+    """The estimate list's CSV and XLSX (every saved estimate of the corpus, one row each) open in
+    LibreOffice Calc with their numbers numeric and equal; each row is the estimate's own CSV row."""
+    if SOFFICE is None:
+        return ["LibreOffice Calc is missing: make test installs libreoffice-calc-nogui"]
+    out = []
+    listed: dict[str, bytes] = {}
+    for fmt in ("csv", "xlsx"):
+        r = api.get(f"/api/v1/estimates.{fmt}")
+        if r.status_code != 200:
+            return [f"estimate list {fmt}: {r.status_code}"]
+        listed[fmt] = r.content
+    rows = list(csv.DictReader(io.StringIO(listed["csv"].decode())))
+    own = {}
+    for name, got in files.items():
+        if "csv" in got:
+            row = next(csv.DictReader(io.StringIO(got["csv"].decode())))
+            own[row["estimate_id"]] = (name, row)
+    if {r["estimate_id"] for r in rows} != set(own):
+        out.append(f"estimate list: rows {sorted(r['estimate_id'] for r in rows)}, saved {sorted(own)}")
+    for row in rows:
+        name, single = own.get(row["estimate_id"], ("?", {}))
+        if single and row != single:
+            differ = [k for k in row if row[k] != single.get(k)]
+            out.append(f"{name}: the list's CSV row differs from the estimate's in {differ}")
+    src, conv = tmp_path / "src", tmp_path / "calc"
+    src.mkdir()
+    conv.mkdir()
+    (src / "list-csv.csv").write_bytes(listed["csv"])
+    (src / "list-xlsx.xlsx").write_bytes(listed["xlsx"])
+    _convert([src / "list-csv.csv"], conv, csv_in=True)
+    _convert([src / "list-xlsx.xlsx"], conv, csv_in=False)
+    numeric = {c for c, unit in UNITS.items() if unit} | {"estimate_id"}
+    checked = 0
+    for stem in ("list-csv", "list-xlsx"):
+        header, calc = _calc_rows(conv / f"{stem}.xlsx")
+        header = [h.split(" (")[0] for h in header]
+        if len(calc) != len(rows):
+            out.append(f"{stem} in Calc: {len(calc)} rows, the CSV {len(rows)}")
+        for row, values in zip(rows, calc, strict=False):
+            cells = dict(zip(header, values, strict=False))
+            for column in numeric:
+                want = _csv_number(row.get(column, ""))
+                if not isinstance(want, (int, float)):
+                    continue  # text (a time) or empty: not a number in the CSV either
+                cell = cells.get(column)
+                checked += 1
+                if isinstance(cell, bool) or not isinstance(cell, (int, float)):
+                    out.append(
+                        f"{own.get(row['estimate_id'], ('?',))[0]} {stem}: {column} = {cell!r} not a number in Calc"
+                    )
+                elif not math.isclose(float(cell), float(want), rel_tol=5e-6):
+                    out.append(
+                        f"{own.get(row['estimate_id'], ('?',))[0]} {stem}: {column} = {cell!r}, the CSV {want!r}"
+                    )
+    if not checked:
+        out.append("Calc: no number checked")
+    return out
+
+
+# -- the workbench in a browser: one case of each kind on each generation's engine -----------
+
+
+def _browser_cases(ask: Any) -> list[Case]:
+    """One case of each kind on the zAAP machine and on a zIIP one (the z16), the first path and
+    configuration that gives it."""
+    if _CORPUS:
+        every = _CORPUS
+    else:
+        machines = [m for m in machine_kinds() if m.key in ("zaap", "z16")]
+        every = [c for _, _, config in configurations() for m in machines for c in cases_for(config, m, ask)]
+    out: dict[tuple[str, str], Case] = {}
+    for case in every:
+        if case.machine.key in ("zaap", "z16"):
+            out.setdefault((case.machine.key, case.kind), case)
+    return list(out.values())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_workbench_says_the_same_for_each_kind_on_each_engine(live_server: Any, asker: Any) -> None:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connections
+    from playwright.sync_api import sync_playwright
+
+    from tests.sizing.test_ui_browser import CHROMIUM, CHROMIUM_ARGS
+
+    call_command("load_benchmarks", verbosity=0)  # a transactional test starts from a flushed database
+    cases = _browser_cases(asker)
+    assert {(c.machine.key, c.kind) for c in cases} == {(m, k) for m in ("zaap", "z16") for k in KINDS}
+    get_user_model().objects.create_user(username="corpus", password="sizing-pass-7")
+    connections.close_all()  # no ORM under Playwright's event loop
+    problems: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        pg = context.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.set_default_timeout(20_000)
+        pg.goto(f"{live_server.url}/login/")
+        pg.get_by_label("User name").fill("corpus")
+        pg.get_by_label("Password").fill("sizing-pass-7")
+        pg.get_by_role("button", name="Log in").click()
+        pg.wait_for_url(re.compile(r"/size/(\?.*)?$"))
+        try:
+            for case in cases:
+                problems += _workbench_problems(pg, live_server.url, case)
+        finally:
+            context.close()
+            browser.close()
+    assert not errors, errors
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+def _workbench_problems(pg: Any, url: str, case: Case) -> list[str]:
+    from urllib.parse import urlencode
+
+    name = f"workbench {case.id}"
+    query = urlencode({k: str(v) for k, v in case.inputs.items()})
+    got = pg.request.get(f"{url}/ui/chart-data?{query}")
+    if got.status != 200:
+        return [f"{name}: chart data {got.status}"]
+    body = got.json()
+    a = body["estimate"]
+    pg.goto(f"{url}/size/?{query}")
+    pg.wait_for_function("() => document.getElementById('size-status').textContent.startsWith('Updated')")
+    if case.kind != "no-cpu-data":
+        pg.wait_for_selector("#chart-cpu .main-svg")
+    text = " ".join(pg.locator("#result").inner_text().split())
+    out = _engine_problems(name, text, a["specialty_engine"])
+    out += _slug_problems(name, text, case, body["target"]["machine"])
+    if case.kind != "no-cpu-data":
+        out += [f"{name}: says {s!r}" for s in NO_CPU_SENTENCES if s in text]
+    # the cards: the JSON's numbers, formatted as a person reads them
+    cards = {
+        k: " ".join(pg.locator(f'[data-kpi="{k}"]').inner_text().split())
+        for k in ("cps_required", "ziips_required", "mips", "saturation_tps")
+    }
+    fit = a["feasibility"]
+    overloaded = a["inputs"].get("cps") is not None and (a["gcp_utilization"] or 0) > a["max_utilization"]
+    if case.kind != "no-cpu-data" and fit["feasible"] is not False and not overloaded:
+        if cards["cps_required"] != f"{a['cps_required']:,}":
+            out.append(f"{name}: CPs card {cards['cps_required']!r}, the JSON {a['cps_required']}")
+        if cards["ziips_required"] != f"{a['ziips_required']:,}":
+            out.append(f"{name}: {a['specialty_engine']}s card {cards['ziips_required']!r}")
+    if a["mips"] is not None and cards["mips"] != f"{a['mips']:,.0f}":
+        out.append(f"{name}: MIPS card {cards['mips']!r}, the JSON {a['mips']:,.0f}")
+    sat = a["saturation_tps"]
+    if sat is not None:
+        want = f"\u2265 {sat:,.0f} TPS" if a["saturation_kind"] == "lower-bound" else f"{sat:,.0f} TPS"
+        if cards["saturation_tps"] != want:
+            out.append(f"{name}: saturation card {cards['saturation_tps']!r}, the JSON {want!r}")
+    # the advice printed is the server's, which follows the binding resource
+    out += _advice_problems(name, a, body)
+    for advice in body["advice"]:
+        if " ".join(advice["sentence"].split()) not in text:
+            out.append(f"{name}: the page lacks the advice {advice['sentence']!r}")
+    return out
