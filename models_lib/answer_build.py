@@ -7,6 +7,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from models_lib.answer import SizingResult, SizingWarning
 from models_lib.answer_parts import (
     AnswerBasis,
@@ -29,7 +31,7 @@ from models_lib.capacity import full_speed_per_engine, rating
 from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
-from models_lib.evaluation import CountEvaluation, Target, evaluate_total
+from models_lib.evaluation import CountEvaluation, Target, evaluate_total, evaluate_totals
 from models_lib.feasibility import no_cpu_verdict
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.response import ResponseModel
@@ -38,6 +40,7 @@ from models_lib.scope import Eligibility
 __all__ = [
     "basis_dict",
     "capacity_block",
+    "end_totals",
     "final_assumptions",
     "limit_warnings",
     "mp_effect_note",
@@ -78,6 +81,23 @@ def final_assumptions(
     return tuple(out)
 
 
+#: The most CPs a capacity table rates per machine type, keyed by the table's id and checked by
+#: identity (as ``models_lib.engine.rated_counts``): a scan of every rating, once per table.
+_TOPS: dict[int, tuple[CapacityTable, dict[str, int]]] = {}
+
+
+def _top_count(table: CapacityTable, machine_type: str) -> int:
+    hit = _TOPS.get(id(table))
+    if hit is None or hit[0] is not table:
+        tops: dict[str, int] = {}
+        for t, k in table.ratings:
+            tops[t] = max(tops.get(t, k), k)
+        if len(_TOPS) >= 16:
+            _TOPS.clear()
+        hit = _TOPS[id(table)] = (table, tops)
+    return hit[1][machine_type]
+
+
 def mp_effect_note(table: CapacityTable, chosen: CountEvaluation, policy: EnginePolicy) -> str | None:
     """The MP effect the answer applies, in a sentence (``None`` without specialty engines).
 
@@ -90,7 +110,7 @@ def mp_effect_note(table: CapacityTable, chosen: CountEvaluation, policy: Engine
     if z <= 0:
         return None
     at_cps, at_total = full_speed_per_engine(table, mt, n), full_speed_per_engine(table, mt, n + z)
-    top = max(k for t, k in table.ratings if t == mt)
+    top = _top_count(table, mt)
     beyond = (
         f"; {n + z} engines are beyond the {top} the table rates for {mt}: its {top}-way figure times the MP "
         "ratio of the generation's full-speed type"
@@ -108,7 +128,9 @@ def mp_effect_note(table: CapacityTable, chosen: CountEvaluation, policy: Engine
     )
 
 
-def per_tran_ms(chosen: CountEvaluation, basis: Basis, t: float, ends: Sequence[Target] = ()) -> CpuPerTran:
+def per_tran_ms(
+    chosen: CountEvaluation, basis: Basis, t: float, ends: Sequence[Target] = (), totals: Sequence[float] | None = None
+) -> CpuPerTran:
     """CPU per transaction on the target, CP-ms: total, per pool and the ends of the range.
 
     The ends are projected as the centre is: the native cost's low and high end (and, with
@@ -116,14 +138,16 @@ def per_tran_ms(chosen: CountEvaluation, basis: Basis, t: float, ends: Sequence[
     answer's CPs and specialty engines, each pool at its own speed (a sub-capacity or midrange
     CP is slower than the full-speed specialty engine).  Projecting the whole range at the CP
     speed put the centre outside its own range on those targets (issue 32 item 8).  Without
-    ``ends`` the range is the cost range at the CP factor (all work on CPs)."""
+    ``ends`` the range is the cost range at the CP factor (all work on CPs).  ``totals``: the
+    four ends' totals already evaluated (:func:`end_totals`, for a group of rates)."""
     per_ms = 1000.0 / t
     if not ends:
         factor = chosen.proj.factor
         low, high = basis.low * factor, basis.high * factor
     else:
-        fixed = [replace(target, ziips=chosen.ziips) for target in ends]
-        totals = [evaluate_total(chosen.n, native, tg).total for native in (basis.low, basis.high) for tg in fixed]
+        if totals is None:
+            fixed = [replace(target, ziips=chosen.ziips) for target in ends]
+            totals = [evaluate_total(chosen.n, native, tg).total for native in (basis.low, basis.high) for tg in fixed]
         low, high = min(chosen.total, *totals), max(chosen.total, *totals)
     return CpuPerTran(
         total=chosen.total * per_ms,
@@ -132,6 +156,23 @@ def per_tran_ms(chosen: CountEvaluation, basis: Basis, t: float, ends: Sequence[
         low=low * per_ms,
         high=high * per_ms,
     )
+
+
+def end_totals(chosen: Sequence[CountEvaluation], bases: Sequence[Basis], ends: Sequence[Target]) -> list[list[float]]:
+    """:func:`per_tran_ms`'s four totals at the ends of the range for each (chosen evaluation,
+    basis) of a group of rates, equal to the scalar ones: evaluated over the array of the rates
+    that chose the same CPs and specialty engines (:func:`~models_lib.evaluation.evaluate_totals`)."""
+    out: list[list[float]] = [[] for _ in chosen]
+    same: dict[tuple[int, int], list[int]] = {}
+    for i, ev in enumerate(chosen):
+        same.setdefault((ev.n, ev.ziips), []).append(i)
+    for (n, z), members in same.items():
+        for native in ("low", "high"):
+            values = np.array([getattr(bases[i], native) for i in members], dtype=np.float64)
+            for target in ends:
+                for i, ev in zip(members, evaluate_totals(n, values, replace(target, ziips=z)), strict=True):
+                    out[i].append(ev.total)
+    return out
 
 
 def basis_dict(

@@ -7,14 +7,17 @@ own module and returns its result with its own warnings and assumptions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from models_lib.answer import SizingResult, SizingWarning, finite_or_none
 from models_lib.answer_build import (
     basis_dict,
     capacity_block,
+    end_totals,
     final_assumptions,
     limit_warnings,
     mp_effect_note,
@@ -23,18 +26,21 @@ from models_lib.answer_build import (
 from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, IcfPool, Ranges, ResponseTime
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
-from models_lib.engine import Saturation
-from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations
-from models_lib.feasibility import feasibility_step
+from models_lib.engine import EnginePolicy, Saturation
+from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations, group_evaluations
+from models_lib.feasibility import feasibility_step, group_fits
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.pricing import rated_msu
 from models_lib.regions import fixed_base_warnings
 from models_lib.response_step import ResponseTimes, response_step
 from models_lib.saturation_ranges import (
+    Ends,
     binding_at_target,
     binding_label,
+    group_range_ends,
     knee,
+    range_scales,
     ranges,
     saturation_at,
     saturation_warnings,
@@ -45,7 +51,7 @@ from models_lib.scope import Eligibility
 if TYPE_CHECKING:
     from models_lib.prepared import PreparedWorkload
 
-__all__ = ["answer_at"]
+__all__ = ["answer_at", "answers_at"]
 
 
 @dataclass(frozen=True)
@@ -63,32 +69,97 @@ class _Decision:
     assumptions: tuple[str, ...]
     band: float
     ends: tuple[Target, Target]
+    end_totals: Sequence[float] | None = None
 
 
-def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_Decision, Eligibility]:
+#: What the answers of one group share, by exact inputs: the knee per (CPs, CP cost factor) and
+#: the MP effect's sentence per (CPs, specialty engines).
+Memo = dict[tuple[str, int, float], object]
+
+
+def _every(req: RateRequest) -> bool:
+    # least-cost reads every count: a later one may be cheaper (consumed MSU drifts with the count)
+    return req.sla is not None or req.objective == "least-cost"
+
+
+def _band(pw: PreparedWorkload, chosen: CountEvaluation) -> float:
+    return 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else pw.projection_band
+
+
+def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest, memo: Memo) -> tuple[_Decision, Eligibility]:
     """Basis at the rate -> CP counts -> choice -> saturation -> response time -> ranges."""
     basis = cost.at(req.t)
     elig = pw.eligibility
     assert elig is not None
-    rmodel = pw.response
     target = pw.target(elig.value, req.ziips)
-    # least-cost reads every count: a later one may be cheaper (consumed MSU drifts with the count)
-    every = req.sla is not None or req.objective == "least-cost"
-    evals = evaluations(pw.counts, basis, target, umax=req.umax, cps=req.cps, goal=every)
-    choice = choose(evals, req, rmodel, basis, pw.target_machine_type)
+    evals = evaluations(pw.counts, basis, target, umax=req.umax, cps=req.cps, goal=_every(req))
+    choice = choose(evals, req, pw.response, basis, pw.target_machine_type)
+    return _decided(pw, cost, req, basis, choice, memo), elig
+
+
+def _decide_group(
+    pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[RateRequest], memo: Memo
+) -> list[tuple[_Decision, Eligibility]]:
+    """:func:`_decide` of each request (the same options, rates of their own): the CP counts at
+    the centre and at the ends of the ranges evaluated over the array of the rates' demands
+    (:func:`~models_lib.evaluation.group_evaluations`, :func:`~models_lib.saturation_ranges.group_range_ends`)."""
+    elig = pw.eligibility
+    assert elig is not None
+    first = reqs[0]
+    bases = [cost.at(req.t) for req in reqs]
+    totals = np.array([basis.total for basis in bases], dtype=np.float64)
+    target = pw.target(elig.value, first.ziips)
+    evals = group_evaluations(pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
+    choices = [
+        choose(ev, req, pw.response, basis, pw.target_machine_type)
+        for ev, req, basis in zip(evals, reqs, bases, strict=True)
+    ]
+    scales = [range_scales(basis, _band(pw, choice.chosen)) for basis, choice in zip(bases, choices, strict=True)]
+    low, high = (totals * np.array([s[k] for s in scales], dtype=np.float64) for k in (0, 1))
+    ends = (pw.target(elig.low, first.ziips), pw.target(elig.high, first.ziips))
+    f0, f1, f2, f3 = (
+        group_range_ends(
+            pw.counts, scaled, end, cps=first.cps, umax=first.umax, objective=first.objective, pricer=first.pricer
+        )  # fmt: skip
+        for scaled, end in ((low, ends[1]), (high, ends[0]), (low, ends[0]), (high, ends[1]))
+    )
+    fits = group_fits(pw, [req.t for req in reqs], cps=first.cps, ziips=first.ziips, sla=first.sla)
+    per_tran = end_totals([choice.chosen for choice in choices], bases, ends)
+    return [
+        (_decided(pw, cost, req, basis, choice, memo, ((f0[i], f1[i], f2[i], f3[i]), fits[i], per_tran[i])), elig)
+        for i, (req, basis, choice) in enumerate(zip(reqs, bases, choices, strict=True))
+    ]
+
+
+def _decided(
+    pw: PreparedWorkload,
+    cost: NativeCost,
+    req: RateRequest,
+    basis: Basis,
+    choice: Choice,
+    memo: Memo,
+    group: tuple[Ends, bool, Sequence[float]] | None = None,
+) -> _Decision:
+    """Chosen configuration -> saturation -> response time -> ranges -> feasibility, warnings
+    and assumptions; ``group``: the ends of the ranges, whether the rate fits and the totals at
+    the ends of the CPU per transaction, already found for a group of rates."""
+    found, fits, totals = (None, None, None) if group is None else group
+    elig = pw.eligibility
+    assert elig is not None
+    rmodel = pw.response
     chosen = choice.chosen
     sat_of = saturation_at(basis, chosen, elig.value, rmodel)
     sat = sat_of(1.0)
     cp_factor = cp_cost_factor(basis, chosen.proj, chosen.gcp)
     rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps, cost.level)
-    band = 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else pw.projection_band
+    band = _band(pw, chosen)
     ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
     rng = ranges(
         basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high),
-        choice.required is not None, req.objective, req.pricer,
+        choice.required is not None, req.objective, req.pricer, found,
     )  # fmt: skip
     lower_bound = basis.cost_is_upper_bound and band == 0.0
-    fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), req.sla, rt.value)
+    fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), req.sla, rt.value, fits)
     warnings = (
         *(() if fit.message is None else (SizingWarning("does-not-fit", fit.message),)),
         *basis.warnings,
@@ -117,10 +188,13 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> tuple[_
         *final_assumptions(req.policy, chosen, band, rmodel, cost.level),
         *((pw.smt2_statement,) if pw.smt2_statement else ()),
     )
-    mp = mp_effect_note(pw.capacity, chosen, req.policy)
-    if mp is not None:
+    mp_key = ("mp", chosen.n, float(chosen.ziips))
+    if mp_key not in memo:
+        memo[mp_key] = mp_effect_note(pw.capacity, chosen, req.policy)
+    mp = memo[mp_key]
+    if isinstance(mp, str):
         assumptions = (*assumptions, mp)
-    return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band, ends), elig
+    return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band, ends, totals)
 
 
 def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict[str, float], IcfPool | None]:
@@ -143,14 +217,15 @@ def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict
     return out, IcfPool(busy=busy, note=note)
 
 
-def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> str | None:
-    """Where the ratio in force is unconfirmed: the basis sentence with what the other recorded
-    rule gives at the same rate and inputs (CPs, specialty engines, CP utilisation, MSU)."""
-    found, alt = req.policy.unconfirmed_ratio()
+def _other_rule(pw: PreparedWorkload, policy: EnginePolicy) -> tuple[PreparedWorkload, str] | str | None:
+    """Where the ratio in force is unconfirmed: the workload under the other recorded rule and
+    that rule in words, or the sentence itself where no eligible work makes them differ
+    (``None``: the ratio is confirmed)."""
+    found, alt = policy.unconfirmed_ratio()
     if not found:
         return None
-    policy = req.policy.with_ratio(alt)
-    name = policy.name
+    other = policy.with_ratio(alt)
+    name = other.name
     rule = "no ratio" if alt is None else f"at most {alt:g} {name}{'' if alt == 1 else 's'} per CP"
     elig = pw.eligibility
     if elig is None or max(elig.value, elig.high) <= 0.0:  # nothing runs on specialty engines: no ratio binds
@@ -158,15 +233,29 @@ def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -
             f"the {name}:CP ratio in force is unconfirmed; the other rule a planner may expect ({rule}) "
             f"gives the same answer: no eligible work is published for this configuration"
         )
-    alt_pw = replace(pw, policy=policy)
+    alt_pw = replace(pw, policy=other)
     object.__setattr__(alt_pw, "_projections", pw._projections)  # projections do not depend on the rule
-    other = answer_at(alt_pw, cost, replace(req, policy=policy))
+    return alt_pw, rule
+
+
+def _other_sentence(name: str, rule: str, other: SizingResult) -> str:
     util = "" if other.gcp_utilization is None else f" at {other.gcp_utilization:.1%} CP busy"
     msu = "" if other.msu is None else f", {other.msu:,.1f} MSU"
     return (
         f"the {name}:CP ratio in force is unconfirmed; under the other rule a planner may expect ({rule}) "
         f"this rate takes {other.cps} CP{'s' if other.cps != 1 else ''} + {other.ziips} {name}s{util}{msu}"
     )
+
+
+def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> str | None:
+    """Where the ratio in force is unconfirmed: the basis sentence with what the other recorded
+    rule gives at the same rate and inputs (CPs, specialty engines, CP utilisation, MSU)."""
+    setup = _other_rule(pw, req.policy)
+    if not isinstance(setup, tuple):
+        return setup
+    alt_pw, rule = setup
+    other = answer_at(alt_pw, cost, replace(req, policy=alt_pw.policy))
+    return _other_sentence(alt_pw.policy.name, rule, other)
 
 
 def _alternative(pw: PreparedWorkload, choice: Choice) -> Alternative | None:
@@ -213,10 +302,49 @@ def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
     return ev.gcp * msu_installed(pw, ev.n) / ev.n
 
 
+def _knee(pw: PreparedWorkload, n: int, cp_factor: float, memo: Memo) -> float | None:
+    """:func:`~models_lib.saturation_ranges.knee`, once per CP count and cost factor of a group."""
+    key = ("knee", n, cp_factor)
+    if key not in memo:
+        memo[key] = knee(pw.response, n, cp_factor)
+    value = memo[key]
+    return value if isinstance(value, float) else None
+
+
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
     """The answer at ``req.t`` from the prepared workload."""
-    d, elig = _decide(pw, cost, req)
-    other_rule = alternative_rule(pw, cost, req)
+    return _answer(pw, cost, req, alternative_rule(pw, cost, req), _decide(pw, cost, req, {}), {})
+
+
+def answers_at(pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[RateRequest]) -> list[SizingResult]:
+    """:func:`answer_at` of each request (one workload, the same options, rates of their own),
+    equal to it answer for answer, sharing what does not depend on the rate: the workload under
+    the other recorded rule (its answers found for the whole group), and the basis and CP
+    counts evaluated over the array of rates (:func:`models_lib.evaluation.group_evaluations`)."""
+    if not reqs:
+        return []
+    setup = _other_rule(pw, reqs[0].policy)
+    rules: list[str | None]
+    if isinstance(setup, tuple):
+        alt_pw, rule = setup
+        others = answers_at(alt_pw, cost, [replace(r, policy=alt_pw.policy) for r in reqs])
+        rules = [_other_sentence(alt_pw.policy.name, rule, other) for other in others]
+    else:
+        rules = [setup] * len(reqs)
+    memo: Memo = {}
+    decided = _decide_group(pw, cost, reqs, memo)
+    return [_answer(pw, cost, req, rule, d, memo) for req, rule, d in zip(reqs, rules, decided, strict=True)]
+
+
+def _answer(
+    pw: PreparedWorkload,
+    cost: NativeCost,
+    req: RateRequest,
+    other_rule: str | None,
+    decided: tuple[_Decision, Eligibility],
+    memo: Memo,
+) -> SizingResult:
+    d, elig = decided
     if other_rule is not None:
         d = replace(d, assumptions=(*d.assumptions, other_rule))
     basis = d.basis
@@ -237,7 +365,7 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         cps_required=_required_cps(required, d.feasibility),
         ziips=chosen.ziips if fits else None,
         ziips_required=_required_ziips(req, chosen, required, d.feasibility),
-        cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t, d.ends),
+        cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t, d.ends, d.end_totals),
         busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
         breakdown=breakdown,
         gcp_utilization=chosen.util,
@@ -247,7 +375,7 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
         ziip_mips=cap_block.specialty.mips_used,
         response_time_ms=ResponseTime(finite_or_none(rt.value), finite_or_none(rt.low), finite_or_none(rt.high)),
         saturation_tps=finite_or_none(d.sat.tps),
-        knee_tps=finite_or_none(knee(pw.response, chosen.n, d.cp_factor)),
+        knee_tps=finite_or_none(_knee(pw, chosen.n, d.cp_factor, memo)),
         closed_throughput_tps=finite_or_none(rt.closed_throughput),
         specialty_engine=req.policy.name,
         specialty_engine_max=cap,

@@ -16,12 +16,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
-from models_lib.capacity import Projection
+import numpy as np
+import numpy.typing as npt
+
+from models_lib.capacity import MAX_CPS, Projection
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, mp_specialty_engines, split_pools
 from models_lib.queueing import erlang_c
 from models_lib.response import ResponseModel
+from models_lib.ziip import _CEIL_TOLERANCE
 
 __all__ = [
     "UTIL_EPS",
@@ -31,10 +36,14 @@ __all__ = [
     "cp_cost_factor",
     "evaluate_count",
     "evaluate_total",
+    "evaluate_totals",
     "evaluations",
+    "group_evaluations",
     "with_response",
     "ziip_residence_ms",
 ]
+
+FloatArray = npt.NDArray[np.float64]
 
 #: Slack on the utilisation ceiling, so that a count exactly at the ceiling passes.
 UTIL_EPS = 1e-9
@@ -98,6 +107,84 @@ def evaluate_total(n: int, total: float, target: Target) -> CountEvaluation:
     return CountEvaluation(
         n, proj, zproj, split.total, split.gcp, split.special, split.on_gcp, z, split.gcp / n, needed=needed
     )
+
+
+def _ints(a: npt.NDArray[np.int64]) -> list[int]:
+    return cast("list[int]", a.tolist())
+
+
+def _floats(a: FloatArray) -> list[float]:
+    return cast("list[float]", a.tolist())
+
+
+def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEvaluation]:
+    """:func:`evaluate_total` of each of ``totals`` at ``n`` CPs, over the array at once: the MP
+    fixed point of :func:`~models_lib.engine.mp_specialty_engines` (the same sequence of counts
+    from 0 upwards, per element), the required engines of :func:`~models_lib.ziip.ziips_required`
+    and the split of :func:`~models_lib.engine.split_pools`, each with the same floating-point
+    operations in the same order, so that every evaluation equals the scalar one."""
+    rules = target.policy.max_engines(n)
+    cap = MAX_CPS - n if rules is None else rules
+    ceiling = target.ziip_ceiling
+    factors: dict[int, float] = {}
+
+    def special(z: npt.NDArray[np.int64]) -> FloatArray:
+        engines = _ints(z)
+        for k in set(engines) - factors.keys():
+            factors[k] = target.project(n, k)[1].factor
+        return np.array([factors[k] for k in engines], dtype=np.float64)
+
+    eligible = totals * target.fraction
+
+    def needed_at(z: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        need = eligible * special(z)
+        return np.where(need > 0.0, np.maximum(1.0, np.ceil(need / ceiling - _CEIL_TOLERANCE)), 0.0).astype(np.int64)
+
+    if target.ziips is not None:
+        z = np.full(totals.shape, min(target.ziips, cap), dtype=np.int64)
+        needed = needed_at(z)
+    else:
+        z = np.zeros(totals.shape, dtype=np.int64)
+        for _ in range(MAX_CPS + 1):
+            needed = needed_at(z)
+            nz = np.minimum(needed, cap)
+            if np.all(nz <= z):
+                break
+            z = np.maximum(nz, z)
+    sf = special(z)
+    engines = _ints(z)
+    cf = np.array([target.project(n, k)[0].factor for k in engines], dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        on_special = np.where(sf > 0, np.minimum(eligible, z * ceiling / sf), eligible)
+    on_gcp = (eligible - on_special) * cf
+    gcp = (totals - eligible) * cf + on_gcp
+    spec = on_special * sf
+    out = []
+    for g, sp, og, zk, need in zip(_floats(gcp), _floats(spec), _floats(on_gcp), engines, _ints(needed), strict=True):
+        proj, zproj = target.project(n, zk)
+        out.append(CountEvaluation(n, proj, zproj, g + sp, g, sp, og, zk, g / n, needed=need))
+    return out
+
+
+def group_evaluations(
+    counts: Sequence[int], totals: FloatArray, target: Target, *, umax: float, cps: int | None, goal: bool
+) -> list[list[CountEvaluation]]:
+    """:func:`evaluations` of each native demand of ``totals`` (busy engines), each list equal to
+    the scalar one: every count evaluated once for the rates still choosing
+    (:func:`evaluate_totals`), each rate leaving at its own first settled count."""
+    out: list[list[CountEvaluation]] = [[] for _ in range(len(totals))]
+    active = list(range(len(totals)))
+    for k in counts:
+        if not active:
+            break
+        still = []
+        for i, ev in zip(active, evaluate_totals(k, totals[active], target), strict=True):
+            out[i].append(ev)
+            settled = ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips)
+            if goal or not (ev.util <= umax + UTIL_EPS and settled and (cps is None or k >= cps)):
+                still.append(i)
+        active = still
+    return out
 
 
 def with_response(ev: CountEvaluation, *, basis: Basis, rmodel: ResponseModel, tps: float) -> CountEvaluation:

@@ -30,17 +30,29 @@ Units: transactions/s, engine counts, ms.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from models_lib.answer_parts import Alternative, Feasibility, FeasibilityReason, MostCarried
 from models_lib.capacity import MAX_CPS
 from models_lib.engine import Saturation, saturation
-from models_lib.evaluation import UTIL_EPS, CountEvaluation
+from models_lib.evaluation import UTIL_EPS, CountEvaluation, evaluate_totals
 
 if TYPE_CHECKING:
     from models_lib.prepared import PreparedWorkload
 
-__all__ = ["Alternative", "Feasibility", "MostCarried", "feasibility_step", "fits_at", "most_carried", "no_cpu_verdict"]
+__all__ = [
+    "Alternative",
+    "Feasibility",
+    "MostCarried",
+    "feasibility_step",
+    "fits_at",
+    "group_fits",
+    "most_carried",
+    "no_cpu_verdict",
+]
 
 #: Bisection steps on the predicate (the bracket shrinks by 2**-48: below a millionth of a TPS
 #: at any rate the engine sizes).
@@ -75,6 +87,37 @@ def fits_at(
     rated CP count, with ``ziips`` specialty engines (``None``: sized) and the response goal
     ``sla`` (ms).  The one predicate of "fits" (module docstring)."""
     return any(_holds_on(pw, t, n, ziips, sla) for n in (pw.counts if cps is None else (cps,)))
+
+
+def group_fits(
+    pw: PreparedWorkload, rates: Sequence[float], *, cps: int | None = None, ziips: int | None = None,
+    sla: float | None = None,
+) -> list[bool]:  # fmt: skip
+    """:func:`fits_at` of each of ``rates`` (transactions/s), each equal to the scalar one: every
+    count's split evaluated once over the rates not yet found to fit
+    (:func:`~models_lib.evaluation.evaluate_totals` of the central native demand)."""
+    software_tps = _software_tps(pw)
+    out = [False] * len(rates)
+    busy = pw.cost.busy(np.asarray(rates, dtype=np.float64)) if pw.cost is not None else None
+    active = [i for i, t in enumerate(rates) if software_tps is None or t < software_tps]
+    if busy is None:
+        return out
+    target = pw.target(None, ziips)
+    for n in pw.counts if cps is None else (cps,):
+        if not active:
+            break
+        still = []
+        for i, ev in zip(active, evaluate_totals(n, busy[active], target), strict=True):
+            holds = not (ev.util > pw.max_utilization + UTIL_EPS or ev.util >= 1.0)
+            if holds and sla is not None:
+                value = pw.response_at(rates[i], n, ziips).value
+                holds = value is None or value <= sla
+            if holds:
+                out[i] = True
+            else:
+                still.append(i)
+        active = still
+    return out
 
 
 def _carry_at(pw: PreparedWorkload, n: int, ziips: int | None, software_tps: float | None) -> float:
@@ -233,11 +276,12 @@ def no_cpu_verdict(floor_ms: float) -> Feasibility:
 def feasibility_step(
     pw: PreparedWorkload, t: float, required: CountEvaluation | None, chosen: CountEvaluation, sat: Saturation,
     given: tuple[int | None, int | None], sla: float | None = None, response_ms: float | None = None,
+    fits: bool | None = None,
 ) -> Feasibility:  # fmt: skip
-    """Whether the answer at ``t`` transactions/s fits (:func:`fits_at`); ``given``: the CPs and
-    specialty engines given; ``sla``: the response goal (ms); ``response_ms``: the answer's
-    response time (for the sentence)."""
-    if fits_at(pw, t, cps=given[0], ziips=given[1], sla=sla):
+    """Whether the answer at ``t`` transactions/s fits (:func:`fits_at`; ``fits``: already found,
+    :func:`group_fits`); ``given``: the CPs and specialty engines given; ``sla``: the response
+    goal (ms); ``response_ms``: the answer's response time (for the sentence)."""
+    if fits_at(pw, t, cps=given[0], ziips=given[1], sla=sla) if fits is None else fits:
         return Feasibility.fits()
     reason = _reason(pw, t, required, chosen, given[0] is not None)
     name = pw.policy.name

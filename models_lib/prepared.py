@@ -19,6 +19,7 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import overload
@@ -35,7 +36,7 @@ from models_lib.checks import InputError, opt_int, pos_float
 from models_lib.choice import RateRequest
 from models_lib.cost_basis import Basis
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
-from models_lib.decision import answer_at
+from models_lib.decision import answer_at, answers_at
 from models_lib.engine import (
     EnginePolicy,
     PoolDemand,
@@ -312,6 +313,43 @@ class PreparedWorkload:
             no_cpu = no_cpu_result(config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax)
             return replace(no_cpu, specialty_engine=self.policy.name, objective=req.objective, prepared=self)
         return answer_at(self, self.cost, req)
+
+    def answers(
+        self,
+        rates: Sequence[float] | FloatArray,
+        *,
+        cps: int | None = None,
+        ziips: int | None = None,
+        clients: int | None = None,
+        think_time_s: float | None = None,
+        response_time_sla_ms: float | None = None,
+        objective: str | None = None,
+        price_book: PriceBook | None = None,
+    ) -> list[SizingResult]:
+        """:meth:`answer` at each of ``rates`` (transactions/s) with the same options, in order:
+        equal to ``[self.answer(t, ...) for t in rates]`` (same figures, warnings and JSON), the
+        options checked and the rate-free work done once for the whole array
+        (:func:`models_lib.decision.answers_at`).  A bad rate raises as :meth:`answer` would."""
+        values = [float(t) for t in np.asarray(rates, dtype=np.float64).ravel()] if isinstance(rates, np.ndarray) else list(rates)  # fmt: skip
+        if not values:
+            return []
+        first = self.request(
+            values[0], cps=cps, ziips=ziips, clients=clients, think_time_s=think_time_s,
+            response_time_sla_ms=response_time_sla_ms, objective=objective, price_book=price_book,
+        )  # fmt: skip
+        reqs = [first, *(replace(first, t=pos_float("tps", t)) for t in values[1:])]
+        if self.cost is None:
+            config, mt = self.config, self.target_machine_type
+            return [
+                replace(
+                    no_cpu_result(config, self.target_machine, mt, req.t, req.sla, req.umax),
+                    specialty_engine=self.policy.name,
+                    objective=req.objective,
+                    prepared=self,
+                )  # fmt: skip
+                for req in reqs
+            ]
+        return answers_at(self, self.cost, reqs)
 
     def request(
         self,

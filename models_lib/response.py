@@ -299,10 +299,14 @@ class ResponseModel:
         ``min((c - a) / b, m / s)``: the predicted busy CPs ``a + b * tps`` reach the ``c`` CPs,
         or the software station is 100 % busy.
         """
-        m = self.projected(cps=cps, cost_factor=cost_factor)
-        cp_sat = m._cp_saturation()
-        if m.software is not None:
-            return min(cp_sat, m.software.saturation_tps())
+        # projected()'s CPs and costs without building the projected model (the same operations)
+        c = self.cps if cps is None else _check_cps(cps)
+        f = float(cost_factor)
+        if not (f > 0.0 and math.isfinite(f)):
+            raise InputError("cost_factor", f"cost_factor must be finite and > 0, got {cost_factor!r}")
+        cp_sat = (c - self.intercept_cps * f) / (self.cp_seconds * f)
+        if self.software is not None:
+            return min(cp_sat, self.software.saturation_tps())
         return cp_sat
 
     def breakdown(self, tps: float, cps: int | None = None, cost_factor: float = 1.0) -> ResponseBreakdown:

@@ -10,12 +10,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from models_lib.answer import SizingWarning, finite_or_none
 from models_lib.answer_parts import BindingAtTarget, Range, Ranges, SaturationBinding
 from models_lib.choice import pick
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation, saturation
-from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_total
+from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_total, evaluate_totals
 from models_lib.inputs import ConfigurationData
 from models_lib.pricing import Pricer
 from models_lib.response import ResponseModel
@@ -24,6 +27,7 @@ __all__ = [
     "CLOSED_TOLERANCE",
     "binding_at_target",
     "binding_label",
+    "group_range_ends",
     "knee",
     "ranges",
     "saturation_at",
@@ -65,6 +69,18 @@ def saturation_at(
     return at
 
 
+#: The evaluations at the ends of the ranges: fewest and most CPs, fewest and most specialty engines.
+Ends = tuple[CountEvaluation | None, CountEvaluation | None, CountEvaluation | None, CountEvaluation | None]
+
+
+def range_scales(basis: Basis, band: float) -> tuple[float, float]:
+    """The low and high end of the native cost as factors of its centre, widened by ``band``."""
+    total = basis.total
+    lo = (basis.low / total if total > 0 else 1.0) * (1.0 - band)
+    hi = (basis.high / total if total > 0 else 1.0) * (1.0 + band)
+    return lo, hi
+
+
 def ranges(
     basis: Basis,
     ends: tuple[Target, Target],
@@ -78,6 +94,7 @@ def ranges(
     sized: bool,
     objective: str = "fewest-cps",
     pricer: Pricer | None = None,
+    found: Ends | None = None,
 ) -> Ranges:
     """[low, high] of CPs, specialty engines, saturation and response time from the cost range.
 
@@ -86,11 +103,10 @@ def ranges(
     ends of the eligible share (``ends``: targets with the low and the high share).  Fewest CPs:
     low cost, high share; most CPs: high cost, low share.  Specialty engines: low cost and low
     share, high cost and high share.  The count at each end is the one ``objective`` picks
-    (:func:`models_lib.choice.pick`), as at the centre.
+    (:func:`models_lib.choice.pick`), as at the centre.  ``found``: those four ends already
+    evaluated (:func:`range_scales` and :func:`group_range_ends`, for a group of rates).
     """
-    total = basis.total
-    lo = (basis.low / total if total > 0 else 1.0) * (1.0 - band)
-    hi = (basis.high / total if total > 0 else 1.0) * (1.0 + band)
+    lo, hi = range_scales(basis, band)
 
     def at(scale: float, target: Target) -> CountEvaluation | None:
         scaled = basis.total * scale
@@ -106,8 +122,11 @@ def ranges(
                     break  # no later count spills less or has fewer engines (it may cost less)
         return pick(within, objective, pricer) if within else None
 
-    c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
-    z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])
+    if found is None:
+        c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
+        z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])
+    else:
+        c_lo, c_hi, z_lo, z_hi = found
     # the low end: high cost and the software limit's low end; the high end: low cost and its high end
     s_lo, s_hi = sat_of(hi, 0).tps, sat_of(lo, 1).tps
     cps = (
@@ -121,6 +140,38 @@ def ranges(
         saturation_tps=Range(finite_or_none(s_lo), finite_or_none(s_hi)),
         response_time_ms=Range(finite_or_none(rt[0]), finite_or_none(rt[1])),
     )
+
+
+def group_range_ends(
+    counts: Sequence[int],
+    totals: npt.NDArray[np.float64],
+    target: Target,
+    *,
+    cps: int | None,
+    umax: float,
+    objective: str,
+    pricer: Pricer | None,
+) -> list[CountEvaluation | None]:
+    """What :func:`models_lib.saturation_ranges.ranges` finds at one end for each native demand
+    of ``totals``: the given count's evaluation, or the count ``objective`` picks among those
+    within the ceiling (``None``: none is), each evaluated with the rates still looking."""
+    if cps is not None:
+        return list(evaluate_totals(cps, totals, target))
+    within: list[list[CountEvaluation]] = [[] for _ in range(len(totals))]
+    active = list(range(len(totals)))
+    for n in counts:
+        if not active:
+            break
+        still = []
+        for i, ev in zip(active, evaluate_totals(n, totals[active], target), strict=True):
+            if ev.util <= umax + UTIL_EPS:
+                within[i].append(ev)
+                settled = ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips)
+                if settled and objective != "least-cost":
+                    continue  # no later count spills less or has fewer engines (it may cost less)
+            still.append(i)
+        active = still
+    return [pick(w, objective, pricer) if w else None for w in within]
 
 
 def binding_at_target(

@@ -22,9 +22,10 @@ from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from sizing.jobs.base import Progress, json_result, table
+from sizing.records import EstimateInputs, EstimateRecord
 from sizing.services.estimate_csv import FIT_HEADER, HEADER, UNITS, Subject, estimate_csv_row, spreadsheet_number
 from sizing.services.estimate_inputs import EstimateInputSerializer, estimate_inputs
-from sizing.services.estimates import estimate_answer_record
+from sizing.services.estimates import estimate_answer_records
 from sizing.services.fit import fit_compute
 from sizing.services.fit_inputs import FitInputSerializer
 
@@ -83,23 +84,41 @@ def fit_row(*, owner: User, data: dict[str, str]) -> tuple[dict[str, Any], str]:
     return out, "" if best else "no model of these generations carries this rate (see GET /api/v1/fit)"
 
 
+def _row_data(values: dict[str, str]) -> dict[str, str]:
+    return {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
+
+
+def _asks_fit(data: dict[str, str]) -> bool:
+    """A "which model fits" row: generations and no machine or model."""
+    return bool(data.get("generations")) and not data.get("machine") and not data.get("model")
+
+
+def _checked(data: dict[str, str]) -> EstimateInputs | str:
+    """An estimate row's inputs checked by the estimate's form, or the reason they are refused."""
+    try:
+        return estimate_inputs({k: v for k, v in data.items() if k != "generations"})
+    except serializers.ValidationError as exc:
+        return _errors_text(exc.detail)
+
+
+def _outcome(record: EstimateRecord | Exception) -> tuple[dict[str, Any], str]:
+    """A sized row's CSV cells, or its reason: a 400's fields, or the engine's message."""
+    if isinstance(record, ValidationError):
+        return {}, _errors_text(record.message_dict if hasattr(record, "error_dict") else record.messages)
+    if isinstance(record, Exception):
+        return {}, str(record)
+    return estimate_csv_row(record), ""
+
+
 def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
     """(the answer's CSV cells, "") for a good row, ({}, reason) for a bad one."""
-    data = {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
-    if data.get("generations") and not data.get("machine") and not data.get("model"):
+    data = _row_data(values)
+    if _asks_fit(data):
         return fit_row(owner=owner, data=data)
-    data.pop("generations", None)
-    try:
-        inputs = estimate_inputs(data)
-    except serializers.ValidationError as exc:
-        return {}, _errors_text(exc.detail)
-    try:
-        record = estimate_answer_record(user=owner, inputs=inputs)
-    except ValidationError as exc:
-        return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
-    except ValueError as exc:
-        return {}, str(exc)
-    return estimate_csv_row(record), ""
+    inputs = _checked(data)
+    if isinstance(inputs, str):
+        return {}, inputs
+    return _outcome(estimate_answer_records(user=owner, inputs=[inputs])[0])
 
 
 #: A row's status (the ``status`` column), in the order the result counts them.
@@ -108,19 +127,41 @@ STATUSES = ("sized", "does-not-fit", "no-cpu-data", "refused")
 #: One row's outcome: the cells as given (padded to the header), the answer's cells, the error.
 Answer = tuple[list[str], dict[str, Any], str]
 
+#: Rows sized together, their progress reported together: the rows of a slice that share a
+#: prepared workload are evaluated at the array of their rates.
+SLICE_ROWS = 500
+
 
 def size_rows(*, header: list[str], rows: list[list[str]], owner: User, progress: Progress) -> list[Answer]:
-    """Size every row as ``GET /api/v1/estimate`` would; a bad row gets its reason, not an error."""
+    """Size every row as ``GET /api/v1/estimate`` would; a bad row gets its reason, not an error.
+
+    Rows are checked one by one and sized by slices of :data:`SLICE_ROWS`
+    (``estimate_answer_records``: the rows of a slice that share a prepared workload are
+    evaluated together), in row order."""
     answers: list[Answer] = []
-    for i, row in enumerate(rows):
-        answer: dict[str, Any]
-        values = dict(zip(header, row + [""] * (len(header) - len(row)), strict=False))
-        if len(row) > len(header):
-            answer, error = {}, f"the row has {len(row)} cells but the header has {len(header)} columns"
-        else:
-            answer, error = size_row(owner=owner, values=values)
-        answers.append((row[: len(header)] + [""] * (len(header) - len(row)), answer, error))
-        progress(i + 1, len(rows))
+    for first in range(0, len(rows), SLICE_ROWS):
+        part = rows[first : first + SLICE_ROWS]
+        outcomes: list[tuple[dict[str, Any], str] | None] = [None] * len(part)
+        asked: list[tuple[int, EstimateInputs]] = []
+        for i, row in enumerate(part):
+            data = _row_data(dict(zip(header, row + [""] * (len(header) - len(row)), strict=False)))
+            if len(row) > len(header):
+                outcomes[i] = {}, f"the row has {len(row)} cells but the header has {len(header)} columns"
+            elif _asks_fit(data):
+                outcomes[i] = fit_row(owner=owner, data=data)
+            else:
+                inputs = _checked(data)
+                if isinstance(inputs, str):
+                    outcomes[i] = {}, inputs
+                else:
+                    asked.append((i, inputs))
+        records = estimate_answer_records(user=owner, inputs=[inputs for _, inputs in asked]) if asked else []
+        for (i, _), record in zip(asked, records, strict=True):
+            outcomes[i] = _outcome(record)
+        for i, (row, outcome) in enumerate(zip(part, outcomes, strict=True)):
+            assert outcome is not None
+            answers.append((row[: len(header)] + [""] * (len(header) - len(row)), *outcome))
+            progress(first + i + 1, len(rows))
     return answers
 
 

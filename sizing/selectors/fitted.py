@@ -217,6 +217,10 @@ class Reference:
 
         return self._cached(("other-cost", configuration.pk), build)
 
+    def answer_key(self, parts: dict[str, Any]) -> str:
+        """The cache key of the answer for ``parts`` under this version."""
+        return f"answer:{self.token}:{code_digest()}:{_digest(parts)}"
+
     def answer(self, parts: dict[str, Any], compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """The answer for ``parts`` (normalised inputs) under this version, computed once.
 
@@ -225,25 +229,53 @@ class Reference:
         """
         if self.token is None:
             return compute()
-        key = f"answer:{self.token}:{code_digest()}:{_digest(parts)}"
+        key = self.answer_key(parts)
         hit = _store.answers.get(key) if _store.token == self.token else None
         if hit is not None:
             return hit
-        shared = caches[settings.ZSIZER_ANSWER_CACHE]
-        # A cache in this process's memory would only hold a pickled second copy of what the
-        # store above keeps (a pickle per computed answer): it is shared only when it is shared.
-        across = not isinstance(shared, LocMemCache)
-        answer: dict[str, Any] | None = shared.get(key) if across else None
+        shared = _shared_answers()
+        answer: dict[str, Any] | None = shared.get(key) if shared is not None else None
         if answer is None:
             answer = compute()
-            if across:
+            if shared is not None:
                 shared.set(key, answer, timeout=settings.ZSIZER_ANSWER_CACHE_SECONDS)
+        self._keep({key: answer})
+        return answer
+
+    def cached_answers(self, parts: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
+        """:meth:`answer` of each of ``parts`` where it is cached (``None`` where it is not): this
+        process's first, then the shared cache's in one round trip (kept here, as :meth:`answer`
+        keeps them)."""
+        if self.token is None:
+            return [None] * len(parts)
+        keys = [self.answer_key(p) for p in parts]
+        local = _store.answers if _store.token == self.token else {}
+        found = [local.get(k) for k in keys]
+        shared = _shared_answers()
+        missing = [k for k, a in zip(keys, found, strict=True) if a is None]
+        if shared is not None and missing:
+            got = shared.get_many(missing)
+            self._keep(got)
+            found = [a if a is not None else got.get(k) for k, a in zip(keys, found, strict=True)]
+        return found
+
+    def store_answers(self, answers: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
+        """Keep computed answers (``parts``, answer) as :meth:`answer` keeps one: in both caches."""
+        if self.token is None or not answers:
+            return
+        by_key = {self.answer_key(parts): answer for parts, answer in answers}
+        shared = _shared_answers()
+        if shared is not None:
+            shared.set_many(by_key, timeout=settings.ZSIZER_ANSWER_CACHE_SECONDS)
+        self._keep(by_key)
+
+    def _keep(self, answers: dict[str, dict[str, Any]]) -> None:
         with _lock:
             if _store.token == self.token:
-                _store.answers[key] = answer
+                for key, answer in answers.items():
+                    _store.answers[key] = answer
                 while len(_store.answers) > LOCAL_ANSWERS:
                     _store.answers.popitem(last=False)
-        return answer
 
     def result(self, parts: dict[str, Any], compute: Callable[[], T]) -> T:
         """The engine's typed answer for ``parts`` (the same normalised inputs as :meth:`answer`)
@@ -273,6 +305,13 @@ class Reference:
                 while len(store) > limit:
                     store.popitem(last=False)
         return value
+
+
+def _shared_answers() -> Any:
+    """The shared answer cache, or ``None`` where it is this process's memory: it would only hold
+    a pickled second copy of what this process's store keeps (a pickle per computed answer)."""
+    shared = caches[settings.ZSIZER_ANSWER_CACHE]
+    return None if isinstance(shared, LocMemCache) else shared
 
 
 def _digest(parts: dict[str, Any]) -> str:

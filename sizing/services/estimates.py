@@ -11,12 +11,13 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 import models_lib
+from models_lib.pricing import PriceBook
 from sizing.models import Configuration, Estimate, Machine
 from sizing.records import EstimateInputs, EstimateRecord
 from sizing.selectors.price_books import price_book_for
 from sizing.selectors.scenario import Scenario, prepared_scenario, resolve_configuration, with_calibration
 from sizing.selectors.targets import Target, target_for
-from sizing.services.scenario import ENGINE_ARGS, data_origin, engine_error, estimate_answer
+from sizing.services.scenario import ENGINE_ARGS, data_origin, engine_error, estimate_answer, estimate_answers
 
 __all__ = [
     "ENGINE_ARGS",
@@ -27,6 +28,7 @@ __all__ = [
     "estimate_delete",
     "estimate_record",
     "estimate_answer_record",
+    "estimate_answer_records",
     "normalised_inputs",
     "estimate_scenario",
     "resolve_configuration",
@@ -37,13 +39,19 @@ __all__ = [
 Inputs = EstimateInputs | Mapping[str, Any]
 
 
-def estimate_scenario(*, user: User, inputs: Inputs) -> tuple[Scenario, Target]:
+#: ``estimate_scenario``'s price book when none is given: the user's, read from the database.
+_USERS_BOOK: Any = object()
+
+
+def estimate_scenario(*, user: User, inputs: Inputs, price_book: PriceBook | None = _USERS_BOOK) -> tuple[Scenario, Target]:  # fmt: skip
     """The prepared scenario of an estimate's validated inputs and its target (400 without one),
-    with the user's price book (an estimate shows its cost only from the user's own prices)."""
+    with the user's price book (an estimate shows its cost only from the user's own prices;
+    ``price_book``: the user's book already read, for many estimates of one user)."""
     scenario = prepared_scenario(user=user, inputs=EstimateInputs.of(inputs).to_dict())
     if scenario.target is None:  # the input forms require a machine or a model
         raise ValidationError({"machine": ["Give a machine or a model."]})
-    return dataclasses.replace(scenario, price_book=price_book_for(user=user)), scenario.target
+    book = price_book_for(user=user) if price_book is _USERS_BOOK else price_book
+    return dataclasses.replace(scenario, price_book=book), scenario.target
 
 
 def estimate_compute(*, user: User, inputs: Inputs) -> tuple[Configuration, Machine, dict[str, Any]]:
@@ -90,6 +98,37 @@ def estimate_answer_record(*, user: User, inputs: Inputs) -> EstimateRecord:
     """Size one scenario without storing it: :func:`estimate_compute` as a record."""
     config_row, machine_row, outputs = estimate_compute(user=user, inputs=inputs)
     return estimate_record(inputs=inputs, config_row=config_row, machine_row=machine_row, outputs=outputs)
+
+
+def estimate_answer_records(*, user: User, inputs: list[EstimateInputs]) -> list[EstimateRecord | Exception]:
+    """:func:`estimate_answer_record` of each of ``inputs`` (one user's), in order, each the
+    record or what it would raise (a ``ValidationError``, a ``ValueError`` of the target): the
+    user's price book read once, and the questions that
+    share a prepared workload (the same configuration, target and options but the rate)
+    evaluated together (``sizing.services.scenario.estimate_answers``)."""
+    book = price_book_for(user=user)
+    out: list[EstimateRecord | Exception | None] = [None] * len(inputs)
+    questions: list[tuple[Scenario, Target, dict[str, Any]]] = []
+    asked: list[int] = []
+    for i, question in enumerate(inputs):
+        try:
+            scenario, target = estimate_scenario(user=user, inputs=question, price_book=book)
+        except (ValidationError, ValueError) as exc:
+            out[i] = exc
+            continue
+        questions.append((scenario, target, scenario.inputs))
+        asked.append(i)
+    for i, (scenario, target, _), answer in zip(asked, questions, estimate_answers(questions=questions), strict=True):
+        if isinstance(answer, ValidationError):
+            out[i] = answer
+            continue
+        try:
+            out[i] = estimate_record(
+                inputs=inputs[i], config_row=scenario.configuration, machine_row=target.machine, outputs=answer
+            )
+        except (ValidationError, ValueError) as exc:
+            out[i] = exc
+    return [r for r in out if r is not None]
 
 
 def estimate_create(*, user: User, inputs: Inputs) -> Estimate:

@@ -17,6 +17,7 @@ per reference-data version.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
@@ -175,6 +176,92 @@ def estimate_answer(*, scenario: Scenario, target: Target, inputs: dict[str, Any
         return outputs
 
     return scenario_answer(scenario=scenario, key=key, compute=compute)
+
+
+def estimate_answers(
+    *, questions: list[tuple[Scenario, Target, dict[str, Any]]]
+) -> list[dict[str, Any] | ValidationError]:
+    """:func:`estimate_answer` of each (scenario, target, inputs) of ``questions``, in order, each
+    the answer or the 400 it would raise; the questions that share a prepared workload (the
+    same configuration, target and inputs but the rate) are answered together
+    (:func:`group_answers`)."""
+    groups: dict[str, list[int]] = {}
+    for i, (scenario, target, inputs) in enumerate(questions):
+        _, _, key = _estimate_key(target=target, inputs=inputs, price_book=scenario.price_book)
+        same = {"token": scenario.reference.token, **scenario.key(), **key, "tps": None}
+        groups.setdefault(json.dumps(same, sort_keys=True, default=str), []).append(i)
+    out: list[dict[str, Any] | ValidationError | None] = [None] * len(questions)
+    for members in groups.values():
+        scenario, target, _ = questions[members[0]]
+        answers = group_answers(scenario=scenario, target=target, inputs=[questions[i][2] for i in members])
+        for i, answer in zip(members, answers, strict=True):
+            out[i] = answer
+    return [a for a in out if a is not None]
+
+
+def group_answers(
+    *, scenario: Scenario, target: Target, inputs: list[dict[str, Any]]
+) -> list[dict[str, Any] | ValidationError]:
+    """:func:`estimate_answer` of each of ``inputs`` (one scenario and target; inputs that
+    differ only in their rate), in order, each the answer or the 400 it would raise.
+
+    The answers already cached are read (the shared cache in one round trip); the rest are
+    evaluated together, the prepared workload at the whole array of their rates
+    (:meth:`~models_lib.prepared.PreparedWorkload.answers`, equal answer for answer to
+    :func:`estimate_result`), and kept as :func:`estimate_answer` keeps them (the typed answer
+    in this process, the served one in both caches).  Where the engine refuses the group's
+    options, each input is answered on its own (the same 400 per row)."""
+    reference = scenario.reference
+    keyed = [_estimate_key(target=target, inputs=one, price_book=scenario.price_book) for one in inputs]
+    parts = [{**scenario.key(), **key} for _, _, key in keyed]
+    found = reference.cached_answers(parts)
+    todo: dict[str, int] = {}  # digest of the missing answer's parts -> its first input
+    for i, answer in enumerate(found):
+        if answer is None:
+            todo.setdefault(reference.answer_key(parts[i]), i)
+    if todo:
+        try:
+            computed = _computed_answers(scenario, target, [inputs[i] for i in todo.values()])
+        except ValidationError:
+            computed = None
+        if computed is None:  # the group's options refused: each input on its own, its own 400
+            return [_one_answer(scenario, target, one) for one in inputs]
+        reference.store_answers([(parts[i], answer) for i, answer in zip(todo.values(), computed, strict=True)])
+        by_key = dict(zip(todo, computed, strict=True))
+        found = [a if a is not None else by_key[reference.answer_key(parts[i])] for i, a in enumerate(found)]
+    return [a for a in found if a is not None]
+
+
+def _one_answer(scenario: Scenario, target: Target, inputs: dict[str, Any]) -> dict[str, Any] | ValidationError:
+    try:
+        return estimate_answer(scenario=scenario, target=target, inputs=inputs)
+    except ValidationError as exc:
+        return exc
+
+
+def _computed_answers(scenario: Scenario, target: Target, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The served answers of ``inputs`` (none cached; one workload and options), the typed ones
+    kept in this process as :func:`estimate_result` keeps them."""
+    kwargs, _, _ = _estimate_key(target=target, inputs=inputs[0], price_book=scenario.price_book)
+    options = {k: v for k, v in kwargs.items() if k not in RATE_ARGS}
+    at_rate: dict[str, Any] = {k: v for k, v in kwargs.items() if k in RATE_ARGS}
+    if scenario.price_book is not None:
+        at_rate["price_book"] = scenario.price_book
+    try:
+        prepared = scenario_prepared(scenario=scenario, target=target, options=options)
+        results = prepared.answers([float(one["tps"]) for one in inputs], **at_rate)
+    except ValueError as exc:
+        raise engine_error(exc) from None
+    origin = data_origin(scenario.configuration)
+    answers = []
+    for one, result in zip(inputs, results, strict=True):
+        _, _, key = _estimate_key(target=target, inputs=one, price_book=scenario.price_book)
+        kept = scenario.reference.result({**scenario.key(), **key}, lambda result=result: result)  # type: ignore[misc]
+        outputs = kept.to_dict()
+        outputs["warnings"] = with_levels(outputs["warnings"])
+        outputs["basis"] = {**outputs["basis"], **origin}
+        answers.append(outputs)
+    return answers
 
 
 def scenario_workload(
