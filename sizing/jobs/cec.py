@@ -3,7 +3,7 @@
 Adding workloads to an LPAR is the ``mix`` job on that LPAR (:func:`sizing.jobs.mix.mix_evaluate`:
 each workload loaded as the estimate loads it, on the CEC's model, its busy engines projected
 to the LPAR's logical CPs and pooled on its logical zIIPs), at each end of the engine's cost
-range as a plan does (:func:`sizing.jobs.plan._scaled`).  Its busy engines times the LSPR
+range as a plan does (:func:`sizing.jobs.plan.scaled`).  Its busy engines times the LSPR
 capacity of one of them are the added MIPS per pool, which :func:`models_lib.cec_place.place`
 expresses in engines of this CEC at its total engine count and sets against the LPAR's
 guaranteed share, its logical engines and the CEC.
@@ -21,7 +21,7 @@ from models_lib.cec import Cec, Lpar
 from models_lib.cec_place import Change, Placement, PoolPlacement, place, same_work
 from models_lib.inputs import CapacityTable
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
-from sizing.jobs.plan import _scaled as cost_range_end
+from sizing.jobs.plan import scaled as cost_range_end
 from sizing.selectors.fitted import current_reference
 
 
