@@ -21,7 +21,7 @@ from models_lib.checks import InputError
 from models_lib.rmf_partition import PartitionDataReport
 from sizing.models import CecConfiguration
 from sizing.selectors.fitted import current_reference
-from sizing.selectors.targets import target_for
+from sizing.selectors.targets import machine_row, target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import resolve_configuration, with_calibration
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
@@ -102,6 +102,12 @@ def specialty_name(machine_type: str) -> str:
     """zAAP where the generation runs eligible Java work on zAAPs (z10..zEC12/zBC12), else zIIP."""
     rules = current_reference().lspr_table().engine_rules.get(machine_type)
     return "zAAP" if rules is not None and rules.java_engine == "zaap" else "zIIP"
+
+
+def machine_name(row: CecConfiguration) -> str:
+    """The product name of the stored machine (``IBM z15 T01``), as every answer prints it."""
+    found = machine_row(row.machine)
+    return found.name if found is not None else row.machine
 
 
 def cec_record(row: CecConfiguration) -> Cec:
