@@ -273,7 +273,7 @@ def specialty_first(
     """The placement again after the specialty-engine change (more zIIPs, more logical zIIPs):
     eligible work that spilled onto the CPs for want of zIIPs then stays on them, so the CP pool
     is asked again with the mix on the new zIIP count (``None``: no such change)."""
-    change = next((c for c in placed.changes if c.pool == "ziip" and c.logical is not None), None)
+    change = next((c for c in placed.changes if c.kind == "engines" and c.pool == "ziip" and c.logical), None)
     if change is None or change.logical is None:
         return None
     cec = placed.cec

@@ -90,6 +90,8 @@ def test_another_model_is_sized_and_carries_the_work(api: Any) -> None:
     assert not [c for c in placed["changes"] if c["kind"] == "engines"]
     models = {c["pool"]: c for c in placed["changes"] if c["kind"] == "model"}
     assert set(models) == {"cp", "ziip"}, placed["changes"]
+    # No engines change on this model: nothing to place again after (another model is a new machine).
+    assert "with_specialty_change" not in placed
     for pool, change in models.items():
         assert change["model"] and change["model"] in change["sentence"] and change["model"] != MIDRANGE["model"]
         ziips = change["engines"] if pool == "ziip" else MIDRANGE["ziips"]
@@ -110,3 +112,37 @@ def test_another_model_is_sized_and_carries_the_work(api: Any) -> None:
     assert int(rest[1:]) - 1 >= change["logical"], "the smaller model would not hold PROD's logical CPs"
     below = _with(MIDRANGE, "PROD", "cp", model=smaller, logical=change["logical"])
     assert not _pool(_place(api, _same_work(api, MIDRANGE, below), "PROD", 2000), "cp")["fits"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        ({"model": "9999-701"}, ["model"]),
+        ({"lpars": [{"name": "PROD", "cp": {"logical": 8, "weight": 0}}]}, ["lpars", "0", "cp", "weight"]),
+        ({"lpars": [{"name": "PROD", "cp": {"logical": 11, "weight": 100}}]}, ["lpars", "0", "cp", "logical"]),
+        ({"lpars": [{"name": "PROD", "cp": {"logical": 8, "weight": 100, "busy_pct": 101}}]},
+         ["lpars", "0", "cp", "busy_pct"]),
+    ],
+)  # fmt: skip
+def test_a_bad_replacement_names_the_field_and_changes_nothing(
+    api: Any, edit: dict[str, Any], field: list[str]
+) -> None:
+    cec = _create(api, EXAMPLE)
+    response = api.put(cec["url"], {**EXAMPLE, "name": "changed", **edit}, format="json")
+    assert response.status_code == 400, response.content
+    body: Any = response.json()
+    for key in field:
+        body = body[key]
+    assert isinstance(body, list) and body
+    stored = api.get(cec["url"]).json()
+    assert stored["name"] == EXAMPLE["name"] and stored["lpars"] == cec["lpars"]
+
+
+def test_a_bad_new_lpar_names_the_field(api: Any) -> None:
+    cec = _create(api, EXAMPLE)
+    bad = {"name": "NEW", "cp": {"logical": 2, "weight": 0}}
+    response = api.post(f"{cec['url']}place/", {"new_lpar": bad, "workloads": [{**ZOSCONNECT, "tps": 10}]},
+                        format="json")  # fmt: skip
+    assert response.status_code == 400
+    assert response.json()["new_lpar"]["cp"]["weight"]
+    assert api.get(cec["url"]).json()["lpars"] == cec["lpars"]
