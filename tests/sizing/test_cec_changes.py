@@ -146,3 +146,26 @@ def test_a_bad_new_lpar_names_the_field(api: Any) -> None:
     assert response.status_code == 400
     assert response.json()["new_lpar"]["cp"]["weight"]
     assert api.get(cec["url"]).json()["lpars"] == cec["lpars"]
+
+
+def test_one_lpar_holding_every_engine_with_ziips_is_the_estimate_at_the_total_engine_count(
+    api: Any, user: Any
+) -> None:
+    # 10 CPs and 4 zIIPs, one LPAR holding them all: the placement is the estimate on 8561-710
+    # with 10 CPs and 4 zIIPs, its busy engines rated as the estimate rates them (at the 10 CPs:
+    # 8561-710's MIPS / 10) and expressed in engines of this CEC at its 14 engines (8561-714's
+    # MIPS / 14, the MP effect of the zIIPs too): to 1e-9.  Without zIIPs the two are the same
+    # (test_cecs.py); with them they differ by that ratio until the estimate rates at the total.
+    from numpy.testing import assert_allclose
+
+    from sizing.services.estimates import estimate_compute
+    from tests.sizing.test_cecs import _mips
+
+    body = {"name": "one", "model": "8561-710", "ziips": 4,
+            "lpars": [{"name": "ALL", "cp": {"logical": 10, "weight": 10}, "ziip": {"logical": 4, "weight": 10}}]}  # fmt: skip
+    placed = _place(api, _create(api, body), "ALL", 1500)
+    inputs = {**ZOSCONNECT, "model": "8561-710", "tps": 1500, "cps": 10, "ziips": 4}
+    _, _, est = estimate_compute(user=user, inputs=inputs)
+    ratio = (_mips("8561-710") / 10) / (_mips("8561-714") / 14)
+    assert_allclose(_pool(placed, "cp")["added"], est["busy_cps"]["gcp"] * ratio, rtol=1e-9)
+    assert_allclose(_pool(placed, "ziip")["added"], est["busy_cps"]["ziip"] * ratio, rtol=1e-9)
