@@ -51,10 +51,18 @@ References
 .. [5] IBM z/VM performance tips, "LPAR Entitlement Calculator" (ibm.com/support/pages/zvm/
    perf/tips/lparcalc.html): VH entitled to 100 %, VM or HZ to 0-100 %.
 .. [6] z/OS V2R1 MVS Planning: Workload Management, "The concept of HiperDispatch mode".
-.. [7] IBM, "Planning Considerations for HiperDispatch Mode", Version 2 (Grabarits, King,
-   Pierce, 2011), as worked in "How PR/SM calculates the number of Vertical High and Vertical
-   Medium processors" (mainframe-tips-and-tricks, 2021: 32 x 0.28 = 8.96 -> 8 VH + 1 VM;
-   32 x 0.26 = 8.32 -> 7 VH + 2 VM).
+.. [7] IBM white paper "Planning Considerations for HiperDispatch Mode", Version 2 (S. Grabarits,
+   G. King, B. Pierce, IBM System z Performance, May 11, 2011), "Introduction to HiperDispatch
+   Mode" (https://www.ibm.com/support/pages/system/files/inline-files/davcm_ver2_2011_final.pdf,
+   listed at https://www.ibm.com/support/pages/node/6355081).  The reference library holds this
+   document, but only its opening pages could be read there: the passage stating the split into
+   vertical highs and mediums was not found in an IBM document's own words.  The split coded
+   here is as a third party works it ("How PR/SM calculates the number of Vertical High and
+   Vertical Medium processors", mainframe-tips-and-tricks, 2021: 32 x 0.28 = 8.96 -> 8 VH +
+   1 VM; 32 x 0.26 = 8.32 -> 7 VH + 2 VM); IBM's own example [8]_ (share 4.8 of 8 logical, 5
+   active at all times) agrees with it.  Open: a whole-number share (7.00) is coded as 7 VH and
+   no VM; a summary of IBM presentations on IBM-MAIN (2008: "always have at least one medium")
+   would give 6 VH + 1 VM.  Neither changes a share or a fits answer (the counts are shown only).
 .. [8] IBM Z PR/SM Planning Guide, "Enabling HiperDispatch for z/OS Logical Partitions".
 """
 

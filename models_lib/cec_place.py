@@ -26,14 +26,29 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from models_lib.cec import MAX_WEIGHT, POOLS, Cec, Lpar, LparPool, check_cec, pool_engine_mips, pool_shares, share_of
 from models_lib.checks import InputError
-from models_lib.inputs import CapacityTable
+from models_lib.inputs import CapacityTable, Rating
+from models_lib.upgrade import generation_of
 
-__all__ = ["Change", "Placement", "PoolPlacement", "place", "same_work"]
+__all__ = [
+    "Change",
+    "Placement",
+    "PoolPlacement",
+    "cost_rank",
+    "engines_change",
+    "generation_rank",
+    "grown",
+    "model_candidates",
+    "model_change",
+    "place",
+    "same_work",
+    "with_logical",
+]
 
 _EPS = 1e-9
 #: Most capacity identifiers tried above the installed model.
@@ -186,7 +201,7 @@ def _today_mips(cec: Cec, table: CapacityTable) -> dict[str, dict[str, float]]:
     return out
 
 
-def _with_lpar(cec: Cec, name: str, pool: str, *, logical: int) -> Cec:
+def with_logical(cec: Cec, name: str, pool: str, *, logical: int) -> Cec:
     """``cec`` with LPAR ``name`` given ``logical`` engines of ``pool``."""
     lpars = []
     for lp in cec.lpars:
@@ -276,7 +291,7 @@ def _logical_change(cec: Cec, name: str, p: PoolPlacement) -> Change | None:
         if logical > free:
             return None
         return Change("logical", p.pool, f"Dedicate {logical} {cec.engine_name(p.pool)}s to {name}.", logical=logical)
-    wider = _with_lpar(cec, name, p.pool, logical=logical)
+    wider = with_logical(cec, name, p.pool, logical=logical)
     w = _weight_needed(wider, name, p.pool, need)
     if w is None:
         return None
@@ -286,7 +301,7 @@ def _logical_change(cec: Cec, name: str, p: PoolPlacement) -> Change | None:
     return Change("logical", p.pool, sentence, logical=logical, weight=w)
 
 
-def _grown(cec: Cec, table: CapacityTable, pool: str, k: int) -> tuple[Cec, str] | None:
+def grown(cec: Cec, table: CapacityTable, pool: str, k: int) -> tuple[Cec, str] | None:
     """The CEC with ``k`` more engines of ``pool`` on the same machine type and setting."""
     if pool == "cp":
         rated = table.settings.get((cec.machine_type, cec.capacity_setting, cec.cps + k))
@@ -301,12 +316,11 @@ def _grown(cec: Cec, table: CapacityTable, pool: str, k: int) -> tuple[Cec, str]
 
 def _engines_change(cec: Cec, table: CapacityTable, name: str, p: PoolPlacement, demand: dict[str, Mips],
                     today: dict[str, dict[str, float]]) -> Change | None:  # fmt: skip
-    lp = cec.lpar(name)
     for k in range(1, _MAX_STEPS + 1):
-        grown = _grown(cec, table, p.pool, k)
-        if grown is None:
+        bigger_model = grown(cec, table, p.pool, k)
+        if bigger_model is None:
             return None
-        bigger, model = grown
+        bigger, model = bigger_model
         try:
             placed = _pool(bigger, table, name, p.pool, demand.get(p.pool, (0.0, 0.0, 0.0)), p.ceiling, today[p.pool])
         except InputError:
@@ -314,19 +328,122 @@ def _engines_change(cec: Cec, table: CapacityTable, name: str, p: PoolPlacement,
         assert placed is not None
         logical = max(p.logical, math.ceil(placed.total / p.ceiling - _EPS))
         if logical != p.logical and logical <= bigger.installed(p.pool):
-            bigger = _with_lpar(bigger, name, p.pool, logical=logical)
+            bigger = with_logical(bigger, name, p.pool, logical=logical)
             placed = _pool(bigger, table, name, p.pool, demand.get(p.pool, (0.0, 0.0, 0.0)), p.ceiling, today[p.pool])
             assert placed is not None
         if placed.fits:
-            what = f"{model} ({bigger.cps} CPs)" if p.pool == "cp" else f"{bigger.ziips} {cec.engine_name(p.pool)}s"
-            also = (
-                f", with {logical} logical {cec.engine_name(p.pool)}s for {name}"
-                if logical != lp.pool(p.pool).logical
-                else ""
-            )
-            sentence = f"Add {k} {cec.engine_name(p.pool)}{'s' if k > 1 else ''}: {what}{also}."
-            return Change("engines", p.pool, sentence, model=model, engines=k, logical=logical)
+            return engines_change(cec, table, name, p.pool, k, logical)
     return None
+
+
+def engines_change(cec: Cec, table: CapacityTable, name: str, pool: str, k: int, logical: int) -> Change | None:
+    """The change that adds ``k`` engines of ``pool`` to ``cec`` (the next capacity identifier
+    for CPs) and gives LPAR ``name`` ``logical`` of them (``None``: not offered on this type)."""
+    bigger_model = grown(cec, table, pool, k)
+    if bigger_model is None:
+        return None
+    bigger, model = bigger_model
+    engine = cec.engine_name(pool)
+    what = f"{model} ({bigger.cps} CPs)" if pool == "cp" else f"{bigger.ziips} {engine}s"
+    also = f", with {logical} logical {engine}s for {name}" if logical != cec.lpar(name).pool(pool).logical else ""
+    sentence = f"Add {k} {engine}{'s' if k > 1 else ''}: {what}{also}."
+    return Change("engines", pool, sentence, model=model, engines=k, logical=logical)
+
+
+def generation_rank(generation: str) -> int:
+    """A generation's place in time by its number: z10 10, z196/z114 11, zEC12 12, z13 13 .. z17."""
+    m = re.search(r"z(?:EC|BC)?(\d+)", generation or "", re.IGNORECASE)
+    if m is None:
+        return 0
+    n = int(m.group(1))
+    return 11 if n >= 100 else n
+
+
+def model_candidates(cec: Cec, table: CapacityTable, name: str, pool: str, demand: Mips, ceiling: float,
+                     limit: int = 8) -> list[Cec]:  # fmt: skip
+    """Other models that carry LPAR ``name``'s ``pool`` with ``demand`` MIPS added, smallest
+    first (by the capacity identifier's LSPR MIPS): a capacity identifier of this generation or
+    a later one, no smaller than today's, with this LPAR layout (the other LPARs as they are;
+    ``name``'s logical engines raised to what its share must reach), the zIIPs kept (raised
+    within the generation's ratio when ``pool`` is the zIIPs), today's busy kept as the same
+    work.  A screen with the added work in MIPS as rated here: each candidate is to be checked
+    by placing the work again on it (the work on another machine is rated by its LSPR)."""
+    here = table.settings.get((cec.machine_type, cec.capacity_setting, cec.cps))
+    floor = here.mips if here is not None else 0.0
+    rank = generation_rank(generation_of(table, cec.machine_type))
+    today = _today_mips(cec, table)
+
+    def generation(r: Rating) -> str:
+        return r.generation or generation_of(table, r.machine_type)
+
+    rated = sorted(
+        (
+            r
+            for r in table.settings.values()
+            if r.model and r.model != cec.model and r.mips >= floor and generation_rank(generation(r)) >= rank
+        ),
+        key=lambda r: (r.mips, -generation_rank(generation(r)), r.model),
+    )
+    out: list[Cec] = []
+    for r in rated:
+        rules = table.engine_rules.get(r.machine_type)
+        most = math.floor(rules.ziips_per_cp * r.cps + _EPS) if rules is not None else cec.ziips
+        if cec.ziips > most:
+            continue
+        specialty = "zAAP" if rules is not None and rules.java_engine == "zaap" else "zIIP"
+        base = dataclasses.replace(
+            cec, model=r.model, machine_type=r.machine_type, capacity_setting=r.capacity_setting, cps=r.cps,
+            specialty=specialty,
+        )  # fmt: skip
+        for ziips in range(cec.ziips, (most if pool == "ziip" else cec.ziips) + 1):
+            found = _carries(cec, dataclasses.replace(base, ziips=ziips), table, name, pool, demand, ceiling, today)
+            if found is not None:
+                out.append(found)
+                break
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _carries(cec: Cec, other: Cec, table: CapacityTable, name: str, pool: str, demand: Mips, ceiling: float,
+             today: dict[str, dict[str, float]]) -> Cec | None:  # fmt: skip
+    """``other`` (with ``name``'s logical engines raised as needed) if it carries the pool and
+    every LPAR's work today still fits its logical engines there (else None)."""
+    try:
+        check_cec(other)
+        for pool_name in POOLS:
+            if other.installed(pool_name) == 0:
+                continue
+            mips = pool_engine_mips(table, other, pool_name)
+            for lp in other.lpars:
+                if today[pool_name].get(lp.name, 0.0) / mips > lp.pool(pool_name).logical + _EPS:
+                    return None
+        moved = same_work(cec, other, table)
+        p = _pool(moved, table, name, pool, demand, ceiling, today[pool])
+        if p is None:
+            return None
+        logical = max(p.logical, math.ceil(p.total / ceiling - _EPS))
+        if logical > moved.installed(pool):
+            return None
+        if logical != p.logical:
+            moved = same_work(cec, with_logical(other, name, pool, logical=logical), table)
+            p = _pool(moved, table, name, pool, demand, ceiling, today[pool])
+    except InputError:
+        return None
+    return moved if p is not None and p.fits else None
+
+
+def model_change(cec: Cec, other: Cec, name: str, pool: str, placed: PoolPlacement) -> Change:
+    """The change to ``other`` (another model), with ``placed`` its pool carrying the work."""
+    engine = cec.engine_name(pool)
+    logical = other.lpar(name).pool(pool).logical
+    also = f", with {logical} logical {engine}s for {name}" if logical != cec.lpar(name).pool(pool).logical else ""
+    ziips = f", {other.ziips} {other.specialty}s" if other.ziips else ""
+    sentence = (
+        f"Another model: {other.model} ({other.cps} CPs{ziips}){also}; {name}'s {engine}s then run "
+        f"{placed.total:.2f} of the {placed.ceiling * placed.share:.2f} within {placed.ceiling:.0%} of its share."
+    )
+    return Change("model", pool, sentence, model=other.model, engines=other.installed(pool), logical=logical)
 
 
 def _changes(cec: Cec, table: CapacityTable, name: str, pools: Sequence[PoolPlacement], demand: dict[str, Mips],
@@ -355,10 +472,10 @@ def _changes(cec: Cec, table: CapacityTable, name: str, pools: Sequence[PoolPlac
                 "another model (a later machine, or more engines than this type is rated for)."
             )
             out.append(Change("model", p.pool, sentence))
-    return tuple(sorted(out, key=_cost_rank))
+    return tuple(sorted(out, key=cost_rank))
 
 
-def _cost_rank(change: Change) -> int:
+def cost_rank(change: Change) -> int:
     """Cheapest first: a weight, logical engines (configuration only), specialty engines (no
     software charge), CPs (MSU: software is priced on them), another model."""
     if change.kind == "engines":

@@ -35,7 +35,7 @@ from sizing.selectors.price_books import BOOK_FIELDS, price_book_row
 from sizing.selectors.targets import machine_settings, model_choices
 from sizing.services import charts
 from sizing.services.calibrations import calibration_delete
-from sizing.services.cecs import cec_shares, specialty_name
+from sizing.services.cecs import cec_shares, machine_name, specialty_name
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
 from sizing.services.price_books import price_book_delete, price_book_form_fields, price_book_save, validated_price_book
@@ -138,7 +138,7 @@ def cec_workbench(request: HttpRequest) -> HttpResponse:
     machine = None
     if chosen is not None:
         machine = {
-            "id": chosen.pk, "name": chosen.name, "model": chosen.model, "machine": chosen.machine,
+            "id": chosen.pk, "name": chosen.name, "model": chosen.model, "machine": machine_name(chosen),
             "cps": chosen.cps, "ziips": chosen.ziips, "icfs": chosen.icfs, "ifls": chosen.ifls,
             "as_of": chosen.as_of.isoformat(), "lpars": chosen.lpars, "shares": cec_shares(chosen),
             "specialty": specialty_name(chosen.machine_type),

@@ -36,6 +36,7 @@ from sizing.services.cecs import (
     cec_record,
     cec_shares,
     cec_update,
+    machine_name,
     nested_error,
     place_inputs,
     plan_inputs,
@@ -188,7 +189,9 @@ class CecViewSet(
         if fmt.table:
             return table_response(fmt, header=HEADER, rows=placement_rows(answer), stem=name)
         if fmt is FORMATS["pdf"]:
-            pdf = place_pdf(row=row, shares=cec_shares(row), answer=answer, specialty=cec.specialty)
+            pdf = place_pdf(
+                row=row, shares=cec_shares(row), answer=answer, specialty=cec.specialty, machine=machine_name(row)
+            )
             return Response(pdf, headers={"Content-Disposition": f'attachment; filename="{fmt.filename(name)}"'})
         return Response(answer)
 

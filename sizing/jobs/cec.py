@@ -3,7 +3,7 @@
 Adding workloads to an LPAR is the ``mix`` job on that LPAR (:func:`sizing.jobs.mix.mix_evaluate`:
 each workload loaded as the estimate loads it, on the CEC's model, its busy engines projected
 to the LPAR's logical CPs and pooled on its logical zIIPs), at each end of the engine's cost
-range as a plan does (:func:`sizing.jobs.plan._scaled`).  Its busy engines times the LSPR
+range as a plan does (:func:`sizing.jobs.plan.scaled`).  Its busy engines times the LSPR
 capacity of one of them are the added MIPS per pool, which :func:`models_lib.cec_place.place`
 expresses in engines of this CEC at its total engine count and sets against the LPAR's
 guaranteed share, its logical engines and the CEC.
@@ -18,11 +18,26 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from models_lib.cec import Cec, Lpar
-from models_lib.cec_place import Change, Placement, PoolPlacement, place, same_work
+from models_lib.cec_place import (
+    Change,
+    Placement,
+    PoolPlacement,
+    cost_rank,
+    engines_change,
+    grown,
+    model_candidates,
+    model_change,
+    place,
+    same_work,
+    with_logical,
+)
+from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
-from sizing.jobs.plan import _scaled as cost_range_end
+from sizing.jobs.plan import scaled as cost_range_end
 from sizing.selectors.fitted import current_reference
+
+Mips = tuple[float, float, float]
 
 
 def _per_cp_mips(table: CapacityTable, machine_type: str, setting: str | None, cps: int) -> float:
@@ -104,10 +119,13 @@ def cec_place(
     lpar: str | None,
     new_lpar: Lpar | None = None,
     max_utilization: float | None = None,
+    verify: bool = True,
     **engine: Any,
 ) -> tuple[Placement, MixAnswer]:
     """Place ``workloads`` (``path``, ``configuration``, ``tps``, optional ``payload_bytes``) into
     LPAR ``lpar`` of ``cec`` (or into ``new_lpar``); ``engine``: the estimate's engine options.
+    With ``verify``, each engines change is checked by placing the work again after it (and
+    grown until the pool fits), and another model is sized (:func:`verified_changes`).
 
     Raises
     ------
@@ -136,7 +154,111 @@ def cec_place(
     placed = place(
         cec, table, lpar=target.name, demand_mips=demand, ceiling=mixed.ceiling, new_lpar=new_lpar, need_mips=need
     )
+    if verify and not placed.fits:
+        again = {"owner": owner, "machine": machine, "workloads": workloads, "max_utilization": max_utilization}
+        changes = verified_changes(placed, table, {**demand, **need}, **again, **engine)
+        placed = dataclasses.replace(placed, changes=changes)
     return placed, mixed
+
+
+#: Most rounds of placing again after an engines change (each adds what the last fell short by).
+MAX_ROUNDS = 8
+
+
+def _after_engines(cec: Cec, table: CapacityTable, name: str, pool: str, k: int, logical: int) -> Cec | None:
+    """``cec`` with ``k`` more engines of ``pool`` and ``logical`` of them for ``name``, today's
+    busy kept as the same work (``None``: not offered on this machine type)."""
+    bigger = grown(cec, table, pool, k)
+    if bigger is None or logical > bigger[0].installed(pool):
+        return None
+    return same_work(cec, with_logical(bigger[0], name, pool, logical=logical), table)
+
+
+def _verified_engines(placed: Placement, table: CapacityTable, change: Change, **again: Any) -> Change | None:
+    """``change`` (engines added on the same model) grown until placing the work again after it
+    fits the pool by the same predicate: each engine added lowers every engine's LSPR rating
+    (the MP effect at the CEC's total engine count) and, for zIIPs, keeps eligible work off the
+    CPs, so a change sized once can fall short; ``None`` when the type rates no such change."""
+    cec, name, pool = placed.cec, placed.lpar, change.pool
+    k, logical = change.engines or 0, change.logical or cec.lpar(name).pool(pool).logical
+    for _ in range(MAX_ROUNDS):
+        after = _after_engines(cec, table, name, pool, k, logical)
+        if after is None:
+            return None
+        try:
+            answer, _ = cec_place(cec=after, lpar=name, verify=False, **again)
+        except InputError:
+            return None
+        p = answer.pool(pool)
+        if p is not None and p.fits:
+            return engines_change(cec, table, name, pool, k, logical)
+        weight = after.lpar(name).pool(pool).weight
+        wider = next(
+            (c for c in answer.changes if c.kind == "logical" and c.pool == pool and c.weight in (None, weight)), None
+        )
+        if wider is not None and wider.logical is not None and wider.logical > logical:
+            logical = wider.logical  # more logical engines of those installed, the weight kept: no engine bought
+            continue
+        more = next((c for c in answer.changes if c.kind == "engines" and c.pool == pool), None)
+        if more is None or not more.engines:
+            return None
+        k, logical = k + more.engines, max(logical, more.logical or logical)
+    return None
+
+
+def _sized_model(placed: Placement, table: CapacityTable, pool: str, demand: Mips, **again: Any) -> Change | None:
+    """The smallest other model (this generation or a later one, no smaller than today's) whose
+    pool carries the work, checked by placing the work again on it (its own LSPR rating)."""
+    reference = current_reference()
+    slugs = {m.machine_type: m.slug for m in reference.catalogue().machines.values()}
+    ceiling = next(p.ceiling for p in placed.pools)
+    for other in model_candidates(placed.cec, table, placed.lpar, pool, demand, ceiling):
+        slug = slugs.get(other.machine_type)
+        if slug is None:
+            continue
+        try:
+            answer, _ = cec_place(cec=other, lpar=placed.lpar, verify=False, **{**again, "machine": slug})
+        except (InputError, ValueError):
+            continue
+        p = answer.pool(pool)
+        if p is not None and p.fits:
+            return model_change(placed.cec, other, placed.lpar, pool, p)
+    return None
+
+
+def verified_changes(
+    placed: Placement, table: CapacityTable, demand: Mapping[str, Mips], **again: Any
+) -> tuple[Change, ...]:
+    """``placed``'s changes with each engines change verified (grown until it fits, or dropped)
+    and, for a pool no change on this model carries, another model sized (or named, unsized,
+    when no rated model carries it)."""
+    out: list[Change] = []
+    for change in placed.changes:
+        if change.kind == "engines":
+            checked = _verified_engines(placed, table, change, **again)
+            if checked is not None:
+                out.append(checked)
+        elif change.kind != "model":
+            out.append(change)
+    for p in placed.pools:
+        if p.fits or any(c.pool == p.pool and not c.others_short for c in out):
+            continue
+        sized = _sized_model(placed, table, p.pool, demand.get(p.pool, (0.0, 0.0, 0.0)), **again)
+        unsized = next((c for c in placed.changes if c.kind == "model" and c.pool == p.pool), None)
+        if sized is not None:
+            out.append(sized)
+        elif unsized is not None:
+            out.append(unsized)
+        else:
+            engine = placed.cec.engine_name(p.pool)
+            out.append(
+                Change(
+                    "model",
+                    p.pool,
+                    f"No rated model of this generation or a later one carries {placed.lpar}'s {engine}s with this LPAR layout.",
+                )
+            )
+    return tuple(sorted(out, key=cost_rank))
 
 
 def specialty_first(
@@ -151,7 +273,7 @@ def specialty_first(
     """The placement again after the specialty-engine change (more zIIPs, more logical zIIPs):
     eligible work that spilled onto the CPs for want of zIIPs then stays on them, so the CP pool
     is asked again with the mix on the new zIIP count (``None``: no such change)."""
-    change = next((c for c in placed.changes if c.pool == "ziip" and c.logical is not None), None)
+    change = next((c for c in placed.changes if c.kind == "engines" and c.pool == "ziip" and c.logical), None)
     if change is None or change.logical is None:
         return None
     cec = placed.cec

@@ -108,7 +108,7 @@ def period_rates(inputs: Mapping[str, Any]) -> list[list[float]]:
     ]
 
 
-def _scaled(models: Sequence[WorkloadModel], rates: Sequence[float], end: int) -> list[WorkloadModel]:
+def scaled(models: Sequence[WorkloadModel], rates: Sequence[float], end: int) -> list[WorkloadModel]:
     """The workloads at one end (0 low, 1 high) of the engine's per-transaction cost range."""
     out = []
     for wm, t in zip(models, rates, strict=True):
@@ -212,7 +212,7 @@ def evaluate_candidate(
         answers.append(answer)
         lpar = answer.lpar
         ends = [
-            mix_lpar(_scaled(answer.models, rates, e), rates, cps=fixed, ziips=None, capacity=capacity) for e in (0, 1)
+            mix_lpar(scaled(answer.models, rates, e), rates, cps=fixed, ziips=None, capacity=capacity) for e in (0, 1)
         ]
         reasons = _reasons(answer)
         periods.append(

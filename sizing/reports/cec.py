@@ -30,11 +30,11 @@ from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_ba
 BINDING = {None: "", "share": "its share (weight)", "logical": "its logical engines", "cec": "the CEC's engines"}
 
 
-def machine_section(row: CecConfiguration, shares: dict[str, Any], specialty: str) -> list[Flowable]:
+def machine_section(row: CecConfiguration, shares: dict[str, Any], specialty: str, machine: str) -> list[Flowable]:
     out: list[Flowable] = heading("The machine today")
     engines = [f"{row.cps} CPs"] + [f"{n} {name}" for n, name in ((row.ziips, f"{specialty}s"), (row.icfs, "ICFs"),
                                                                  (row.ifls, "IFLs")) if n]  # fmt: skip
-    out.append(para(f"{escape(row.model)} ({escape(row.machine)}): {', '.join(engines)}; as of {row.as_of}."))
+    out.append(para(f"{escape(row.model)} ({escape(machine)}): {', '.join(engines)}; as of {row.as_of}."))
     rows = []
     for pool, data in shares.items():
         name = "CPs" if pool == "cp" else f"{specialty}s"
@@ -103,15 +103,17 @@ def range_text(answer: dict[str, Any]) -> str:
             f"at the high end it {'fits' if high else 'does not'}.")  # fmt: skip
 
 
-def place_pdf(*, row: CecConfiguration, shares: dict[str, Any], answer: dict[str, Any], specialty: str) -> bytes:
-    """The PDF of one placement into ``row``."""
+def place_pdf(
+    *, row: CecConfiguration, shares: dict[str, Any], answer: dict[str, Any], specialty: str, machine: str
+) -> bytes:
+    """The PDF of one placement into ``row`` (``machine``: its product name)."""
     author = row.owner.get_username()
     created = datetime.now(UTC)
     workloads = ", ".join(f"{escape(w.get('name') or w['path'])} at {num(w['tps'])} TPS" for w in answer["workloads"])
     title = f"Placing work into {answer['lpar']} of {row.name}"
     story: list[Flowable] = title_block(title=title, scenario=f"{row.model}, {answer['lpar']}", author=author,
                                         created=created)  # fmt: skip
-    story += machine_section(row, shares, specialty)
+    story += machine_section(row, shares, specialty, machine)
     story += heading("The question")
     story.append(para(f"Add {workloads} to {'a new LPAR ' if answer['new_lpar'] else ''}{escape(answer['lpar'])}, "
                       f"within {pct(answer['ceiling'])} of its guaranteed share."))  # fmt: skip

@@ -21,12 +21,11 @@ from models_lib.checks import InputError
 from models_lib.rmf_partition import PartitionDataReport
 from sizing.models import CecConfiguration
 from sizing.selectors.fitted import current_reference
-from sizing.selectors.targets import target_for
+from sizing.selectors.targets import machine_row, target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import resolve_configuration, with_calibration
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
-from sizing.services.plan_inputs import MAX_PLAN_WORKLOADS, check_workload_source
-from sizing.services.plan_inputs import _estimate_field as _estimate_field
+from sizing.services.plan_inputs import MAX_PLAN_WORKLOADS, check_workload_source, estimate_field
 
 #: The estimate's engine options a placement passes on.
 ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share", "objective")
@@ -103,6 +102,12 @@ def specialty_name(machine_type: str) -> str:
     """zAAP where the generation runs eligible Java work on zAAPs (z10..zEC12/zBC12), else zIIP."""
     rules = current_reference().lspr_table().engine_rules.get(machine_type)
     return "zAAP" if rules is not None and rules.java_engine == "zaap" else "zIIP"
+
+
+def machine_name(row: CecConfiguration) -> str:
+    """The product name of the stored machine (``IBM z15 T01``), as every answer prints it."""
+    found = machine_row(row.machine)
+    return found.name if found is not None else row.machine
 
 
 def cec_record(row: CecConfiguration) -> Cec:
@@ -218,11 +223,11 @@ def cec_from_partition_data(report: PartitionDataReport) -> dict[str, Any]:
 class CecWorkloadSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     """One workload to place: a published path and configuration, or one of your calibrations, at a rate."""
 
-    path = _estimate_field("path")
-    configuration = _estimate_field("configuration")
-    calibration = _estimate_field("calibration")
-    tps = _estimate_field("tps", help_text="Transactions per second to add (> 0)")
-    payload_bytes = _estimate_field("payload_bytes")
+    path = estimate_field("path")
+    configuration = estimate_field("configuration")
+    calibration = estimate_field("calibration")
+    tps = estimate_field("tps", help_text="Transactions per second to add (> 0)")
+    payload_bytes = estimate_field("payload_bytes")
 
     validate_tps = EstimateInputSerializer.validate_tps
 
@@ -237,11 +242,11 @@ class CecPlaceSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
     workloads = CecWorkloadSerializer(many=True, min_length=1, max_length=MAX_PLAN_WORKLOADS, allow_empty=False)  # type: ignore[call-arg]
     lpar = serializers.CharField(required=False, max_length=8, help_text="The LPAR to add them to")
     new_lpar = LparInputSerializer(required=False, help_text="A new LPAR to add them to, instead of lpar")
-    max_utilization = _estimate_field("max_utilization")
-    projection_band = _estimate_field("projection_band")
-    lpar_overhead = _estimate_field("lpar_overhead")
-    server_share = _estimate_field("server_share")
-    objective = _estimate_field("objective")
+    max_utilization = estimate_field("max_utilization")
+    projection_band = estimate_field("projection_band")
+    lpar_overhead = estimate_field("lpar_overhead")
+    server_share = estimate_field("server_share")
+    objective = estimate_field("objective")
 
     validate_max_utilization = EstimateInputSerializer.validate_max_utilization
     validate_projection_band = EstimateInputSerializer.validate_projection_band
@@ -307,7 +312,7 @@ class CecPlanSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any]):
         help_text="LPAR name -> growth of its load today in % a year (default 0)",
     )  # fmt: skip
     horizon_years = StrictIntegerField(min_value=1, max_value=10, help_text="Years (1..10)")
-    max_utilization = _estimate_field("max_utilization")
+    max_utilization = estimate_field("max_utilization")
 
     validate_max_utilization = EstimateInputSerializer.validate_max_utilization
 

@@ -36,7 +36,7 @@ MAX_GROWTH_PCT = 1000.0
 OPTION_FIELDS = ("max_utilization", "projection_band", "lpar_overhead", "server_share", "objective")
 
 
-def _estimate_field(name: str, **overrides: Any) -> serializers.Field[Any, Any, Any, Any]:
+def estimate_field(name: str, **overrides: Any) -> serializers.Field[Any, Any, Any, Any]:
     """A fresh copy of one of the estimate's fields (same type, limits and help)."""
     field = EstimateInputSerializer._declared_fields[name]
     args: tuple[Any, ...] = field._args  # type: ignore[attr-defined]
@@ -60,10 +60,10 @@ class PlanWorkloadSerializer(RejectUnknownFieldsMixin, serializers.Serializer[An
     """One workload: what (path and configuration, or a calibration), today's average TPS, its
     peak-to-average ratio and its growth (``growth_pct`` a year, or ``growth_tps`` a period)."""
 
-    path = _estimate_field("path")
-    configuration = _estimate_field("configuration")
-    calibration = _estimate_field("calibration")
-    tps = _estimate_field("tps", help_text="Today's average transactions per second (> 0)")
+    path = estimate_field("path")
+    configuration = estimate_field("configuration")
+    calibration = estimate_field("calibration")
+    tps = estimate_field("tps", help_text="Today's average transactions per second (> 0)")
     peak_ratio = FiniteFloatField(
         required=False, default=1.0, min_value=1.0, max_value=MAX_PEAK_RATIO,
         help_text="Peak-hour TPS over the average, e.g. 1.5 (default 1)",
@@ -76,7 +76,7 @@ class PlanWorkloadSerializer(RejectUnknownFieldsMixin, serializers.Serializer[An
         required=False, allow_null=True, min_value=-1_000_000.0, max_value=1_000_000.0,
         help_text="Growth of the average in TPS a period (year or quarter); or give growth_pct",
     )  # fmt: skip
-    payload_bytes = _estimate_field("payload_bytes")
+    payload_bytes = estimate_field("payload_bytes")
 
     validate_tps = EstimateInputSerializer.validate_tps
 
@@ -129,11 +129,11 @@ class PlanInputSerializer(RejectUnknownFieldsMixin, serializers.Serializer[Any])
         child=serializers.CharField(max_length=20), required=False, max_length=MAX_CANDIDATES,
         help_text="Machines (e.g. z16, z17) on which to size the model that fits each period",
     )  # fmt: skip
-    max_utilization = _estimate_field("max_utilization")
-    projection_band = _estimate_field("projection_band")
-    lpar_overhead = _estimate_field("lpar_overhead")
-    server_share = _estimate_field("server_share")
-    objective = _estimate_field("objective")
+    max_utilization = estimate_field("max_utilization")
+    projection_band = estimate_field("projection_band")
+    lpar_overhead = estimate_field("lpar_overhead")
+    server_share = estimate_field("server_share")
+    objective = estimate_field("objective")
 
     validate_max_utilization = EstimateInputSerializer.validate_max_utilization
     validate_projection_band = EstimateInputSerializer.validate_projection_band

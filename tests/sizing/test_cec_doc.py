@@ -49,6 +49,9 @@ def facts(cec: dict[str, Any], placed: dict[str, Any]) -> list[str]:
         *placement_rows(after),
         f"{after['mix']['gcp_busy']:.2f} busy CPs and {after['mix']['ziip_busy']:.2f} busy zIIPs",
         *(f"- {c['sentence']}" for c in after["changes"]),
+        f"today's busy reads {after['pools'][0]['today']:.2f} CPs for\nthe same work as {placed['pools'][0]['today']:.2f}",
+        f"each engine of a {sum(p['installed'] for p in after['pools'])}-engine CEC",
+        f"up\nto {after['pools'][1]['added_high']:.2f} zIIPs of added work",
     ]
 
 
@@ -63,6 +66,8 @@ def test_the_worked_example_in_docs_cec_md(api: Any) -> None:
     missing = [line for line in expected if line not in doc]
     assert not missing, "docs/cec.md does not print:\n" + "\n".join(missing)
     assert placed["fits"] is False
+    after = placed["with_specialty_change"]
+    assert after["fits"] is True and after["changes"] == [] and after["fits_range"]["high"] is False
 
 
 def test_docs_cec_md_lists_every_csv_column() -> None:

@@ -177,7 +177,7 @@ def test_the_page_draws_the_machine_and_its_shares(client: Any, user: Any, api: 
     response = client.get(f"/cecs/?cec={cec['id']}")
     assert response.status_code == 200
     html = response.content.decode()
-    assert "8561-710 (z15): 10 CPs, 4 zIIPs; as of 2026-11-20." in html
+    assert "8561-710 (IBM z15 T01): 10 CPs, 4 zIIPs; as of 2026-11-20." in html
     # PROD's row: weight 700, 8 logical, share 7.00, 7 / 0 / 1, busy 4.90 (the API's shares).
     assert '<td class="num">700</td><td class="num">8</td>' in html and ">7.00<" in html and ">4.90<" in html
     assert f"/api/v1/cecs/{cec['id']}/place/" in html and "zsizer/cecs.js" in html
@@ -212,7 +212,7 @@ def test_placement_as_csv_and_pdf(api: Any) -> None:
     text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True,
                           check=True).stdout.decode()  # fmt: skip
     assert "The work does not fit in PROD." in text
-    assert "8561-710 (z15): 10 CPs, 4 zIIPs; as of 2026-11-20." in text
+    assert "8561-710 (IBM z15 T01): 10 CPs, 4 zIIPs; as of 2026-11-20." in text
     cp = answer["pools"][0]
     assert f"{cp['added']:.2f} ({cp['added_low']:.2f} to {cp['added_high']:.2f})" in text
     for change in answer["changes"]:

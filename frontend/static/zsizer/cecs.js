@@ -251,15 +251,16 @@ function showPlacement(answer) {
   document.querySelector("#place-table tbody").replaceChildren(...answer.pools.map(poolRow));
   document.getElementById("place-changes").replaceChildren(...answer.changes.map((c) => el("li", {}, c.sentence)));
   const after = answer.with_specialty_change;
+  const rest = after && after.changes.length ? ` Then: ${after.changes.map((c) => c.sentence).join(" ")}` : "";
   document.getElementById("place-after").textContent = after
-    ? `After "${after.change}": ${after.fits ? "it fits" : "it still does not fit"}; ${after.changes.map((c) => c.sentence).join(" ")}`
+    ? `With the first change (${after.change.replace(/\.$/, "")}) the work ${after.fits ? "fits" : "still does not fit"}.${rest}`
     : "";
   drawMachine(answer);
 }
 
 if (placeForm) {
   document.getElementById("add-place-workload").addEventListener("click", () => addPlaceWorkload());
-  for (const format of ["pdf", "csv"]) {
+  for (const format of ["pdf", "csv", "xlsx"]) {
     document.getElementById(`place-${format}`).addEventListener("click", () =>
       download(format).catch((error) => showAlert(document.getElementById("place-errors"), error)),
     );
