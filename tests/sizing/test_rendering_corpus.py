@@ -25,8 +25,10 @@ one where the kind has them), and two pairs: zIIPs beside none, a zAAP beside a 
 browser walks one case of each kind on the zAAP machine and on the z16 (the two engines).
 
 Measured (three tests, ``-p no:cacheprovider --reuse-db``) with six other helpers' suites running
-on the two cores (load average 9 to 10): generation 52 s, HTTP surfaces 233 s, browser 82 s, 6.5
-minutes in all, of which about 90 s is this process's CPU time.
+on the two cores (load average 9 to 14): generation 50 s, HTTP surfaces 172 to 233 s, browser 68
+to 84 s: 5.5 to 6.5 minutes in all, of which about 80 s is this process's CPU time (the rest is
+waiting for a core); the estimate PDFs are 40% of the HTTP walk.  Screenshots of the workbench
+for each case walked go to ``test-artifacts/`` (git-ignored).
 
 What is asserted on each surface:
 
@@ -653,6 +655,8 @@ def test_the_workbench_says_the_same_for_each_kind_on_each_engine(live_server: A
 def _workbench_problems(pg: Any, url: str, case: Case) -> list[str]:
     from urllib.parse import urlencode
 
+    from tests.sizing.test_ui_browser import ARTIFACTS
+
     name = f"workbench {case.id}"
     query = urlencode({k: str(v) for k, v in case.inputs.items()})
     got = pg.request.get(f"{url}/ui/chart-data?{query}")
@@ -665,6 +669,8 @@ def _workbench_problems(pg: Any, url: str, case: Case) -> list[str]:
     if case.kind != "no-cpu-data":
         pg.wait_for_selector("#chart-cpu .main-svg")
     text = " ".join(pg.locator("#result").inner_text().split())
+    ARTIFACTS.mkdir(exist_ok=True)  # git-ignored: to look at (docs/ keeps the chosen pictures)
+    pg.screenshot(path=str(ARTIFACTS / f"corpus-{case.machine.key}-{case.kind}.png"), full_page=True)
     out = _engine_problems(name, text, a["specialty_engine"])
     out += _slug_problems(name, text, case, body["target"]["machine"])
     out += [f"{name}: says {s!r}" for s in _not_published(a, case.kind) if s in text]
