@@ -441,7 +441,7 @@ async function save() {
 }
 
 // -- wiring --------------------------------------------------------------------------------
-const jobs = initJobs(document.getElementById("jobs"));
+const jobs = initJobs(document.getElementById("jobs"), { currentInputs: readInputs });
 
 fillPaths(initial.path);
 fillConfigurations(initial.configuration);
@@ -532,4 +532,13 @@ form.addEventListener("submit", (event) => {
 });
 saveButton.addEventListener("click", save);
 
+// A reopened job (?job=<id>): the form above holds the inputs it was started with; the panel
+// shows its kind, its own params and its result.  Without a target rate (a closed network) there
+// is no answer to show the panel under, so it stands on its own until one is sized.
+const reopenedJob = JSON.parse(document.getElementById("workbench-job")?.textContent || "null");
+if (reopenedJob) {
+  const panel = document.getElementById("jobs");
+  if (!initial.tps && panel) emptyState.after(panel);
+  jobs.reopen(reopenedJob);
+}
 if (initial.tps) run({ focusErrors: false });
