@@ -525,8 +525,10 @@ class JobDetailSerializer(JobSerializer):
 
     @extend_schema_field(JobDisplaySerializer)
     def get_display(self, job: Job) -> dict[str, Any]:
-        mix = job.kind == JobKind.MIX and job.status == "succeeded" and isinstance(job.result, Mapping)
-        return {"headroom": presentation.mix_headroom(MixHeadroomRecord.from_result(job.result)) if mix else None}
+        result = job.result if job.kind == JobKind.MIX and job.status == "succeeded" else None
+        if not isinstance(result, Mapping):
+            return {"headroom": None}
+        return {"headroom": presentation.mix_headroom(MixHeadroomRecord.from_result(result))}
 
 
 def submit_doc_serializers() -> dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]]:
