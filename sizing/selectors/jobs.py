@@ -45,6 +45,9 @@ def job_question(job: Job) -> dict[str, Any]:
         params = _first_csv_row(str(params.get("csv") or ""))
     elif job.kind == JobKind.CURVE:
         params.pop("cps", None)  # a curve's CP counts are its own (cps_list)
+    elif job.kind == JobKind.CLOSED:
+        params.pop("clients", None)  # the network's populations and think time are the panel's
+        params.pop("think_time_s", None)
     question = {k: params[k] for k in WORKBENCH_FIELDS if params.get(k) not in (None, "")}
     if question.get("model"):
         # The model stands for its machine, setting and CPs: the workbench fills them from it.
