@@ -206,7 +206,8 @@ def test_the_mix_builder_keeps_what_was_typed_and_reopens_with_it(live_server: A
     page.get_by_role("button", name="Add the workload above").click()
     items = page.locator("#mix-list li")
     assert items.count() == 1
-    assert items.nth(0).inner_text().startswith("fiteq-authenticator / single-region at 40,000 TPS")
+    # by the product's words (as the selects show them), at the rate typed
+    assert items.nth(0).inner_text().startswith("FiTeq Authenticator · Single region, no Validation Log at 40,000 TPS")
     page.get_by_label("Workload path").select_option("cicstg")
     page.get_by_label("Configuration").select_option("ipic-commarea-64")
     page.get_by_label("Target rate").fill("1200")
@@ -227,12 +228,37 @@ def test_the_mix_builder_keeps_what_was_typed_and_reopens_with_it(live_server: A
 
     _reopen_last_job(page, live_server.url)
     assert page.locator('input[name="kind"]:checked').get_attribute("value") == "mix"
-    assert [t.split(" TPS")[0] for t in items.all_inner_texts()] == [
-        "fiteq-authenticator / single-region at 40,000",
-        "cicstg / ipic-commarea-64 at 1,200",
-    ]
+    texts = [t.split(" TPS")[0] for t in items.all_inner_texts()]
+    assert texts[0] == "FiTeq Authenticator · Single region, no Validation Log at 40,000"
+    assert texts[1].startswith("CICS Transaction Gateway") and texts[1].endswith(" at 1,200") and len(texts) == 2
     form = page.locator("#size-form")
     assert form.locator('[name="configuration"]').input_value() == "single-region"  # its first workload
     assert form.locator('[name="tps"]').input_value() == "40000"
     assert headroom in page.locator("#job-summary").inner_text()
+    assert not page.errors, page.errors
+
+
+def test_a_reopened_closed_network_job_shows_its_populations_without_a_rate(live_server: Any, page: Any) -> None:  # noqa: F811
+    question = {"path": "cicstg", "configuration": "ipic-channel-64", "machine": "z15", "tps": "2500", "cps": "3"}
+    _size(page, live_server.url, question)
+    page.get_by_text("Closed network", exact=True).click()
+    page.locator("#j-clients").fill("50, 500, 5000")
+    page.locator("#j-think_time_s").fill("2.5")
+    page.locator("#j-cps").fill("3")
+    _finish_job(page)
+    summary = page.locator("#job-summary").inner_text()
+
+    # A closed network has no target rate: the form shows none, the panel stands on its own.
+    _reopen_last_job(page, live_server.url)
+    form = page.locator("#size-form")
+    for name in ("path", "configuration", "machine", "cps"):
+        assert form.locator(f'[name="{name}"]').input_value() == question[name], name
+    assert form.locator('[name="tps"]').input_value() == ""
+    assert page.locator("#jobs").is_visible()
+    assert page.locator('input[name="kind"]:checked').get_attribute("value") == "closed"
+    assert page.locator("#j-clients").input_value() == "50, 500, 5000"
+    assert page.locator("#j-think_time_s").input_value() == "2.5"
+    assert page.locator("#j-cps").input_value() == "3"
+    assert page.locator("#job-summary").inner_text() == summary
+    _shots(page, "closed-job-reopened")
     assert not page.errors, page.errors

@@ -54,7 +54,8 @@ function flattenErrors(body) {
 }
 
 // options.currentInputs(): the workbench's inputs as typed now (the mix builder adds those,
-// not the answer's, which may be older than what was typed).
+// not the answer's, which may be older than what was typed); options.workloadName(path,
+// configuration): the product's words for a workload of the mix.
 export function initJobs(section, options = {}) {
   if (!section) return { setContext() {}, reopen() {} };
   const form = section.querySelector("#job-form");
@@ -86,12 +87,13 @@ export function initJobs(section, options = {}) {
     mixList.replaceChildren(
       ...workloads.map((w, i) => {
         const li = document.createElement("li");
-        li.textContent = `${w.path} / ${w.configuration} at ${fmt.int(w.tps)} TPS `;
+        const name = options.workloadName ? options.workloadName(w.path, w.configuration) : `${w.path} / ${w.configuration}`;
+        li.textContent = `${name} at ${fmt.int(w.tps)} TPS `;
         const remove = document.createElement("button");
         remove.type = "button";
         remove.className = "btn btn-small";
         remove.textContent = "Remove";
-        remove.setAttribute("aria-label", `Remove ${w.path} / ${w.configuration}`);
+        remove.setAttribute("aria-label", `Remove ${name}`);
         remove.addEventListener("click", () => {
           workloads.splice(i, 1);
           renderMix();
@@ -196,7 +198,11 @@ export function initJobs(section, options = {}) {
 
   async function start(event) {
     event.preventDefault();
-    if (!context) return;
+    if (!context) {
+      // A job runs on the answer above (a reopened closed network has none until a rate is sized).
+      showErrors(form, { non_field_errors: ["Type a target rate above and press Size first: a job runs with the answer's inputs."] }, errorOptions);
+      return;
+    }
     stop();
     clearErrors(form, { alertBox });
     resultBox.hidden = true;

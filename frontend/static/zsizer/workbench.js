@@ -441,7 +441,13 @@ async function save() {
 }
 
 // -- wiring --------------------------------------------------------------------------------
-const jobs = initJobs(document.getElementById("jobs"), { currentInputs: readInputs });
+// A workload by its product and configuration names (as the selects show them), never slugs.
+function workloadName(path, configuration) {
+  const p = choices.paths.find((x) => x.slug === path);
+  const c = p?.configurations.find((x) => x.slug === configuration);
+  return `${p ? p.name.replace(/\s*\(.*\)\s*$/, "") : path} · ${c ? c.name : configuration}`;
+}
+const jobs = initJobs(document.getElementById("jobs"), { currentInputs: readInputs, workloadName });
 
 fillPaths(initial.path);
 fillConfigurations(initial.configuration);
