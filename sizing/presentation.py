@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sizing.records import EstimateRecord
+from sizing.records import EstimateRecord, MixHeadroomRecord
 from sizing.services.warning_levels import LEVEL_ORDER, WARNING_LEVELS, Level, level_of
 
 #: What a missing number prints as.
@@ -754,6 +754,27 @@ def batch_summary(rows: int, counts: Mapping[str, int] | None, succeeded: int = 
         return f"{count(rows)} scenarios: {count(succeeded)} answered, {count(failed)} refused (the error says why)."
     parts = [f"{count(counts.get(status, 0))} {words}" for status, words in BATCH_STATUS_WORDS.items()]
     return f"{count(rows)} scenarios: {', '.join(parts)}" + (" (the error says why)." if counts.get("refused") else ".")
+
+
+def mix_headroom(mix: MixHeadroomRecord) -> str:
+    """How far the rates of a workload mix can grow together, in one sentence for the jobs panel
+    and the job's PDF alike.
+
+    Two quantities of :func:`models_lib.mix.evaluate_mix`, each by its own name: the *headroom*,
+    the largest common multiplier of every rate at which the CPs stay within the utilisation
+    ``ceiling`` (``gcp_utilization <= ceiling``), and the *saturation scale*, the multiplier at
+    which a pool saturates.  A stored ``None`` is an unbounded multiplier (infinities are not JSON).
+    """
+    limit = f"the {percent(mix.ceiling)} ceiling" if mix.ceiling is not None else "the ceiling"
+    h = mix.headroom
+    if h is None:
+        head = f"No headroom limit: every rate can grow without the CPs passing {limit}"
+    elif h < 1:
+        head = f"Headroom ×{number(h, 2)}: the CPs are above {limit} at these rates"
+    else:
+        head = f"Headroom ×{number(h, 2)}: every rate can grow by this factor before the CPs pass {limit}"
+    s = mix.saturation_scale
+    return head + (f"; a pool saturates at ×{number(s, 2)}." if s is not None else ".")
 
 
 # -- what would help ---------------------------------------------------------------------------

@@ -695,3 +695,23 @@ _BUSY_KEYS = frozenset(f.name for f in fields(BusyRecord))
 def _plain(block: Any) -> dict[str, Any]:
     """A block's fields as a JSON object (the kept JSON left out)."""
     return {f.name: getattr(block, f.name) for f in fields(block) if f.name != "json"}
+
+
+@dataclass(frozen=True)
+class MixHeadroomRecord:
+    """How far a mix job's rates can grow together, read from its stored result (``sizing.jobs.mix``):
+    the headroom (every rate's multiplier within the CP ceiling), the saturation scale (where a
+    pool saturates) and that ceiling; ``None`` for an unbounded multiplier (stored as null)."""
+
+    headroom: float | None
+    saturation_scale: float | None
+    ceiling: float | None
+
+    @classmethod
+    def from_result(cls, result: Json) -> MixHeadroomRecord:
+        combined = _obj(result.get("combined"))
+        return cls(
+            headroom=_opt_float(combined.get("headroom")),
+            saturation_scale=_opt_float(combined.get("saturation_scale")),
+            ceiling=_opt_float(result.get("max_utilization")),
+        )

@@ -8,6 +8,7 @@ the server-rendered pages live in ``sizing.selectors`` and the chart numbers in
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -30,6 +31,7 @@ from sizing.records import EstimateRecord
 from sizing.selectors import catalogue, health, lspr
 from sizing.selectors.calibrations import calibration_fit, calibration_list
 from sizing.selectors.estimates import estimate_list
+from sizing.selectors.jobs import job_list, job_question
 from sizing.selectors.plans import plan_list
 from sizing.selectors.price_books import BOOK_FIELDS, price_book_row
 from sizing.selectors.targets import machine_settings, model_choices
@@ -62,9 +64,19 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def workbench(request: HttpRequest) -> HttpResponse:
-    """The sizing page; query parameters (path, configuration, machine, tps, ...) pre-fill the form."""
-    initial = {k: v for k, v in request.GET.items() if k in EstimateInputSerializer().fields}
-    example = not initial
+    """The sizing page; query parameters (path, configuration, machine, tps, ...) pre-fill the form.
+
+    ``?job=<id>`` reopens one of the engineer's jobs: the form shows the inputs it was started
+    with, and the jobs panel its kind, its own params and its result."""
+    jobs = job_list(user=signed_in_user(request))
+    reopened = None
+    if request.GET.get("job", "").isdigit():
+        job = get_object_or_404(jobs, pk=int(request.GET["job"]))
+        reopened = {"id": job.pk, "kind": job.kind, "params": job.params, "url": reverse("job-detail", args=[job.pk])}
+        initial = job_question(job)
+    else:
+        initial = {k: v for k, v in request.GET.items() if k in EstimateInputSerializer().fields}
+    example = not initial and reopened is None
     if example:  # a first visit opens on a worked example rather than an empty form
         initial = catalogue.workbench_example(user=request.user)
     return _render_with_charts(
@@ -75,6 +87,8 @@ def workbench(request: HttpRequest) -> HttpResponse:
             "initial": initial,
             "example": example and bool(initial),
             "generations": list(dict.fromkeys(m["generation"] for m in machine_settings().values())),
+            "reopened_job": reopened,
+            "recent_jobs": list(jobs.only("id", "kind", "status", "created_at")[:8]),
         },
     )
 
@@ -251,8 +265,16 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 if estimate.inputs.get(key) is not None
             ],
             "pdf_url": _pdf_url(estimate.pk),
+            "workbench_query": _workbench_query(estimate.inputs, estimate.name),
         },
     )
+
+
+def _workbench_query(inputs: dict[str, Any], name: str) -> str:
+    """The workbench's query string for a saved question: every stored input (9000.0 as typed,
+    9000) and the estimate's name, so the form it opens shows that question and no other."""
+    plain = {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in inputs.items() if v is not None}
+    return urlencode({**plain, **({"name": name} if name else {})})
 
 
 @login_required

@@ -16,14 +16,17 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from models_lib.capacity import MAX_CPS
+from sizing import presentation
 from sizing.api.job_result_schema import JobResultField
 from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS, csv_reader
 from sizing.jobs.mix import mix_workload
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 from sizing.models import Job, JobKind, Machine
+from sizing.records import MixHeadroomRecord
 from sizing.selectors.price_books import NO_BOOK, price_book_for
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
@@ -470,21 +473,40 @@ class JobSerializer(serializers.ModelSerializer[Job]):
 
     url = serializers.HyperlinkedIdentityField(view_name="job-detail")
     result_csv_url = serializers.SerializerMethodField(help_text="CSV of the result table, once succeeded")
+    result_xlsx_url = serializers.SerializerMethodField(
+        help_text="The result table as an Excel workbook, once succeeded"
+    )
 
     class Meta:
         model = Job
         fields = [
             "id", "url", "kind", "status", "progress", "params", "error", "worker_host", "attempts",
             "model_version", "created_at", "started_at", "last_started_at", "finished_at", "result_csv_url",
+            "result_xlsx_url",
         ]  # fmt: skip
         read_only_fields = fields
 
-    def get_result_csv_url(self, job: Job) -> str | None:
+    def _table_link(self, job: Job, name: str) -> str | None:
         if job.status != "succeeded":
             return None
         request = self.context.get("request")
-        path = reverse("job-result-csv", kwargs={"pk": job.pk})
+        path = reverse(name, kwargs={"pk": job.pk})
         return request.build_absolute_uri(path) if request is not None else path
+
+    def get_result_csv_url(self, job: Job) -> str | None:
+        return self._table_link(job, "job-result-csv")
+
+    def get_result_xlsx_url(self, job: Job) -> str | None:
+        return self._table_link(job, "job-result-xlsx")
+
+
+class JobDisplaySerializer(serializers.Serializer[Any]):
+    """Sentences of the answer as a person reads them (``sizing.presentation``), the same words
+    as the job's PDF."""
+
+    headroom = serializers.CharField(
+        allow_null=True, help_text="A mix: how far every rate can grow within the CP ceiling (null otherwise)"
+    )
 
 
 class JobDetailSerializer(JobSerializer):
@@ -495,9 +517,18 @@ class JobDetailSerializer(JobSerializer):
         "always has a table {columns, rows} that result.csv serves",
     )
 
+    display = serializers.SerializerMethodField(help_text="The answer's sentences as the page and the PDF say them")
+
     class Meta(JobSerializer.Meta):
-        fields = [*JobSerializer.Meta.fields, "result"]
+        fields = [*JobSerializer.Meta.fields, "result", "display"]
         read_only_fields = fields
+
+    @extend_schema_field(JobDisplaySerializer)
+    def get_display(self, job: Job) -> dict[str, Any]:
+        result = job.result if job.kind == JobKind.MIX and job.status == "succeeded" else None
+        if not isinstance(result, Mapping):
+            return {"headroom": None}
+        return {"headroom": presentation.mix_headroom(MixHeadroomRecord.from_result(result))}
 
 
 def submit_doc_serializers() -> dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]]:

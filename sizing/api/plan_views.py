@@ -62,11 +62,12 @@ class PlanSerializer(serializers.ModelSerializer[Plan]):
     error = serializers.CharField(source="job.error", help_text="why it failed (empty otherwise)")
     report_url = serializers.SerializerMethodField(help_text="PDF proposal, once answered")
     csv_url = serializers.SerializerMethodField(help_text="The per-period table as CSV, once answered")
+    xlsx_url = serializers.SerializerMethodField(help_text="The per-period table as an Excel workbook, once answered")
 
     class Meta:
         model = Plan
         fields = ["id", "url", "name", "period", "horizon", "status", "progress", "error", "model_version",
-                  "created_at", "report_url", "csv_url"]  # fmt: skip
+                  "created_at", "report_url", "csv_url", "xlsx_url"]  # fmt: skip
         read_only_fields = fields
 
     def _link(self, plan: Plan, name: str) -> str | None:
@@ -81,6 +82,9 @@ class PlanSerializer(serializers.ModelSerializer[Plan]):
 
     def get_csv_url(self, plan: Plan) -> str | None:
         return self._link(plan, "plan-result-csv")
+
+    def get_xlsx_url(self, plan: Plan) -> str | None:
+        return self._link(plan, "plan-result-xlsx")
 
 
 @extend_schema_field(PlanInputsSerializer)

@@ -14,6 +14,7 @@ from reportlab.platypus import Flowable
 
 from sizing import presentation
 from sizing.presentation import WarningText
+from sizing.records import MixHeadroomRecord
 from sizing.reports.document import (
     DASH,
     data_table,
@@ -305,7 +306,7 @@ def mix_section(result: dict[str, Any]) -> Section:
             f"{num(c.get('tps'))} TPS, CPs {pct(c.get('gcp_utilization'))} busy, zIIPs {pct(c.get('ziip_utilization'))} busy",
         ),
         ("MIPS and MSU", f"{num(c.get('mips'))} MIPS, {num(c.get('msu'))} MSU"),
-        ("Headroom", f"x{num(c.get('saturation_scale'), 2)} of every rate before saturation"),
+        ("Headroom", presentation.mix_headroom(MixHeadroomRecord.from_result(result))),
         ("Approximation", str(result.get("approximation") or DASH)),
     ]
     return [

@@ -53,8 +53,11 @@ function flattenErrors(body) {
   return out;
 }
 
-export function initJobs(section) {
-  if (!section) return { setContext() {} };
+// options.currentInputs(): the workbench's inputs as typed now (the mix builder adds those,
+// not the answer's, which may be older than what was typed); options.workloadName(path,
+// configuration): the product's words for a workload of the mix.
+export function initJobs(section, options = {}) {
+  if (!section) return { setContext() {}, reopen() {} };
   const form = section.querySelector("#job-form");
   const alertBox = section.querySelector("#job-errors");
   const startButton = section.querySelector("#job-start");
@@ -84,12 +87,13 @@ export function initJobs(section) {
     mixList.replaceChildren(
       ...workloads.map((w, i) => {
         const li = document.createElement("li");
-        li.textContent = `${w.path} / ${w.configuration} at ${fmt.int(w.tps)} TPS `;
+        const name = options.workloadName ? options.workloadName(w.path, w.configuration) : `${w.path} / ${w.configuration}`;
+        li.textContent = `${name} at ${fmt.int(w.tps)} TPS `;
         const remove = document.createElement("button");
         remove.type = "button";
         remove.className = "btn btn-small";
         remove.textContent = "Remove";
-        remove.setAttribute("aria-label", `Remove ${w.path} / ${w.configuration}`);
+        remove.setAttribute("aria-label", `Remove ${name}`);
         remove.addEventListener("click", () => {
           workloads.splice(i, 1);
           renderMix();
@@ -194,7 +198,11 @@ export function initJobs(section) {
 
   async function start(event) {
     event.preventDefault();
-    if (!context) return;
+    if (!context) {
+      // A job runs on the answer above (a reopened closed network has none until a rate is sized).
+      showErrors(form, { non_field_errors: ["Type a target rate above and press Size first: a job runs with the answer's inputs."] }, errorOptions);
+      return;
+    }
     stop();
     clearErrors(form, { alertBox });
     resultBox.hidden = true;
@@ -224,9 +232,8 @@ export function initJobs(section) {
     poll();
   }
 
-  function csvUrl(j) {
-    return j.result_csv_url ? new URL(j.result_csv_url, window.location.href).pathname : null;
-  }
+  const localUrl = (url) => (url ? new URL(url, window.location.href).pathname : null);
+  const csvUrl = (j) => localUrl(j.result_csv_url);
 
   function renderTable(tableData) {
     const holder = section.querySelector("#job-table");
@@ -260,6 +267,9 @@ export function initJobs(section) {
     const csv = section.querySelector("#job-csv");
     csv.hidden = !csvUrl(j);
     if (csvUrl(j)) csv.href = csvUrl(j);
+    const xlsx = section.querySelector("#job-xlsx");
+    xlsx.hidden = !localUrl(j.result_xlsx_url);
+    if (!xlsx.hidden) xlsx.href = localUrl(j.result_xlsx_url);
     const pdf = section.querySelector("#job-pdf");
     pdf.href = `${new URL(j.url, window.location.href).pathname}report.pdf`;
     const warnings = section.querySelector("#job-warnings");
@@ -281,7 +291,7 @@ export function initJobs(section) {
       if (window.Plotly) window.Plotly.purge(el);
     });
     const summary = section.querySelector("#job-summary");
-    const drawn = (RENDERERS[r.kind || j.kind] || renderGeneric)(r, a, b);
+    const drawn = (RENDERERS[r.kind || j.kind] || renderGeneric)(r, a, b, j);
     summary.textContent = drawn.summary || "";
     if (!drawn.a) a.hidden = true;
     if (!drawn.b) b.hidden = true;
@@ -324,20 +334,63 @@ export function initJobs(section) {
   form.querySelectorAll('input[name="kind"]').forEach((r) => r.addEventListener("change", showKind));
   form.querySelectorAll("input, textarea").forEach((el) => el.addEventListener("input", () => (el.dataset.touched = "1")));
   section.querySelector("#mix-add").addEventListener("click", () => {
-    if (!context) return;
-    const i = context.answer.estimate.inputs;
-    workloads.push({ path: i.path, configuration: i.configuration, tps: i.tps, ...(i.payload_bytes ? { payload_bytes: i.payload_bytes } : {}) });
+    // What is typed above now: the answer on screen may belong to older inputs.
+    const i = options.currentInputs ? options.currentInputs() : context?.answer.estimate.inputs;
+    if (!i || !i.path || !i.configuration || i.tps === undefined) {
+      showErrors(form, { workloads: ["Choose a path and configuration and type a target rate above first."] }, errorOptions);
+      return;
+    }
+    const bytes = i.payload_bytes !== undefined && i.payload_bytes !== "" ? number(String(i.payload_bytes)) : undefined;
+    workloads.push({ path: i.path, configuration: i.configuration, tps: number(String(i.tps)), ...(bytes ? { payload_bytes: bytes } : {}) });
     renderMix();
   });
   window.addEventListener("beforeunload", stop);
   showKind();
   renderMix();
 
+  // A reopened job: its kind, its own params in the panel's fields, and its result.
+  function reopen(j) {
+    const radio = form.querySelector(`input[name="kind"][value="${j.kind}"]`);
+    if (radio) radio.checked = true;
+    showKind();
+    const p = j.params || {};
+    const set = (name, value) => {
+      if (value === undefined || value === null) return;
+      const el = form.elements.namedItem(name);
+      el.value = Array.isArray(value) ? value.join(", ") : String(value);
+      el.dataset.touched = "1"; // the answer's defaults never replace the job's own
+    };
+    if (j.kind === "curve") set("cps_list", p.cps_list);
+    if (j.kind === "closed") {
+      set("clients", p.clients);
+      set("think_time_s", p.think_time_s);
+      set("cps", p.cps);
+    }
+    if (j.kind === "montecarlo") {
+      set("samples", p.samples);
+      set("seed", p.seed);
+    }
+    if (j.kind === "optimize") {
+      set("cost_gcp", p.costs?.gcp);
+      set("cost_ziip", p.costs?.ziip);
+    }
+    if (j.kind === "mix") {
+      workloads.splice(0, workloads.length, ...(p.workloads || []).map((w) => ({ ...w })));
+      renderMix();
+    }
+    if (j.kind === "batch") set("csv", p.csv);
+    stop();
+    job = { id: j.id, url: j.url, kind: j.kind, status: "queued" };
+    state.textContent = `Job #${j.id}: opening…`;
+    poll();
+  }
+
   return {
     setContext(inputs, answer) {
       context = { inputs, answer };
       defaults();
     },
+    reopen,
   };
 }
 
@@ -429,7 +482,7 @@ function renderOptimize(r, a) {
   return { a: front.length > 0, b: false, summary: `${best} · ${r.feasible} of ${r.evaluated} mixes feasible` };
 }
 
-function renderMix(r, a) {
+function renderMix(r, a, _b, j) {
   const rows = r.workloads || [];
   const x = rows.map((w) => `${w.configuration} · ${fmt.int(w.tps)} TPS`);
   const layout = baseLayout("", "Busy engines", { barmode: "stack" });
@@ -442,7 +495,8 @@ function renderMix(r, a) {
   draw(a, data, layout);
   const c = r.combined || {};
   const parts = [`${r.cps} CPs${r.cps_sized ? " (sized)" : ""} + ${r.ziips} zIIPs`, `CPs ${fmt.pct(c.gcp_utilization)} busy`, `${fmt.int(c.mips)} MIPS`];
-  if (c.headroom) parts.push(`headroom ×${fmt.num(c.headroom, 2)}`);
+  // The server's sentence (sizing.presentation.mix_headroom), word for word the PDF's.
+  if (j?.display?.headroom) parts.push(j.display.headroom);
   return { a: rows.length > 0, b: false, summary: parts.join(" · ") };
 }
 

@@ -359,8 +359,9 @@ function render(plan) {
   document.getElementById("plan-recommendation").textContent = result.recommendation.sentence;
   document.getElementById("plan-pdf").href = plan.report_url;
   document.getElementById("plan-csv").href = plan.csv_url;
+  document.getElementById("plan-xlsx").href = plan.xlsx_url;
   const lpars = Boolean(result.lpar_table);
-  for (const [id, url] of [["plan-lpars-csv", plan.csv_url], ["plan-lpars-xlsx", plan.csv_url.replace(/result\.csv$/, "result.xlsx")]]) {
+  for (const [id, url] of [["plan-lpars-csv", plan.csv_url], ["plan-lpars-xlsx", plan.xlsx_url]]) {
     const link = document.getElementById(id);
     link.hidden = !lpars;
     link.href = `${url}?table=lpars`;
@@ -440,14 +441,63 @@ form.addEventListener("submit", async (event) => {
 
 document.getElementById("add-workload").addEventListener("click", () => addWorkload({}));
 machineSelect.addEventListener("change", pickMachine);
-loadMachines();
+const machinesLoaded = loadMachines();
 chartSelect.addEventListener("change", () => current && drawChart(current, Number(chartSelect.value)));
 
-EXAMPLE.forEach((w) => addWorkload(w));
+// A reopened plan fills the form with its own question (as stored: docs/plans.md), never the
+// example's: its workloads, periods, horizon, ceiling, candidate models and generations.
+function fillForm(inputs) {
+  const f = form.elements;
+  f.name.value = inputs.name ?? "";
+  f.horizon.value = inputs.horizon ?? "";
+  f.period.value = inputs.period === "quarter" ? "quarter" : "year";
+  f.max_utilization.value = inputs.options?.max_utilization ?? "";
+  tbody.replaceChildren();
+  // growth_tps (TPS a period, from the API) has no column here: its row shows no growth in %.
+  (inputs.workloads || []).forEach((w) => addWorkload({ ...w, growth_pct: w.growth_pct ?? (w.growth_tps != null ? "" : 0) }));
+  const boxes = [...form.querySelectorAll('[name="generations"]')];
+  const generations = new Set();
+  const models = [];
+  let machine = null;
+  for (const c of inputs.candidates || []) {
+    if (c.cec != null) machine = c;
+    else if (c.kind === "generation" && boxes.some((b) => b.value === c.machine)) generations.add(c.machine);
+    else models.push(c.kind === "model" ? c.model : c.machine);
+  }
+  f.candidates.value = models.join(", ");
+  boxes.forEach((b) => (b.checked = generations.has(b.value)));
+  return machine;
+}
+
+// A reopened plan's own machine candidate: the machine, the LPAR taking the work, each growth.
+function fillMachine(c) {
+  machineSelect.value = c ? String(c.cec) : "";
+  pickMachine();
+  if (!c) return;
+  if (typeof c.lpar === "string") lparSelect.value = c.lpar;
+  for (const el of growthBody.querySelectorAll("input")) {
+    const g = (c.lpar_growth || {})[el.dataset.lpar];
+    if (g != null) el.value = g;
+  }
+}
+
+async function reopenPlan(id) {
+  statusEl.textContent = "Opening the plan…";
+  let plan = await getJSON(`${apiUrl}${id}/`);
+  const machine = fillForm(plan.inputs);
+  await machinesLoaded;
+  fillMachine(machine);
+  if (plan.status !== "succeeded") plan = await follow(plan.url);
+  statusEl.textContent = "";
+  render(plan);
+}
+
 const reopen = new URLSearchParams(window.location.search).get("plan");
 if (reopen && /^\d+$/.test(reopen)) {
-  follow(`${apiUrl}${reopen}/`).then(render).catch((err) => {
-    alertBox.textContent = err.message;
+  reopenPlan(reopen).catch((err) => {
+    statusEl.textContent = "";
+    if (!tbody.rows.length) EXAMPLE.forEach((w) => addWorkload(w));
+    alertBox.textContent = `Plan ${reopen} could not be opened: ${err.message}`;
     alertBox.hidden = false;
   });
-}
+} else EXAMPLE.forEach((w) => addWorkload(w));

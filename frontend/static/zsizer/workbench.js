@@ -445,7 +445,13 @@ async function save() {
 }
 
 // -- wiring --------------------------------------------------------------------------------
-const jobs = initJobs(document.getElementById("jobs"));
+// A workload by its product and configuration names (as the selects show them), never slugs.
+function workloadName(path, configuration) {
+  const p = choices.paths.find((x) => x.slug === path);
+  const c = p?.configurations.find((x) => x.slug === configuration);
+  return `${p ? p.name.replace(/\s*\(.*\)\s*$/, "") : path} · ${c ? c.name : configuration}`;
+}
+const jobs = initJobs(document.getElementById("jobs"), { currentInputs: readInputs, workloadName });
 
 fillPaths(initial.path);
 fillConfigurations(initial.configuration);
@@ -536,4 +542,13 @@ form.addEventListener("submit", (event) => {
 });
 saveButton.addEventListener("click", save);
 
+// A reopened job (?job=<id>): the form above holds the inputs it was started with; the panel
+// shows its kind, its own params and its result.  Without a target rate (a closed network) there
+// is no answer to show the panel under, so it stands on its own until one is sized.
+const reopenedJob = JSON.parse(document.getElementById("workbench-job")?.textContent || "null");
+if (reopenedJob) {
+  const panel = document.getElementById("jobs");
+  if (!initial.tps && panel) emptyState.after(panel);
+  jobs.reopen(reopenedJob);
+}
 if (initial.tps) run({ focusErrors: false });
