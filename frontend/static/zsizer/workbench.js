@@ -238,8 +238,10 @@ function render(answer) {
   const target = `${answer.target.generation}, ${answer.cpu.capacity.cps ?? "?"} CPs`;
   emptyState.hidden = true;
   resultBox.hidden = false;
+  // Product names, as the form's lists show them (never the slugs of the inputs).
+  const named = (id, value) => [...(document.getElementById(id)?.options || [])].find((o) => o.value === value)?.textContent || value;
   document.getElementById("result-title").textContent =
-    `${inp.path} / ${inp.configuration} on ${answer.target.machine_name} at ${fmt.int(e.inputs.tps)} TPS`;
+    `${named("f-path", inp.path)}, ${named("f-configuration", inp.configuration)} on ${answer.target.machine_name} at ${fmt.int(e.inputs.tps)} TPS`;
   document.getElementById("result-sub").textContent = `model ${e.model_version} · measured on ${answer.native.generation}` +
     (answer.native.lpar_cps ? ` (${answer.native.lpar_cps} CPs)` : "");
 
@@ -293,7 +295,7 @@ function render(answer) {
   document.getElementById("note-response").textContent = r.curve
     ? `Fitted to ${r.published.length} published response times${r.software ? `; software queue: ${r.software.servers} server${r.software.servers === 1 ? "" : "s"} × ${fmt.num(r.software.service_ms, 2)} ms` : ""}`
     : r.lower_bound
-      ? "No response times published: the dashed line is the time spent on the CPs alone (service + queueing), not the response time."
+      ? "No response times published: the dashed line is the time at the CPs and specialty engines (service + queueing), a lower bound, not the response time; the marker is the answer's bound at the target."
       : "No response times published; only a lower bound is known.";
   drawDemand(document.getElementById("chart-demand"), answer.demand);
   document.getElementById("note-demand").textContent = answer.demand.ziip_on_gcp > 0
