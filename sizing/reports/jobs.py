@@ -439,22 +439,25 @@ def _workload_text(workload: dict[str, Any], names: presentation.ProductNames) -
 def question_sentence(kind: str, params: dict[str, Any], names: presentation.ProductNames) -> str:
     """The job's question in product and machine names: "FiTeq Authenticator, multi-region on
     IBM z13 at 5,000 TPS: how many CPs, …"."""
-    path = configuration = where = rate = None
+    path = configuration = machine = model = rate = None
     workloads: list[str] = []
     for key, value in params.items():  # the job's parameters (its question), not an answer
         if key == "path":
             path = value
         elif key == "configuration":
             configuration = value
-        elif key in ("machine", "model") and where is None:
-            where = value
+        elif key == "machine":
+            machine = value
+        elif key == "model":
+            model = value
         elif key == "tps":
             rate = value
         elif key == "workloads":
             workloads += [_workload_text(w, names) for w in value]
+    where = names.machine(machine) if machine else model
     parts = [
         names.workload(path, configuration) if path else ", ".join(workloads),
-        f"on {names.machine(where)}" if where else "",
+        f"on {where}" if where else "",
         f"at {presentation.count(rate, 'TPS')}" if rate is not None else "",
     ]
     about = "" if kind == "batch" else " ".join(p for p in parts if p)

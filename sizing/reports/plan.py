@@ -106,9 +106,16 @@ def recommendation_section(result: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def chart(result: dict[str, Any], candidate: dict[str, Any]) -> Flowable:
+def _named_label(text: str, names: presentation.ProductNames) -> str:
+    """A workload's label, "path/configuration", in product names."""
+    return names.workload(*text.split("/", 1)) if "/" in text else text
+
+
+def chart(
+    result: dict[str, Any], candidate: dict[str, Any], names: presentation.ProductNames = presentation.NO_NAMES
+) -> Flowable:
     periods = candidate["periods"]
-    labels = [w["label"] for w in result["periods"][0]["workloads"]]
+    labels = [_named_label(w["label"], names) for w in result["periods"][0]["workloads"]]
     stacks = []
     for i, label in enumerate(labels):
         color = PALETTE[i % len(PALETTE)]
@@ -216,7 +223,7 @@ def summary_section(plan: Plan, result: dict[str, Any], names: presentation.Prod
     lasting = next((c for c in candidates if all(q["holds"] for q in c["periods"])), None)
     shown = lasting or (candidates[0] if candidates else None)
     if shown is not None:
-        out.append(chart(result, shown))
+        out.append(chart(result, shown, names))
     return out
 
 
@@ -253,7 +260,7 @@ def plan_pdf(
     story += question_section(plan, result, names)
     story += heading("Busy engines per period")
     for candidate in result["candidates"][:MAX_CHARTS]:
-        story.append(chart(result, candidate))
+        story.append(chart(result, candidate, names))
     story += table_section(result)
     story += sources_section(plan, result, names)
     story += disclaimer()

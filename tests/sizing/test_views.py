@@ -459,9 +459,16 @@ def test_compare_shows_the_question_side_by_side_and_marks_what_differs(browser:
     b = _estimate(user, name="z13 with 10 CPs", machine="z13", cps=10)
     response = browser.get("/estimates/compare/", {"id": [a.pk, b.pk]})
     inputs = {r["label"]: r for r in response.context["input_rows"]}
-    assert inputs["Target machine"]["cells"] == ["zec12", "z13"] and inputs["Target machine"]["differs"]
+    # product names, as the saved-estimates list shows them (the seeds' names), never slugs
+    from sizing.models import Configuration, Machine, Path
+
+    machines = [Machine.objects.get(slug=s).name for s in ("zec12", "z13")]
+    assert inputs["Target machine"]["cells"] == machines and inputs["Target machine"]["differs"]
     assert inputs["CPs given"]["cells"] == ["default", "10"] and inputs["CPs given"]["differs"]
-    assert inputs["Path"]["cells"] == ["fiteq-authenticator"] * 2 and not inputs["Path"]["differs"]
+    path = Path.objects.get(slug="fiteq-authenticator")
+    assert inputs["Path"]["cells"] == [path.name] * 2 and not inputs["Path"]["differs"]
+    configuration = Configuration.objects.get(path=path, slug=a.inputs["configuration"]).name
+    assert inputs["Configuration"]["cells"] == [configuration] * 2
     assert "Clients" not in inputs  # nobody gave it
     html = response.content.decode()
     assert html.count('<span class="differs-tag">differs</span>') == sum(
