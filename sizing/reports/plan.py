@@ -115,7 +115,10 @@ def chart(
     result: dict[str, Any], candidate: dict[str, Any], names: presentation.ProductNames = presentation.NO_NAMES
 ) -> Flowable:
     periods = candidate["periods"]
-    labels = [_named_label(w["label"], names) for w in result["periods"][0]["workloads"]]
+    named = [_named_label(w["label"], names) for w in result["periods"][0]["workloads"]]
+    # short keys in the legend (W1, W2, ...), the workloads' names under the chart: a legend of
+    # full product names runs off the chart
+    labels = [f"W{i}" for i in range(1, len(named) + 1)]
     stacks = []
     for i, label in enumerate(labels):
         color = PALETTE[i % len(PALETTE)]
@@ -139,7 +142,9 @@ def chart(
     return figure(
         drawing,
         f"{escape(candidate['label'])}: busy CPs and zIIPs per period, stacked by workload, against the capacity "
-        f"and ceiling of the last period; runs out: {escape(runs)}.",
+        f"and ceiling of the last period; runs out: {escape(runs)}. "
+        + "; ".join(f"{key}: {escape(name)}" for key, name in zip(labels, named, strict=True))
+        + ".",
     )
 
 
