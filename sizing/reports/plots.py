@@ -165,6 +165,12 @@ def _extent(plot: Plot) -> tuple[float, float, float, float]:
     return x0, max(x1, x0 + 1e-9), y0, max(y1 * 1.05 if plot.y_max is None else y1, y0 + 1e-9)
 
 
+def _whole_xs(plot: Plot) -> bool:
+    """Every x of every series is a whole number (a count: rows, clients)."""
+    xs = [p[0] for s in plot.series for run in _pairs(s) for p in run]
+    return bool(xs) and all(float(x).is_integer() for x in xs)
+
+
 def draw_plot(plot: Plot, *, width: float = FRAME_WIDTH, height: float = 200.0) -> Drawing:
     """The plot as a Drawing (a flowable): axes with ticks, the series, guides, a legend."""
     d = Drawing(width, height, initialFontName=FONT)
@@ -172,6 +178,9 @@ def draw_plot(plot: Plot, *, width: float = FRAME_WIDTH, height: float = 200.0) 
     pw, ph = width - left - right, height - bottom - top
     x0, x1, y0, y1 = _extent(plot)
     xt, yt = nice_ticks(x0, x1), nice_ticks(y0, y1)
+    if len(xt) > 1 and xt[1] - xt[0] < 1 and _whole_xs(plot):
+        # counts on the x axis (rows, clients): whole ticks only, never "1.5"
+        xt = [float(v) for v in range(math.floor(x0), math.ceil(x1) + 1)]
     x0, x1 = min(x0, xt[0]), max(x1, xt[-1])
     y0, y1 = min(y0, yt[0]), max(y1, yt[-1])
 
