@@ -492,6 +492,8 @@ class Report(models.Model):
     error = models.TextField(blank=True)
     task_id = models.CharField(max_length=64, blank=True)
     model_version = models.CharField(max_length=40, blank=True)
+    #: Who the report is prepared for (the customer the engineer named); one report per job and customer.
+    customer = models.CharField(max_length=120, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

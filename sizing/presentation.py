@@ -902,3 +902,84 @@ def customer_wording(text: str) -> str:
     for engine_words, words in _CUSTOMER_WORDING:
         text = text.replace(engine_words, words)
     return text
+
+
+# -- who a report is prepared for and by -------------------------------------------------------
+
+#: The longest customer name a report prints (the field's bound at the API and on the pages).
+CUSTOMER_MAX_LENGTH = 120
+
+
+def customer_problem(text: str) -> str | None:
+    """Why ``text`` cannot be printed as the customer's name, or None when it can (already
+    stripped): at most :data:`CUSTOMER_MAX_LENGTH` characters of printable text."""
+    if len(text) > CUSTOMER_MAX_LENGTH:
+        return f"At most {CUSTOMER_MAX_LENGTH} characters (got {count(len(text))})."
+    if not text.isprintable():
+        return "Printable text only: no line breaks, tabs or control characters."
+    return None
+
+
+def prepared_by(full_name: str, username: str, *, unnamed: str = "") -> str:
+    """The engineer a report names: the account's full name, else its user name; ``unnamed`` (the
+    local account of ``make run``, with no person behind it) gives way to any name set on it."""
+    full = full_name.strip()
+    if full:
+        return full
+    return "a zsizer user" if unnamed and username == unnamed else username
+
+
+def prepared_line(customer: str, author: str) -> str:
+    """ "Prepared for Bank A · Prepared by Ada Lovelace"; without a customer, only who prepared it
+    (a report handed over without a name is not told it lacks one)."""
+    parts = [f"Prepared for {customer}"] if customer.strip() else []
+    return " \u00b7 ".join([*parts, f"Prepared by {author}"])
+
+
+@dataclass(frozen=True)
+class ProductNames:
+    """Slugs as a customer reads them: "FiTeq Authenticator", "multi-region", "IBM z16 A01".
+    An unknown slug prints as it is (a name, never an error)."""
+
+    paths: Mapping[str, str]
+    configurations: Mapping[tuple[str, str], str]
+    machines: Mapping[str, str]
+
+    def path(self, slug: Any) -> str:
+        return self.paths.get(str(slug), str(slug))
+
+    def configuration(self, path: Any, slug: Any) -> str:
+        return self.configurations.get((str(path), str(slug)), str(slug))
+
+    def machine(self, slug: Any) -> str:
+        return self.machines.get(str(slug), str(slug))
+
+    def workload(self, path: Any, configuration: Any) -> str:
+        """ "FiTeq Authenticator, multi-region": a workload's path and configuration."""
+        return f"{self.path(path)}, {self.configuration(path, configuration)}"
+
+
+#: No names known: every slug prints as it is.
+NO_NAMES = ProductNames({}, {}, {})
+
+
+def named_compare_input_rows(answers: Sequence[Mapping[str, Any]], names: ProductNames) -> list[dict[str, Any]]:
+    """:func:`compare_input_rows` with the path, configuration and machine in product names (as
+    the saved-estimates list shows them), never slugs."""
+    rows = []
+    paths: list[Any] = [None] * len(answers)
+    for label, key, unit in INPUT_LABELS:
+        raw = [_inputs(a).get(key) for a in answers]
+        if all(v is None for v in raw):
+            continue
+        if key == "path":
+            paths = raw  # the path row comes before the configuration's (INPUT_LABELS)
+            cells = [names.path(v) for v in raw]
+        elif key == "configuration":
+            cells = [names.configuration(p, v) for p, v in zip(paths, raw, strict=True)]
+        elif key == "machine":
+            cells = [names.machine(v) for v in raw]
+        else:
+            cells = ["default" if v is None else input_value(key, v, unit) for v in raw]
+        rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
+    return rows

@@ -42,6 +42,7 @@ from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import estimate_delete
 from sizing.services.price_books import price_book_delete, price_book_form_fields, price_book_save, validated_price_book
 from sizing.services.quotas import quota_usage
+from sizing.services.reports import product_names
 from sizing.users import signed_in_user
 
 MAX_COMPARE = 3
@@ -294,9 +295,7 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
     status = 400 if error else 200
     answers = [{**e.outputs, "inputs": e.inputs} for e in estimates]
     rows = presentation.compare_rows(answers)
-    # the question in product and machine names, as the saved page and the PDF say it (never slugs)
-    named = [{"inputs": {**e.inputs, **_question_names(e)}} for e in estimates]
-    input_rows = presentation.compare_input_rows(named)
+    input_rows = presentation.named_compare_input_rows(answers, product_names(signed_in_user(request)))
     return render(
         request,
         "sizing/estimate_compare.html",

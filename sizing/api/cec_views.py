@@ -21,6 +21,7 @@ from sizing.api.calibration_views import _check_size
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.formats import FORMATS, asked_format, renderers, table_response
 from sizing.api.quotas import QuotaView
+from sizing.api.report_views import CUSTOMER_PARAMETER, asked_customer
 from sizing.api.throttles import ThrottledView
 from sizing.jobs.cec import cec_place, placement_json, specialty_first
 from sizing.jobs.cec_plan import cec_plan
@@ -41,6 +42,7 @@ from sizing.services.cecs import (
     place_inputs,
     plan_inputs,
 )
+from sizing.services.reports import author_name, product_names
 from sizing.services.scenario import engine_error
 from sizing.users import signed_in_user
 
@@ -160,11 +162,13 @@ class CecViewSet(
         responses={200: OpenApiTypes.OBJECT, **ERRORS, **NOT_FOUND},
         summary="Add sized workloads to one of the machine's LPARs (or a new one): fits, binding, changes "
         "(?format=csv: one row per pool; ?format=pdf: the PDF to hand over)",
+        parameters=[CUSTOMER_PARAMETER],
     )
     @action(detail=True, methods=["post"])
     def place(self, request: Request, pk: Any = None, **kwargs: Any) -> Response:
         row = self.get_object()
         user = signed_in_user(request)
+        customer = asked_customer(request)
         question = place_inputs(user=user, row=row, data=request.data)
         cec = cec_record(row)
         common = {"owner": user, "machine": row.machine, "workloads": question["workloads"],
@@ -189,9 +193,9 @@ class CecViewSet(
         if fmt.table:
             return table_response(fmt, header=HEADER, rows=placement_rows(answer), stem=name)
         if fmt is FORMATS["pdf"]:
-            pdf = place_pdf(
-                row=row, shares=cec_shares(row), answer=answer, specialty=cec.specialty, machine=machine_name(row)
-            )
+            pdf = place_pdf(row=row, shares=cec_shares(row), answer=answer, specialty=cec.specialty,
+                            machine=machine_name(row), author=author_name(user), customer=customer,
+                            names=product_names(user))  # fmt: skip
             return Response(pdf, headers={"Content-Disposition": f'attachment; filename="{fmt.filename(name)}"'})
         return Response(answer)
 

@@ -21,7 +21,7 @@ from sizing.api.formats import FORMATS, OutputFormat, renderers, rows_table, tab
 from sizing.api.plan_schema import PlanInputsSerializer, PlanResultSerializer
 from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
 from sizing.api.renderers import XLSX_MEDIA_TYPE
-from sizing.api.report_views import pdf_response
+from sizing.api.report_views import CUSTOMER_PARAMETER, asked_customer, pdf_response
 from sizing.api.throttles import ThrottledView
 from sizing.jobs.plan import COLUMN_UNITS
 from sizing.jobs.plan_cec import LPAR_COLUMN_UNITS
@@ -31,6 +31,7 @@ from sizing.selectors.plans import plan_list
 from sizing.services.jobs import TooManyJobs
 from sizing.services.plan_inputs import PlanInputSerializer
 from sizing.services.plans import plan_create, plan_delete
+from sizing.services.reports import author_name, product_names
 from sizing.users import signed_in_user
 
 ERRORS = {401: OpenApiResponse(ErrorSerializer, description="Not authenticated")}
@@ -251,10 +252,16 @@ class PlanViewSet(
             **ERRORS,
         },
         summary="The plan as a PDF proposal",
+        parameters=[CUSTOMER_PARAMETER],
     )
     def report_pdf(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        customer = asked_customer(request)
         plan = self.get_object()
-        return pdf_response(plan_pdf(plan=plan, result=_answered(plan)), f"zsizer-plan-{plan.pk}.pdf")
+        user = signed_in_user(request)
+        pdf = plan_pdf(
+            plan=plan, result=_answered(plan), author=author_name(user), customer=customer, names=product_names(user)
+        )
+        return pdf_response(pdf, f"zsizer-plan-{plan.pk}.pdf")
 
     @extend_schema(
         responses={

@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from sizing import presentation
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.throttles import ThrottledView
 from sizing.models import Report, ReportStatus
@@ -84,6 +85,30 @@ class ReportStatusSerializer(serializers.ModelSerializer[Report]):
         return self._absolute(reverse("job-detail", kwargs={"pk": report.job_id}))
 
 
+#: ``?customer=``: who the PDF is prepared for, on every operation that answers a PDF.
+CUSTOMER_PARAMETER = OpenApiParameter(
+    "customer",
+    {"type": "string", "maxLength": presentation.CUSTOMER_MAX_LENGTH},
+    required=False,
+    description=(
+        "Who the PDF is prepared for (the customer's name), printed as “Prepared for …” beside “Prepared by” "
+        f"(the account's full name, else its user name). Printable text, at most {presentation.CUSTOMER_MAX_LENGTH} "
+        "characters; none given: the PDF names only who prepared it. Only the PDF prints it."
+    ),
+)
+BAD_CUSTOMER = {400: OpenApiResponse(ErrorSerializer, description="Bad input, naming the field (`customer`)")}
+
+
+def asked_customer(request: Request) -> str:
+    """The ``customer`` query parameter, checked: printable text within the bound, spaces at the
+    ends dropped; "" when none is given.  400 naming ``customer`` otherwise."""
+    text = str(request.query_params.get("customer", "")).strip(" ")
+    problem = presentation.customer_problem(text)
+    if problem is not None:
+        raise ValidationError({"customer": [problem]})
+    return text
+
+
 PDF_200 = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The report")}
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="No such record among yours")}
 
@@ -95,11 +120,15 @@ class _ReportView(ThrottledView, APIView):
 
 class EstimateReportView(_ReportView):
     @extend_schema(
-        responses={**PDF_200, **NOT_FOUND}, summary="PDF report of a saved estimate", operation_id="estimate_report_pdf"
+        parameters=[CUSTOMER_PARAMETER],
+        responses={**PDF_200, **BAD_CUSTOMER, **NOT_FOUND},
+        summary="PDF report of a saved estimate",
+        operation_id="estimate_report_pdf",
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
+        customer = asked_customer(request)
         estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
-        pdf = reports.estimate_report_pdf(user=signed_in_user(request), estimate=estimate)
+        pdf = reports.estimate_report_pdf(user=signed_in_user(request), estimate=estimate, customer=customer)
         return pdf_response(pdf, f"zsizer-estimate-{estimate.pk}.pdf")
 
 
@@ -111,13 +140,15 @@ class ComparisonReportView(_ReportView):
                 {"type": "string", "pattern": r"^\d+(,\d+){1,2}$"},
                 required=True,
                 description="Two or three different estimate ids: 1,2,3",
-            )
+            ),
+            CUSTOMER_PARAMETER,
         ],
         responses={**PDF_200, 400: OpenApiResponse(ErrorSerializer), **NOT_FOUND},
         summary="PDF report comparing two or three saved estimates",
         operation_id="estimate_comparison_report_pdf",
     )
     def get(self, request: Request) -> HttpResponse:
+        customer = asked_customer(request)
         raw = [p.strip() for p in request.query_params.get("ids", "").split(",") if p.strip()]
         if not 2 <= len(raw) <= MAX_COMPARE or not all(p.isdigit() for p in raw):
             # Raised, not returned: the error handler renders it as JSON although a PDF was asked for.
@@ -129,28 +160,34 @@ class ComparisonReportView(_ReportView):
         missing = [i for i in ids if i not in found]
         if missing:
             raise NotFound(f"No estimate {', '.join(map(str, missing))} among yours.")
-        pdf = reports.comparison_report_pdf(user=signed_in_user(request), estimates=[found[i] for i in ids])
+        pdf = reports.comparison_report_pdf(
+            user=signed_in_user(request), estimates=[found[i] for i in ids], customer=customer
+        )
         return pdf_response(pdf, f"zsizer-comparison-{'-'.join(map(str, ids))}.pdf")
 
 
 class JobReportView(_ReportView):
     @extend_schema(
+        parameters=[CUSTOMER_PARAMETER],
         responses={
             **PDF_200,
             202: OpenApiResponse(ReportStatusSerializer, description="Heavy report: being built; poll its url"),
+            **BAD_CUSTOMER,
             409: OpenApiResponse(ErrorSerializer, description="The job has not succeeded"),
             **NOT_FOUND,
         },
         summary="PDF report of a finished job (202 with a progress URL while a worker builds a heavy one)",
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
+        customer = asked_customer(request)
         job = get_object_or_404(job_list(user=signed_in_user(request), with_result=True), pk=pk)
         try:
             if not reports.report_is_heavy(job):
                 return pdf_response(
-                    reports.job_report_pdf(user=signed_in_user(request), job=job), f"zsizer-job-{job.pk}.pdf"
+                    reports.job_report_pdf(user=signed_in_user(request), job=job, customer=customer),
+                    f"zsizer-job-{job.pk}.pdf",
                 )
-            report = reports.report_request(user=signed_in_user(request), job=job)
+            report = reports.report_request(user=signed_in_user(request), job=job, customer=customer)
         except reports.ReportNotReady as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         if report.status == ReportStatus.SUCCEEDED:

@@ -8,10 +8,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, PageBreak
 
+from sizing import presentation
 from sizing.models import CecConfiguration
 from sizing.reports.document import (
+    DECISION,
     Meta,
     data_table,
     disclaimer,
@@ -104,29 +106,53 @@ def range_text(answer: dict[str, Any]) -> str:
 
 
 def place_pdf(
-    *, row: CecConfiguration, shares: dict[str, Any], answer: dict[str, Any], specialty: str, machine: str
+    *,
+    row: CecConfiguration,
+    shares: dict[str, Any],
+    answer: dict[str, Any],
+    specialty: str,
+    machine: str,
+    author: str | None = None,
+    customer: str = "",
+    names: presentation.ProductNames = presentation.NO_NAMES,
 ) -> bytes:
-    """The PDF of one placement into ``row`` (``machine``: its product name)."""
-    author = row.owner.get_username()
+    """The PDF of one placement into ``row`` (``machine``: its product name), prepared by ``author``
+    (default: the owner's user name) for ``customer`` (none named: "")."""
+    author = author or row.owner.get_username()
     created = datetime.now(UTC)
-    workloads = ", ".join(f"{escape(w.get('name') or w['path'])} at {num(w['tps'])} TPS" for w in answer["workloads"])
+    workloads = ", ".join(
+        f"{escape(w.get('name') or names.workload(w['path'], w.get('configuration')))} at {num(w['tps'])} TPS"
+        for w in answer["workloads"]
+    )
     title = f"Placing work into {answer['lpar']} of {row.name}"
     story: list[Flowable] = title_block(title=title, scenario=f"{row.model}, {answer['lpar']}", author=author,
-                                        created=created)  # fmt: skip
-    story += machine_section(row, shares, specialty, machine)
-    story += heading("The question")
-    story.append(para(f"Add {workloads} to {'a new LPAR ' if answer['new_lpar'] else ''}{escape(answer['lpar'])}, "
-                      f"within {pct(answer['ceiling'])} of its guaranteed share."))  # fmt: skip
-    story += heading("The answer")
+                                        created=created, customer=customer)  # fmt: skip
+    # Page 1: the question, the answer, the changes to decide on and the first pool's chart.
+    story += heading("Summary")
+    story.append(para(f"<b>The question.</b> Add {workloads} to {'a new LPAR ' if answer['new_lpar'] else ''}"
+                      f"{escape(answer['lpar'])} of {escape(row.name)} ({escape(row.model)}, {escape(machine)}), within "
+                      f"{pct(answer['ceiling'])} of its guaranteed share."))  # fmt: skip
     verdict = "fits" if answer["fits"] else "does not fit"
-    story.append(para(f"<b>The work {verdict} in {escape(answer['lpar'])}.</b> {range_text(answer)} The range comes "
-                      "from the engine's cost range (published bounds or the fit's prediction interval)."))  # fmt: skip
-    story.append(answer_table(answer))
-    story += [chart(answer, p) for p in answer["pools"]]
-    if answer["changes"]:
-        story += heading("Changes that make it fit, cheapest first", 2)
-        story += [para(f"\u2022 {escape(c['sentence'])}") for c in answer["changes"]]
+    story.append(para(f"<b>The answer.</b> The work {verdict} in {escape(answer['lpar'])}. {range_text(answer)} The "
+                      "range comes from the engine's cost range (published bounds or the fit's prediction "
+                      "interval)."))  # fmt: skip
     after = answer.get("with_specialty_change")
+    if answer["changes"]:
+        color = DECISION.hexval()
+        story.append(para(f'<font color="{color}"><b>Before you sign this: changes that make it fit, cheapest '
+                          "first</b></font>"))  # fmt: skip
+        story += [para(f'<font color="{color}">\u2022 {escape(c["sentence"])}</font>') for c in answer["changes"]]
+    if after:
+        then = "fits" if after["fits"] else "still does not fit"
+        story.append(para(f"<b>Recommended change.</b> {escape(after['change'])} Then it {then}."))
+    pools = list(answer["pools"])
+    if pools:
+        story.append(chart(answer, pools[0]))
+    story.append(PageBreak())
+    story += machine_section(row, shares, specialty, machine)
+    story += heading("The answer per pool")
+    story.append(answer_table(answer))
+    story += [chart(answer, p) for p in pools[1:]]
     if after:
         story += heading("After the specialty-engine change", 2)
         then = "fits" if after["fits"] else "still does not fit"
@@ -134,4 +160,4 @@ def place_pdf(
         story.append(answer_table(after))
         story += [para(f"\u2022 {escape(c['sentence'])}") for c in after["changes"]]
     story += disclaimer()
-    return render(story, Meta(title=title, author=author, created=created))
+    return render(story, Meta(title=title, author=author, created=created, customer=customer))

@@ -39,7 +39,7 @@ from reportlab.platypus import (
 from reportlab.platypus.doctemplate import BaseDocTemplate
 
 from sizing.presentation import DASH as DASH
-from sizing.presentation import WarningText, number
+from sizing.presentation import WarningText, number, prepared_line
 from sizing.presentation import finite as finite
 
 #: Font family embedded in every report (TrueType files of the ReportLab package).
@@ -270,6 +270,8 @@ class Meta:
     author: str
     created: datetime
     subject: str = "zsizer sizing report"
+    #: Who the report is prepared for ("" when no customer was named).
+    customer: str = ""
 
 
 def _furniture(meta: Meta) -> Any:
@@ -277,7 +279,8 @@ def _furniture(meta: Meta) -> Any:
         canvas.saveState()
         canvas.setFont(FONT, 7)
         canvas.setFillColor(MUTED)
-        canvas.drawString(MARGIN, PAGE[1] - 10 * mm, f"zsizer \u00b7 {meta.title}"[:110])
+        head = f"zsizer \u00b7 {meta.title}"[: 110 - len(meta.customer)]
+        canvas.drawString(MARGIN, PAGE[1] - 10 * mm, head + (f" \u00b7 for {meta.customer}" if meta.customer else ""))
         canvas.drawRightString(PAGE[0] - MARGIN, PAGE[1] - 10 * mm, meta.created.strftime("%Y-%m-%d %H:%M UTC"))
         canvas.drawString(MARGIN, 9 * mm, "Estimates from published measurements: results in other environments vary.")
         canvas.drawRightString(PAGE[0] - MARGIN, 9 * mm, f"page {doc.page}")
@@ -299,7 +302,7 @@ def render(story: list[Flowable], meta: Meta) -> bytes:
         bottomMargin=MARGIN,
         title=meta.title,
         author=meta.author,
-        subject=meta.subject,
+        subject=f"{meta.subject} for {meta.customer}" if meta.customer else meta.subject,
         creator="zsizer",
         # Every font in the file is an embedded one, the canvas's first font included.
         initialFontName=FONT,
@@ -311,13 +314,14 @@ def render(story: list[Flowable], meta: Meta) -> bytes:
 
 
 def title_block(
-    *, title: str, scenario: str, author: str, created: datetime, lines: Sequence[str] = ()
+    *, title: str, scenario: str, author: str, created: datetime, lines: Sequence[str] = (), customer: str = ""
 ) -> list[Flowable]:
+    """The title, who the report is prepared for and by (:func:`sizing.presentation.prepared_line`),
+    the scenario and the date."""
     s = styles()
-    sub = " \u00b7 ".join(
-        [f"Scenario: {escape(scenario)}", f"Prepared by {escape(author)}", created.strftime("%Y-%m-%d %H:%M UTC")]
-    )
-    out: list[Flowable] = [para(escape(title), s.title), para(sub, s.subtitle)]
+    prepared = escape(prepared_line(customer, author))
+    sub = " \u00b7 ".join([f"Scenario: {escape(scenario)}", created.strftime("%Y-%m-%d %H:%M UTC")])
+    out: list[Flowable] = [para(escape(title), s.title), para(f"<b>{prepared}</b>", s.body), para(sub, s.subtitle)]
     out.extend(para(line, s.small) for line in lines)
     out.append(Spacer(1, 4))
     return out

@@ -296,7 +296,14 @@ def response_plot(chart: dict[str, Any], target_label: str) -> Plot:
         plot.series.append(Series(f"model ({target_label})", curve["tps"], curve["response_ms"], color=PALETTE[0]))
     if lower:
         plot.series.append(
-            Series("time on the CPs only", lower["tps"], lower["response_ms"], color=PALETTE[4], width=1.0, dash=(4, 2))
+            Series(
+                "time at the engines (a lower bound)",
+                lower["tps"],
+                lower["response_ms"],
+                color=PALETTE[4],
+                width=1.0,
+                dash=(4, 2),
+            )
         )
     target = chart.get("target") or {}
     if finite(target.get("response_time_ms")) is not None:
@@ -310,6 +317,7 @@ def response_plot(chart: dict[str, Any], target_label: str) -> Plot:
                 markers=True,
             )
         )
+    plot.series += lower_bound_target(chart)
     if finite(chart.get("knee_tps")):
         plot.guides.append(Guide("x", chart["knee_tps"], f"knee {num(chart['knee_tps'])}", PALETTE[3]))
     if finite(chart.get("saturation_tps")):
@@ -328,6 +336,19 @@ def response_plot(chart: dict[str, Any], target_label: str) -> Plot:
         ]
         plot.y_max = min(max(ys) * 1.05, max(keep))
     return plot
+
+
+def lower_bound_target(chart: dict[str, Any]) -> list[Series]:
+    """The target's marker where only a lower bound is known: the answer's "≥" (its card's),
+    at or under the line of the time at the engines (drawn at the central cost)."""
+    mark = None if chart.get("curve") else (chart.get("lower_bound") or {}).get("target_bound")
+    if not mark:
+        return []
+    return [
+        Series(
+            f"target: \u2265 {num(mark['y'], 3)} ms", [mark["x"]], [mark["y"]], color=TARGET, line=False, markers=True
+        )
+    ]
 
 
 def demand_bars(demand: dict[str, Any], eng: str) -> Bars:
@@ -541,18 +562,7 @@ def summary_section(e: EstimateSubject, chart_data: dict[str, Any] | None) -> li
     cap = record.capacity
     fit = record.feasibility
     out: list[Flowable] = [*heading("Summary"), para(f"<b>The question.</b> {escape(question_sentence(e))}.")]
-    if record.cps_required is None and fit.feasible is not False:
-        answer = "No CPs can be quoted: no CPU figures are published for this path."
-    elif fit.feasible is False:
-        most = fit.max_tps
-        answer = "This target does not carry the rate" + (
-            f"; the most it carries is {presentation.count(most, 'TPS')}." if most is not None else "."
-        )
-    else:
-        answer = (
-            f"{presentation.plural(record.cps_required, 'CP')} and {presentation.plural(record.ziips_required, eng)}"
-            f", {num(record.mips)} MIPS, {num(record.msu)} MSU, CPs at {pct(record.gcp_utilization)} busy."
-        )
+    answer = answer_sentence(record)
     out.append(para(f"<b>The answer.</b> {escape(answer)}"))
     if cap is not None and cap.model and fit.feasible is not False and record.cps_required is not None:
         out.append(
@@ -574,6 +584,91 @@ def summary_section(e: EstimateSubject, chart_data: dict[str, Any] | None) -> li
                 f"Busy engines on CPs and {eng}s at the target rate, against the LPAR's CPs and {eng}s.",
             )
         )
+    return out
+
+
+def answer_sentence(record: EstimateRecord) -> str:
+    """The answer in one sentence: the CPs and specialty engines; does not fit, with the most the
+    target carries; or no CPs quoted where no CPU figures are published."""
+    fit = record.feasibility
+    if record.cps_required is None and fit.feasible is not False:
+        return "No CPs can be quoted: no CPU figures are published for this path."
+    if fit.feasible is False:
+        most = fit.max_tps
+        return "This target does not carry the rate" + (
+            f"; the most it carries is {presentation.count(most, 'TPS')}." if most is not None else "."
+        )
+    eng = record.specialty_engine
+    return (
+        f"{presentation.plural(record.cps_required, 'CP')} and {presentation.plural(record.ziips_required, eng)}"
+        f", {num(record.mips)} MIPS, {num(record.msu)} MSU, CPs at {pct(record.gcp_utilization)} busy."
+    )
+
+
+def required_bars(estimates: Sequence[EstimateSubject], records: Sequence[EstimateRecord]) -> Bars:
+    """CPs and specialty engines required by each estimate, stacked; an estimate with no quote
+    (does not fit, no CPU data) has no bar and says so under its label."""
+    engines = {r.specialty_engine for r in records}
+    eng = engines.pop() if len(engines) == 1 else "specialty engine"
+    categories = [
+        f"#{e.id}" + ("" if r.cps_required is not None and r.feasibility.feasible is not False else " (no quote)")
+        for e, r in zip(estimates, records, strict=True)
+    ]
+    quoted = [r.cps_required is not None and r.feasibility.feasible is not False for r in records]
+    return Bars(
+        categories=categories,
+        stacks=[
+            (
+                "CPs",
+                [float(r.cps_required or 0) if q else 0.0 for r, q in zip(records, quoted, strict=True)],
+                PALETTE[0],
+            ),
+            (
+                f"{eng}s",
+                [float(r.ziips_required or 0) if q else 0.0 for r, q in zip(records, quoted, strict=True)],
+                PALETTE[2],
+            ),
+        ],
+        y_label="Engines required",
+    )
+
+
+def comparison_summary(estimates: Sequence[EstimateSubject]) -> list[Flowable]:
+    """Page 1 of a comparison: the question, each estimate's answer and recommended
+    configuration, the decisions to sign for each, and one chart (the engines each requires)."""
+    records = [EstimateRecord.from_dict({"inputs": e.inputs, **e.outputs}) for e in estimates]
+    out: list[Flowable] = [
+        *heading("Summary"),
+        para(
+            f"<b>The question.</b> {presentation.count(len(estimates))} answers side by side: "
+            + "; ".join(f"#{e.id} {escape(question_sentence(e))}" for e in estimates)
+            + "."
+        ),
+        para("<b>The answers.</b>"),
+    ]
+    for e, r in zip(estimates, records, strict=True):
+        cap = r.capacity
+        config = (
+            f" Recommended configuration: {escape(cap.model)} (capacity setting {escape(cap.capacity_setting)})."
+            if cap is not None and cap.model and r.feasibility.feasible is not False and r.cps_required is not None
+            else ""
+        )
+        out.append(para(f"\u2022 <b>#{e.id} {escape(scenario_name(e))}</b>: {escape(answer_sentence(r))}{config}"))
+    color = DECISION.hexval()
+    signs = [
+        (e, w)
+        for e in estimates
+        for w in presentation.warnings_by_level({"inputs": e.inputs, **e.outputs})["decisions"]
+    ]
+    if signs:
+        out.append(para(f'<font color="{color}"><b>Before you sign this</b></font>'))
+        out += [para(f'<font color="{color}">\u2022 #{e.id}: {escape(w.sentence)}</font>') for e, w in signs]
+    out.append(
+        figure(
+            draw_bars(required_bars(estimates, records), height=150),
+            "CPs and specialty engines each estimate requires (no bar: no CPs quoted).",
+        )
+    )
     return out
 
 

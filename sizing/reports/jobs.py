@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from reportlab.platypus import Flowable
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph
 
 from sizing import presentation
 from sizing.presentation import WarningText
 from sizing.records import MixHeadroomRecord
 from sizing.reports.document import (
     DASH,
+    DECISION,
     data_table,
+    escape,
     figure,
     finite,
     heading,
@@ -411,13 +413,134 @@ def _all_warnings(result: dict[str, Any]) -> list[WarningText]:
     return presentation.warnings({}, extra=warnings, numbers=False)
 
 
+#: What each kind of job asks, after the workload and machine it is about.
+JOB_QUESTIONS = {
+    "curve": "utilisation and response time against the rate, for each CP count",
+    "closed": "throughput and response time against the number of clients",
+    "montecarlo": "how many CPs, with the uncertainty of the cost sampled",
+    "optimize": "the cheapest mix of CPs and specialty engines that carries the rate",
+    "mix": "several workloads sharing one LPAR",
+    "batch": "each scenario of a CSV sized on its own",
+}
+
+
+def _workload_text(workload: dict[str, Any], names: presentation.ProductNames) -> str:
+    """One workload of a mix: "CICS TS for z/OS, v5.3 at 3,000 TPS"."""
+    path = configuration = rate = None
+    for key, value in workload.items():
+        if key == "path":
+            path = value
+        elif key == "configuration":
+            configuration = value
+        elif key == "tps":
+            rate = value
+    return f"{names.workload(path, configuration)} at {presentation.count(rate, 'TPS')}"
+
+
+def question_sentence(kind: str, params: dict[str, Any], names: presentation.ProductNames) -> str:
+    """The job's question in product and machine names: "FiTeq Authenticator, multi-region on
+    IBM z13 at 5,000 TPS: how many CPs, …"."""
+    path = configuration = machine = model = rate = None
+    workloads: list[str] = []
+    for key, value in params.items():  # the job's parameters (its question), not an answer
+        if key == "path":
+            path = value
+        elif key == "configuration":
+            configuration = value
+        elif key == "machine":
+            machine = value
+        elif key == "model":
+            model = value
+        elif key == "tps":
+            rate = value
+        elif key == "workloads":
+            workloads += [_workload_text(w, names) for w in value]
+    where = names.machine(machine) if machine else model
+    parts = [
+        names.workload(path, configuration) if path else ", ".join(workloads),
+        f"on {where}" if where else "",
+        f"at {presentation.count(rate, 'TPS')}" if rate is not None else "",
+    ]
+    about = "" if kind == "batch" else " ".join(p for p in parts if p)
+    what = JOB_QUESTIONS.get(kind, kind)
+    return f"{about}: {what}." if about else f"{what[0].upper()}{what[1:]}."
+
+
+def _heading_text(flowable: Flowable) -> str | None:
+    return flowable.text if isinstance(flowable, Paragraph) else None
+
+
+def _split_layout(section: Section) -> tuple[Section, Flowable | None, Section]:
+    """A kind's layout as (its answer table, its first chart, the rest): the first two go on the
+    summary page, the rest after it.  The layouts are "Summary", the answer, "Charts", figures,
+    and (a batch) its scenarios."""
+    at = next(
+        (
+            i
+            for i in range(len(section) - 1)
+            if isinstance(section[i], CondPageBreak) and _heading_text(section[i + 1]) == "Charts"
+        ),
+        len(section),
+    )
+    answer = [f for f in section[:at] if not isinstance(f, CondPageBreak) and _heading_text(f) != "Summary"]
+    rest = list(section[at:])
+    first = next((f for f in rest if isinstance(f, KeepTogether)), None)
+    if first is not None:
+        rest.remove(first)
+    # the "Charts" heading with no chart left under it goes
+    if len(rest) >= 2 and (len(rest) == 2 or isinstance(rest[2], CondPageBreak)):
+        rest = rest[2:]
+    return answer, first, rest
+
+
+def decisions(warnings: Sequence[WarningText]) -> Section:
+    """ "Before you sign this": the decision-level warnings, in the pages' sentences."""
+    said = [w for w in warnings if w.level == "decision"]
+    if not said:
+        return []
+    color = DECISION.hexval()
+    return [
+        para(f'<font color="{color}"><b>Before you sign this</b></font>'),
+        *(para(f'<font color="{color}">\u2022 {escape(w.sentence)}</font>') for w in said),
+    ]
+
+
+def executive_summary(
+    kind: str,
+    params: dict[str, Any],
+    answer: Section,
+    chart: Flowable | None,
+    warnings: Sequence[WarningText],
+    names: presentation.ProductNames,
+) -> Section:
+    """Page 1: the question, the answer (the kind's own summary table, with the recommended
+    configuration where the kind has one), the decisions to sign and one chart."""
+    out: Section = [
+        *heading("Summary"),
+        para(f"<b>The question.</b> {escape(question_sentence(kind, params, names))}"),
+        para("<b>The answer.</b>"),
+        *answer,
+        *decisions(warnings),
+    ]
+    if chart is not None:
+        out.append(chart)
+    return out
+
+
 def job_story(
-    kind: str, params: dict[str, Any], result: dict[str, Any], basis: ReportBasis | None
+    kind: str,
+    params: dict[str, Any],
+    result: dict[str, Any],
+    basis: ReportBasis | None,
+    names: presentation.ProductNames = presentation.NO_NAMES,
 ) -> Sequence[Flowable]:
-    """Parameters, summary and charts, warnings, the result table and the basis of one job."""
-    story: Section = [*heading("The question"), key_values(param_rows(kind, params, result))]
-    story += LAYOUTS[kind](result)
+    """A summary page (question, answer, decisions, one chart), then the parameters, the other
+    charts, warnings, the result table and the basis of one job."""
     warnings = _all_warnings(result)
+    answer, chart, rest = _split_layout(LAYOUTS[kind](result))
+    story: Section = [*executive_summary(kind, params, answer, chart, warnings, names), PageBreak()]
+    story += [*heading("The question"), key_values(param_rows(kind, params, result))]
+    story += rest
     story += [*heading("Warnings"), *warning_list(warnings)]
     if kind != "batch":
         story += result_table(result, limit=400)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, PageBreak
 
+from sizing import presentation
 from sizing.jobs.plan_cec import MachineCandidate
 from sizing.models import Plan
 from sizing.reports.document import (
@@ -45,14 +46,15 @@ def _growth(w: dict[str, Any], period: str) -> str:
     return f"{num(w.get('growth_pct') or 0, 1)} % a year"
 
 
-def question_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
+def question_section(
+    plan: Plan, result: dict[str, Any], names: presentation.ProductNames = presentation.NO_NAMES
+) -> list[Flowable]:
     inputs = plan.inputs
     last = result["periods"][-1]
     out: list[Flowable] = heading("The question")
-    names = workload_names(inputs=inputs)  # product names, not slugs
     rows = [
         (
-            names[i],
+            names.workload(w["path"], w["configuration"]),
             num(w["tps"]),
             num(w.get("peak_ratio") or 1, 2),
             _growth(w, inputs["period"]),
@@ -106,9 +108,19 @@ def recommendation_section(result: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def chart(result: dict[str, Any], candidate: dict[str, Any]) -> Flowable:
+def _named_label(text: str, names: presentation.ProductNames) -> str:
+    """A workload's label, "path/configuration", in product names."""
+    return names.workload(*text.split("/", 1)) if "/" in text else text
+
+
+def chart(
+    result: dict[str, Any], candidate: dict[str, Any], names: presentation.ProductNames = presentation.NO_NAMES
+) -> Flowable:
     periods = candidate["periods"]
-    labels = [w["label"] for w in result["periods"][0]["workloads"]]
+    named = [_named_label(w["label"], names) for w in result["periods"][0]["workloads"]]
+    # short keys in the legend (W1, W2, ...), the workloads' names under the chart: a legend of
+    # full product names runs off the chart
+    labels = [f"W{i}" for i in range(1, len(named) + 1)]
     stacks = []
     for i, label in enumerate(labels):
         color = PALETTE[i % len(PALETTE)]
@@ -132,7 +144,9 @@ def chart(result: dict[str, Any], candidate: dict[str, Any]) -> Flowable:
     return figure(
         drawing,
         f"{escape(candidate['label'])}: busy CPs and zIIPs per period, stacked by workload, against the capacity "
-        f"and ceiling of the last period; runs out: {escape(runs)}.",
+        f"and ceiling of the last period; runs out: {escape(runs)}. "
+        + "; ".join(f"{key}: {escape(name)}" for key, name in zip(labels, named, strict=True))
+        + ".",
     )
 
 
@@ -166,16 +180,18 @@ def table_section(result: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def sources_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
+def sources_section(
+    plan: Plan, result: dict[str, Any], names: presentation.ProductNames = presentation.NO_NAMES
+) -> list[Flowable]:
     out: list[Flowable] = heading("Each workload's basis and sources")
     rows = [
-        (f"{w['path']}/{w['configuration']}", w["name"], "; ".join(w["sources"]) or DASH)
+        (names.workload(w["path"], w["configuration"]), w["name"], "; ".join(w["sources"]) or DASH)
         for w in plan_sources(inputs=plan.inputs)
     ]
     out.append(data_table(["Workload", "Configuration", "Sources"], rows, widths=[0.26, 0.3, 0.44]))
     first = result["candidates"][0]
     notes = [
-        (f"{w['path']}/{w['configuration']}", note["code"], note["message"])
+        (names.workload(w["path"], w["configuration"]), note["code"], note["message"])
         for w, basis in zip(plan.inputs["workloads"], first.get("basis") or [], strict=False)
         for note in basis
     ]
@@ -198,26 +214,67 @@ def sources_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
     return out
 
 
-def plan_pdf(*, plan: Plan, result: dict[str, Any]) -> bytes:
-    """The PDF proposal of an answered plan."""
-    author = plan.owner.get_username()
+def summary_section(plan: Plan, result: dict[str, Any], names: presentation.ProductNames) -> list[Flowable]:
+    """Page 1: the question, the recommendation (the answer and the configuration to sign for),
+    each candidate's run-out, and one chart: the first candidate that lasts the horizon."""
+    inputs = plan.inputs
+    workloads = "; ".join(_workload_name(w, names) for w in inputs["workloads"])
+    question = (
+        f"{presentation.plural(len(inputs['workloads']), 'workload')} ({workloads}) over {inputs['horizon']} "
+        f"{inputs['period']}s, growing: which of the {presentation.count(len(inputs['candidates']))} candidates "
+        "carries the peaks, and until when, for the fewest MSU installed."
+    )
+    out: list[Flowable] = [*heading("Summary"), para(f"<b>The question.</b> {escape(question)}")]
+    out += recommendation_section(result)
+    candidates = result["candidates"]
+    lasting = next((c for c in candidates if all(q["holds"] for q in c["periods"])), None)
+    shown = lasting or (candidates[0] if candidates else None)
+    if shown is not None:
+        out.append(chart(result, shown, names))
+    return out
+
+
+def _workload_name(w: dict[str, Any], names: presentation.ProductNames) -> str:
+    """ "z/OS Connect EE, channel": a workload of the plan in product names."""
+    path = configuration = None
+    for key, value in w.items():
+        if key == "path":
+            path = value
+        elif key == "configuration":
+            configuration = value
+    return names.workload(path, configuration)
+
+
+def plan_pdf(
+    *,
+    plan: Plan,
+    result: dict[str, Any],
+    author: str | None = None,
+    customer: str = "",
+    names: presentation.ProductNames = presentation.NO_NAMES,
+) -> bytes:
+    """The PDF proposal of an answered plan, prepared by ``author`` (default: the owner's user
+    name) for ``customer`` (none named: "")."""
+    author = author or plan.owner.get_username()
     story: list[Flowable] = title_block(
         title=f"Capacity plan: {plan.name}",
         scenario=f"{len(plan.inputs['workloads'])} workloads over {plan.horizon} {plan.period}s",
         author=author,
         created=plan.created_at,
+        customer=customer,
     )
-    story += question_section(plan, result)
-    story += recommendation_section(result)
+    story += [*summary_section(plan, result, names), PageBreak()]
+    story += question_section(plan, result, names)
     story += heading("Busy engines per period")
     for candidate in result["candidates"][:MAX_CHARTS]:
         if candidate["kind"] != "cec":  # a machine's LPARs are drawn in its own section
-            story.append(chart(result, candidate))
+            story.append(chart(result, candidate, names))
     for candidate in result["candidates"]:
         if candidate["kind"] == "cec":
             mine = MachineCandidate.from_dict(candidate)
             story += machine_section(mine, period=plan.period, workloads=workload_names(inputs=plan.inputs))
     story += table_section(result)
-    story += sources_section(plan, result)
+    story += sources_section(plan, result, names)
     story += disclaimer()
-    return render(story, Meta(title=f"Capacity plan: {plan.name}", author=author, created=plan.created_at))
+    meta = Meta(title=f"Capacity plan: {plan.name}", author=author, created=plan.created_at, customer=customer)
+    return render(story, meta)

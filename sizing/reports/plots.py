@@ -16,6 +16,7 @@ from typing import Literal, TypeVar
 from reportlab.graphics.shapes import Circle, Drawing, Group, Line, PolyLine, Rect, String
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from sizing.reports.document import FONT, FRAME_WIDTH, INK, MUTED, RULE, finite
 
@@ -164,6 +165,12 @@ def _extent(plot: Plot) -> tuple[float, float, float, float]:
     return x0, max(x1, x0 + 1e-9), y0, max(y1 * 1.05 if plot.y_max is None else y1, y0 + 1e-9)
 
 
+def _whole_xs(plot: Plot) -> bool:
+    """Every x of every series is a whole number (a count: rows, clients)."""
+    xs = [p[0] for s in plot.series for run in _pairs(s) for p in run]
+    return bool(xs) and all(float(x).is_integer() for x in xs)
+
+
 def draw_plot(plot: Plot, *, width: float = FRAME_WIDTH, height: float = 200.0) -> Drawing:
     """The plot as a Drawing (a flowable): axes with ticks, the series, guides, a legend."""
     d = Drawing(width, height, initialFontName=FONT)
@@ -171,6 +178,9 @@ def draw_plot(plot: Plot, *, width: float = FRAME_WIDTH, height: float = 200.0) 
     pw, ph = width - left - right, height - bottom - top
     x0, x1, y0, y1 = _extent(plot)
     xt, yt = nice_ticks(x0, x1), nice_ticks(y0, y1)
+    if len(xt) > 1 and xt[1] - xt[0] < 1 and _whole_xs(plot):
+        # counts on the x axis (rows, clients): whole ticks only, never "1.5"
+        xt = [float(v) for v in range(math.floor(x0), math.ceil(x1) + 1)]
     x0, x1 = min(x0, xt[0]), max(x1, xt[-1])
     y0, y1 = min(y0, yt[0]), max(y1, yt[-1])
 
@@ -225,54 +235,72 @@ def _draw_guides(
     box: tuple[float, float, float, float],
     extent: tuple[float, float, float, float],
 ) -> None:
+    """Every guide's line first, then every label on a white ground: no line or series runs
+    through a label, and no label is drawn over another."""
     left, bottom, pw, ph = box
     x0, x1, y0, y1 = extent
-    shown = 0
-    placed: list[tuple[str, float]] = []  # the y-guide labels drawn: (side, y)
-    for g in plot.guides:
-        if g.axis == "x" and x0 <= g.value <= x1:
-            x = sx(g.value)
-            d.add(Line(x, bottom, x, bottom + ph, strokeColor=g.color, strokeWidth=0.9, strokeDashArray=(3, 2)))
-            # Labels of neighbouring vertical guides are staggered so that they never overlap.
-            anchor: Literal["start", "end"] = "end" if x > left + pw * 0.7 else "start"
-            tx = x - 2 if anchor == "end" else x + 2
-            d.add(
-                String(
-                    tx,
-                    bottom + ph - 8 - 9 * shown,
-                    g.label,
-                    fontName=FONT,
-                    fontSize=6.5,
-                    fillColor=g.color,
-                    textAnchor=anchor,
-                )
-            )
-            shown += 1
-        elif g.axis == "y" and y0 <= g.value <= y1:
-            y = sy(g.value)
-            d.add(Line(left, y, left + pw, y, strokeColor=g.color, strokeWidth=0.9, strokeDashArray=(3, 2)))
-            _guide_label(d, placed, g, left, pw, y)
+    xs = [g for g in plot.guides if g.axis == "x" and x0 <= g.value <= x1]
+    ys = [g for g in plot.guides if g.axis == "y" and y0 <= g.value <= y1]
+    for g in xs:
+        x = sx(g.value)
+        d.add(Line(x, bottom, x, bottom + ph, strokeColor=g.color, strokeWidth=0.9, strokeDashArray=(3, 2)))
+    for g in ys:
+        y = sy(g.value)
+        d.add(Line(left, y, left + pw, y, strokeColor=g.color, strokeWidth=0.9, strokeDashArray=(3, 2)))
+    # Vertical guides' labels are staggered; those at the right end left of the leftmost guide
+    # there, so that no guide line crosses them.
+    right_edge = min((sx(g.value) for g in xs if sx(g.value) > left + pw * 0.7), default=left + pw)
+    for shown, g in enumerate(xs):
+        x = sx(g.value)
+        anchor: Literal["start", "end"] = "end" if x > left + pw * 0.7 else "start"
+        tx = right_edge - 2 if anchor == "end" else x + 2
+        _label(d, tx, bottom + ph - 8 - 9 * shown, g.label, g.color, anchor)
+    placed: list[tuple[str, float]] = []
+    lines = [sy(g.value) for g in ys]
+    for g in ys:
+        _guide_label(d, placed, g, left, pw, sy(g.value), lines=lines)
 
 
 #: Height of a guide's label, points (6.5 pt type and a little air).
 _LABEL_HEIGHT = 8.5
 
 
-def _guide_label(d: Drawing, placed: list[tuple[str, float]], g: Guide, left: float, width: float, y: float) -> None:
+def _label(d: Drawing, x: float, y: float, text: str, color: Color, anchor: Literal["start", "end"]) -> None:
+    """A guide's label on a white ground (what it is drawn over does not run through it)."""
+    width = stringWidth(text, FONT, 6.5)
+    x_left = x - width if anchor == "end" else x
+    ground = Rect(x_left - 1, y - 1.8, width + 2, 7.6)
+    ground.fillColor, ground.strokeColor = colors.white, None
+    d.add(ground)
+    d.add(String(x, y, text, fontName=FONT, fontSize=6.5, fillColor=color, textAnchor=anchor))
+
+
+def _guide_label(
+    d: Drawing,
+    placed: list[tuple[str, float]],
+    g: Guide,
+    left: float,
+    width: float,
+    y: float,
+    *,
+    lines: Sequence[float] = (),
+) -> None:
     """A horizontal guide's label at the left of the plot, or at the right where it would overprint
-    one already drawn at the left (the capacity line and its ceiling a little below it)."""
+    one already drawn at the left (the capacity line and its ceiling a little below it); below
+    its line where another guide's line runs just above it."""
     side = "left"
     if any(s == "left" and abs(py - y) < _LABEL_HEIGHT for s, py in placed):
         side = "right"
         if any(s == "right" and abs(py - y) < _LABEL_HEIGHT for s, py in placed):
             y -= _LABEL_HEIGHT + 2  # both sides taken: below the line
+    text_y = y + 2
+    if any(0 < other - y < _LABEL_HEIGHT + 1 for other in lines):
+        text_y = y - _LABEL_HEIGHT + 1  # another line runs through the band above: below this one
     placed.append((side, y))
     if side == "left":
-        d.add(String(left + 3, y + 2, g.label, fontName=FONT, fontSize=6.5, fillColor=g.color))
+        _label(d, left + 3, text_y, g.label, g.color, "start")
     else:
-        d.add(
-            String(left + width - 3, y + 2, g.label, fontName=FONT, fontSize=6.5, fillColor=g.color, textAnchor="end")
-        )
+        _label(d, left + width - 3, text_y, g.label, g.color, "end")
 
 
 def _draw_legend(d: Drawing, plot: Plot, x: float, y: float, width: float) -> None:
@@ -331,20 +359,16 @@ def draw_bars(bars: Bars, *, width: float = FRAME_WIDTH, height: float = 190.0) 
         if n <= 24 or i % math.ceil(n / 24) == 0:
             d.add(String(cx, bottom - 10, cat[:28], fontName=FONT, fontSize=6.2, fillColor=MUTED, textAnchor="middle"))
     placed: list[tuple[str, float]] = []
-    for g in bars.guides:
-        if 0 <= g.value <= y1:
-            d.add(
-                Line(
-                    left,
-                    sy(g.value),
-                    left + pw,
-                    sy(g.value),
-                    strokeColor=g.color,
-                    strokeWidth=0.9,
-                    strokeDashArray=(3, 2),
-                )
+    shown = [g for g in bars.guides if 0 <= g.value <= y1]
+    for g in shown:
+        d.add(
+            Line(
+                left, sy(g.value), left + pw, sy(g.value), strokeColor=g.color, strokeWidth=0.9, strokeDashArray=(3, 2)
             )
-            _guide_label(d, placed, g, left, pw, sy(g.value))
+        )
+    lines = [sy(g.value) for g in shown]
+    for g in shown:
+        _guide_label(d, placed, g, left, pw, sy(g.value), lines=lines)
     d.add(String(left + pw / 2, 4, bars.x_label, fontName=FONT, fontSize=7.5, fillColor=INK, textAnchor="middle"))
     d.add(_y_label(bars.y_label, bottom + ph / 2))
     _draw_legend(

@@ -281,8 +281,17 @@ def response_chart(
     chart["cost_factor"] = _finite(answer.response_curve([tps]).cost_factor[0])
     if curve.response_ms is not None:
         chart["curve"] = {"tps": _series(curve.tps), "response_ms": _series(curve.response_ms)}
-    # The page labels this line the time on the CPs alone (service + queueing, software wait).
-    chart["lower_bound"] = {"tps": _series(curve.tps), "response_ms": _series(curve.cp_ms)}
+    # The time at the queues (CP service and queueing, the software station's wait, the specialty
+    # engines' residence): the quantity the answer's lower bound on the response time is (its
+    # card's "≥"), so the line and the card say the same thing at the target.
+    # Without a response-time curve the target's marker is the answer's own lower bound (the low
+    # end of the cost range), at or under the line drawn at the central cost.
+    low = _finite(rt.low) if rt.value is None else None
+    chart["lower_bound"] = {
+        "tps": _series(curve.tps),
+        "response_ms": _series(curve.lower_bound_ms),
+        "target_bound": None if low is None else {"x": tps, "y": low},
+    }
     if knee is not None and rm.has_response_data:
         at_knee = answer.response_curve([knee]).response_ms
         chart["knee_response_ms"] = None if at_knee is None else _finite(at_knee[0])

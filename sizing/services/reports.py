@@ -19,13 +19,20 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connections, transaction
 from django.utils import timezone
-from reportlab.platypus import Flowable, PageBreak
+from reportlab.platypus import CondPageBreak, Flowable, PageBreak
 
 import models_lib
 from config.celery import app as celery_app
+from sizing import presentation
 from sizing.models import Estimate, Job, JobKind, JobStatus, Report, ReportStatus, Visibility
 from sizing.reports import document
-from sizing.reports.estimate import EstimateSubject, comparison_table, estimate_story, scenario_name
+from sizing.reports.estimate import (
+    EstimateSubject,
+    comparison_summary,
+    comparison_table,
+    estimate_story,
+    scenario_name,
+)
 from sizing.selectors.report_basis import ReportBasis, report_basis
 from sizing.services import charts, local_account
 
@@ -36,14 +43,14 @@ class ReportNotReady(Exception):
     """The job has no result to report on (it has not succeeded)."""
 
 
-def _author(user: User) -> str:
+def author_name(user: User) -> str:
     """The engineer's full name from the account, else the user name; the local account of
-    ``make run`` (no person behind it) is not named."""
-    full = str(getattr(user, "get_full_name", lambda: "")() or "").strip()
-    if full:
-        return full
-    name = user.get_username()
-    return "a zsizer user" if name == local_account.USERNAME else name
+    ``make run`` (no person behind it) is not named unless a name is set on it."""
+    full = str(getattr(user, "get_full_name", lambda: "")() or "")
+    return presentation.prepared_by(full, user.get_username(), unnamed=local_account.USERNAME)
+
+
+_author = author_name
 
 
 def estimate_subject(estimate: Estimate) -> EstimateSubject:
@@ -79,8 +86,9 @@ def _estimate_parts(*, user: User, estimate: Estimate) -> tuple[EstimateSubject,
     return subject, estimate_story(subject, basis, chart, note)
 
 
-def estimate_report_pdf(*, user: User, estimate: Estimate) -> bytes:
-    """The report of one saved estimate of ``user`` (the caller has checked ownership)."""
+def estimate_report_pdf(*, user: User, estimate: Estimate, customer: str = "") -> bytes:
+    """The report of one saved estimate of ``user`` (the caller has checked ownership), prepared
+    for ``customer`` (none named: "")."""
     created = timezone.now()
     subject, story = _estimate_parts(user=user, estimate=estimate)
     title = f"Sizing report: {scenario_name(subject)}"
@@ -92,12 +100,13 @@ def estimate_report_pdf(*, user: User, estimate: Estimate) -> bytes:
         lines=[
             f"Estimate #{subject.id}, saved {subject.saved}, engine version {document.escape(subject.model_version)}."
         ],
+        customer=customer,
     )
     story = [*head, *story, *document.disclaimer()]
-    return document.render(story, document.Meta(title=title, author=_author(user), created=created))
+    return document.render(story, document.Meta(title=title, author=_author(user), created=created, customer=customer))
 
 
-def comparison_report_pdf(*, user: User, estimates: Sequence[Estimate]) -> bytes:
+def comparison_report_pdf(*, user: User, estimates: Sequence[Estimate], customer: str = "") -> bytes:
     """Two or three estimates side by side, then each one's report in full."""
     created = timezone.now()
     subjects = [estimate_subject(e) for e in estimates]
@@ -107,20 +116,24 @@ def comparison_report_pdf(*, user: User, estimates: Sequence[Estimate]) -> bytes
         scenario=" vs ".join(scenario_name(s) for s in subjects),
         author=_author(user),
         created=created,
+        customer=customer,
     )
-    story: list[Flowable] = [*head, *document.heading("Side by side"), *comparison_table(subjects)]
+    story: list[Flowable] = [*head, *comparison_summary(subjects), PageBreak()]
+    story += [*document.heading("Side by side"), *comparison_table(subjects)]
     for estimate in estimates:
         subject, parts = _estimate_parts(user=user, estimate=estimate)
         story += [
-            PageBreak(),
+            # a new page, unless the last one still has half of itself free (no near-empty page
+            # of the previous estimate's last lines)
+            CondPageBreak(document.PAGE[1] / 2),
             document.para(document.escape(f"#{subject.id} {scenario_name(subject)}"), document.styles().title),
         ]
         story += parts
     story += document.disclaimer()
-    return document.render(story, document.Meta(title=title, author=_author(user), created=created))
+    return document.render(story, document.Meta(title=title, author=_author(user), created=created, customer=customer))
 
 
-def job_report_pdf(*, user: User, job: Job) -> bytes:
+def job_report_pdf(*, user: User, job: Job, customer: str = "") -> bytes:
     """The report of a succeeded job of ``user``."""
     from sizing.reports.jobs import job_story  # the job layouts are only needed here
 
@@ -130,9 +143,10 @@ def job_report_pdf(*, user: User, job: Job) -> bytes:
     result = job.result
     basis = _job_basis(user=user, job=job)
     title = f"{JobKind(job.kind).label}: job #{job.pk}"
+    names = product_names(user)
     head = document.title_block(
         title=title,
-        scenario=_job_scenario(job),
+        scenario=_job_scenario(job, names),
         author=_author(user),
         created=created,
         lines=[
@@ -140,18 +154,20 @@ def job_report_pdf(*, user: User, job: Job) -> bytes:
         ]
         if job.finished_at
         else [],
+        customer=customer,
     )
-    story = [*head, *job_story(job.kind, dict(job.params), result, basis), *document.disclaimer()]
-    return document.render(story, document.Meta(title=title, author=_author(user), created=created))
+    story = [*head, *job_story(job.kind, dict(job.params), result, basis, names), *document.disclaimer()]
+    return document.render(story, document.Meta(title=title, author=_author(user), created=created, customer=customer))
 
 
-def _job_scenario(job: Job) -> str:
+def _job_scenario(job: Job, names: presentation.ProductNames = presentation.NO_NAMES) -> str:
+    """The job's question in a line, in product and machine names."""
     p = job.params
     if job.kind == "batch":
         return f"{(job.result or {}).get('rows', 0)} scenarios from CSV"
     if job.kind == "mix":
-        return f"{len(p.get('workloads') or [])} workloads on {p.get('machine')}"
-    return f"{p.get('path')}/{p.get('configuration')} on {p.get('machine')}"
+        return f"{len(p.get('workloads') or [])} workloads on {names.machine(p.get('machine'))}"
+    return f"{names.workload(p.get('path'), p.get('configuration'))} on {names.machine(p.get('machine'))}"
 
 
 def _job_basis(*, user: User, job: Job) -> ReportBasis | None:
@@ -182,8 +198,9 @@ def report_is_heavy(job: Job) -> bool:
     return job.kind == JobKind.BATCH and int((job.result or {}).get("rows") or 0) > HEAVY_BATCH_ROWS
 
 
-def report_request(*, user: User, job: Job) -> Report:
-    """The stored report of ``job``, or a new one queued for a worker once the row is committed.
+def report_request(*, user: User, job: Job, customer: str = "") -> Report:
+    """The stored report of ``job`` for ``customer``, or a new one queued for a worker once the row
+    is committed.
 
     A report that failed is tried again; one queued, running or done is returned as it is.
     """
@@ -192,7 +209,7 @@ def report_request(*, user: User, job: Job) -> Report:
     with transaction.atomic():
         Job.objects.select_for_update().filter(pk=job.pk).first()  # one report per job at a time
         existing = (
-            Report.objects.filter(job=job, model_version=models_lib.__version__)
+            Report.objects.filter(job=job, model_version=models_lib.__version__, customer=customer)
             .exclude(status=ReportStatus.FAILED)
             .defer("pdf")
             .first()
@@ -200,7 +217,7 @@ def report_request(*, user: User, job: Job) -> Report:
         if existing is not None:
             return existing
         report = Report.objects.create(
-            owner=user, job=job, task_id=str(uuid.uuid4()), model_version=models_lib.__version__
+            owner=user, job=job, task_id=str(uuid.uuid4()), model_version=models_lib.__version__, customer=customer
         )
         transaction.on_commit(partial(_dispatch, report_id=report.pk, task_id=report.task_id))
     return report
@@ -241,7 +258,7 @@ def report_build(*, report_id: int) -> str:
         return "not-queued"
     report = Report.objects.select_related("owner", "job").defer("pdf").get(pk=report_id)
     try:
-        pdf = job_report_pdf(user=report.owner, job=report.job)
+        pdf = job_report_pdf(user=report.owner, job=report.job, customer=report.customer)
     except Exception as exc:  # a report that cannot be built says why, rather than staying "running"
         logger.exception("report %s: could not be built", report_id)
         Report.objects.filter(pk=report_id, status=ReportStatus.RUNNING).update(
@@ -258,3 +275,16 @@ def report_pdf_bytes(report: Report) -> bytes:
     """The stored PDF of a succeeded report."""
     pdf = Report.objects.filter(pk=report.pk).values_list("pdf", flat=True).first()
     return bytes(pdf or b"")
+
+
+def product_names(user: User) -> presentation.ProductNames:
+    """The names of the paths, configurations (published and ``user``'s own) and machines."""
+    from sizing.models import Machine, Path
+    from sizing.selectors.reference import visible_configurations
+
+    configs = visible_configurations(user=user).select_related("path").values_list("path__slug", "slug", "name")
+    return presentation.ProductNames(
+        paths=dict(Path.objects.values_list("slug", "name")),
+        configurations={(p, c): name for p, c, name in configs},
+        machines=dict(Machine.objects.values_list("slug", "name")),
+    )

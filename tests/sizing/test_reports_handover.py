@@ -11,11 +11,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
 from sizing.models import Estimate, Job
-from tests.sizing.test_reports import _create, _pdf, _stored_job, pdf_text
+from sizing.services import reports
+from tests.sizing.test_calibrations_api import _table_11_1_intervals
+from tests.sizing.test_cecs import EXAMPLE as CEC_EXAMPLE
+from tests.sizing.test_reports import JOB_CASES, _create, _pdf, _stored_job, pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -145,7 +149,8 @@ def test_comparison_report_says_the_three_answers_in_the_single_reports_words(ap
     ]
     pdf = _pdf(api, f"/api/v1/estimates/report.pdf?ids={','.join(map(str, ids))}")
     pages = pdf_text(pdf, layout=True)
-    first = " ".join(pages[0].split())
+    # page 1 is the summary; the side-by-side table follows it
+    first = " ".join(next(p for p in pages if "Side by side" in p).split())
     words = _words(pdf)
     assert "warning(s)" not in words and "3,000.0" not in words and "8,000.0" not in words
     assert "Target rate 3,000 TPS 8,000 TPS 3,000 TPS" in first
@@ -184,3 +189,150 @@ def test_job_report_cites_its_documents_once(
     # warnings in sentences, no hyphenated engine code
     for w in job.result.get("warnings") or []:
         assert "-" not in w["code"] or w["code"] not in words
+
+
+# -- a report to hand over: prepared for and by, on every PDF (issue 30 item 6) --------------------
+
+FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region"}
+#: One estimate of each kind of answer (the issue's five): the same inputs as tests/sizing/test_records.py.
+ANSWERS = {
+    "fits": {**FITEQ, "machine": "z16", "tps": 8000},
+    "overloaded": {**FITEQ, "machine": "z16", "cps": 2, "tps": 20000},
+    "does-not-fit": {**FITEQ, "machine": "z10", "tps": 60000},
+    "lower-bound": ZCEE,  # z/OS Connect: a cost from published bounds
+    "no-cpu-data": {"path": "hostbridge-http", "configuration": "default-tcpip", "machine": "z13", "tps": 100},
+}
+#: A small plan: two workloads over three years on two z16 models.
+PLAN = {
+    "name": "API layer and CICS",
+    "horizon_years": 3,
+    "workloads": [
+        {"path": "zosconnect-cics", "configuration": "channel", "tps": 2000, "peak_ratio": 1.5, "growth_pct": 25},
+        {"path": "cicsts-catalog", "configuration": "v5.3", "tps": 60000, "peak_ratio": 1.3, "growth_pct": 10},
+    ],
+    "candidates": ["3931-706", "3931-710"],
+}
+CUSTOMER = "Bank A (Zürich) & Partners"
+
+
+def every_pdf(api: Any, user: Any, settings: Any, customer: str | None = None) -> dict[str, bytes]:
+    """Every kind of PDF the app answers, each asked for ``customer``: an estimate of each kind
+    of answer, a calibrated estimate, a comparison (zIIP with no zIIP, zAAP with zIIP), a job of
+    every kind, a plan and a CEC's placement."""
+    q = "" if customer is None else urlencode({"customer": customer})
+    out: dict[str, bytes] = {}
+    ids = {}
+    for name, inputs in ANSWERS.items():
+        ids[name] = _create(api, {**inputs, "name": f"{name} case"})["id"]
+        out[f"estimate-{name}"] = _pdf(api, f"/api/v1/estimates/{ids[name]}/report.pdf?{q}")
+    calibration = api.post(
+        "/api/v1/calibrations/",
+        {
+            "name": "Bank A March",
+            "path": "fiteq-authenticator",
+            "model": "2827-710",
+            "intervals": _table_11_1_intervals(),
+        },
+        format="json",
+    )
+    assert calibration.status_code == 201, calibration.json()
+    calibrated = _create(api, {"calibration": calibration.json()["id"], "machine": "z16", "tps": 8000})
+    out["calibration"] = _pdf(api, f"/api/v1/estimates/{calibrated['id']}/report.pdf?{q}")
+    cicstg_zec12 = _create(api, {"path": "cicstg", "configuration": "ipic-channel-64", "machine": "zec12", "tps": 3000})
+    trio = [ids["fits"], ids["does-not-fit"], cicstg_zec12["id"]]
+    out["comparison"] = _pdf(api, f"/api/v1/estimates/report.pdf?ids={','.join(map(str, trio))}&{q}")
+    for kind, (params, _) in sorted(JOB_CASES.items()):
+        job = _stored_job(user, kind, params)
+        out[f"job-{kind}"] = _pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf?{q}")
+    settings.ZSIZER_PLAN_INLINE_EVALUATIONS = 100
+    plan = api.post("/api/v1/plans/", PLAN, format="json")
+    assert plan.status_code == 201 and plan.json()["status"] == "succeeded", plan.content[:300]
+    out["plan"] = _pdf(api, f"/api/v1/plans/{plan.json()['id']}/report.pdf?{q}")
+    cec = api.post("/api/v1/cecs/", CEC_EXAMPLE, format="json").json()
+    body = {"lpar": "PROD", "workloads": [{"path": "zosconnect-cics", "configuration": "channel", "tps": 2000}]}
+    placed = api.post(f"{cec['url'].rstrip('/')}/place.pdf?{q}", body, format="json")
+    assert placed.status_code == 200 and placed.content.startswith(b"%PDF-"), placed.content[:300]
+    out["cec-placement"] = bytes(placed.content)
+    return out
+
+
+def test_every_pdf_says_who_it_is_prepared_for_and_by(api: Any, user: Any, settings: Any) -> None:
+    user.first_name, user.last_name = "Ada", "Lovelace"
+    user.save()
+    pdfs = every_pdf(api, user, settings, customer=f"  {CUSTOMER} ")
+    assert len(pdfs) == len(ANSWERS) + 1 + 1 + len(JOB_CASES) + 2
+    for kind, pdf in pdfs.items():
+        pages = [" ".join(p.split()) for p in pdf_text(pdf)]
+        # on the first page, in the words of sizing.presentation.prepared_line: the account's full
+        # name (not its user name), the customer as typed, spaces at its ends dropped
+        assert f"Prepared for {CUSTOMER} \u00b7 Prepared by Ada Lovelace" in pages[0], kind
+        assert "engineer" not in pages[0], kind
+        # and in the header of every page
+        assert all(f"for {CUSTOMER}" in p for p in pages), kind
+        # page 1 is a summary: the question and the answer
+        assert "Summary" in pages[0] and "The question" in pages[0], kind
+
+
+def test_without_a_customer_the_pdf_names_only_who_prepared_it(api: Any, user: Any) -> None:
+    body = _create(api, {**FITEQ_Z17})
+    first = " ".join(pdf_text(_pdf(api, f"/api/v1/estimates/{body['id']}/report.pdf"))[0].split())
+    # no full name on the account: its user name
+    assert "Prepared by engineer" in first and "Prepared for" not in first
+
+
+def test_the_local_account_is_named_once_it_has_a_name(django_user_model: Any) -> None:
+    from sizing.services import local_account
+
+    local = django_user_model(username=local_account.USERNAME)
+    assert reports.author_name(local) == "a zsizer user"
+    local.first_name = "Grace"
+    assert reports.author_name(local) == "Grace"
+
+
+@pytest.mark.parametrize(
+    ("customer", "problem"),
+    [
+        ("x" * 121, "At most 120 characters (got 121)."),
+        ("Bank\nA", "Printable text only: no line breaks, tabs or control characters."),
+        ("Bank\x07A", "Printable text only: no line breaks, tabs or control characters."),
+    ],
+)
+def test_a_bad_customer_is_a_400_naming_the_field_on_every_pdf(
+    api: Any, user: Any, customer: str, problem: str
+) -> None:
+    a, b = _create(api, FITEQ_Z17)["id"], _create(api, ZCEE)["id"]
+    job = _stored_job(user, "curve", JOB_CASES["curve"][0])
+    q = urlencode({"customer": customer})
+    for url in (
+        f"/api/v1/estimates/{a}/report.pdf?{q}",
+        f"/api/v1/estimates/report.pdf?ids={a},{b}&{q}",
+        f"/api/v1/jobs/{job.pk}/report.pdf?{q}",
+    ):
+        response = api.get(url)
+        assert response.status_code == 400, url
+        assert response.json() == {"customer": [problem]}, url
+    cec = api.post("/api/v1/cecs/", CEC_EXAMPLE, format="json").json()
+    body = {"lpar": "PROD", "workloads": [{"path": "zosconnect-cics", "configuration": "channel", "tps": 2000}]}
+    response = api.post(f"{cec['url'].rstrip('/')}/place.pdf?{q}", body, format="json")
+    assert response.status_code == 400 and response.json() == {"customer": [problem]}
+
+
+def test_a_customer_of_120_characters_is_printed_whole(api: Any) -> None:
+    name = "Bank " + "A" * 115
+    body = _create(api, FITEQ_Z17)
+    first = pdf_text(_pdf(api, f"/api/v1/estimates/{body['id']}/report.pdf?{urlencode({'customer': name})}"))[0]
+    # a long name wraps; every character of it is printed
+    assert f"Preparedfor{name}".replace(" ", "") in "".join(first.split())
+
+
+def test_a_heavy_report_is_built_for_its_customer(user: Any, settings: Any) -> None:
+    job = _stored_job(user, "batch", JOB_CASES["batch"][0])
+    report = reports.report_request(user=user, job=job, customer=CUSTOMER)
+    assert report.customer == CUSTOMER
+    # another customer: another report of the same job; the same customer: the same row
+    assert reports.report_request(user=user, job=job, customer="Bank B").pk != report.pk
+    assert reports.report_request(user=user, job=job, customer=CUSTOMER).pk == report.pk
+    assert reports.report_build(report_id=report.pk) == "succeeded"
+    report.refresh_from_db()
+    first = " ".join(pdf_text(reports.report_pdf_bytes(report))[0].split())
+    assert f"Prepared for {CUSTOMER}" in first

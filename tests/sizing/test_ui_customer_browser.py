@@ -4,6 +4,7 @@ phone's 390 px width without sideways scrolling (issue 30)."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlencode
 
@@ -65,3 +66,43 @@ def test_pages_fit_a_phone(page: Any, live_server: Any, path: str) -> None:  # n
     page.wait_for_load_state("networkidle")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, f"{path} is {width} px wide at 390 px"
+
+
+def test_prepared_for_is_typed_once_and_carried_by_every_pdf_link(page: Any, live_server: Any) -> None:  # noqa: F811
+    # Issue 30 item 6: a "Prepared for" field beside each PDF link, remembered for the session.
+    from django.contrib.auth import get_user_model
+    from django.db import connections
+
+    from sizing.services.estimates import estimate_create
+
+    def saved() -> list[Any]:  # in a thread of its own: Playwright's loop runs in this one
+        user = get_user_model().objects.get(username="presales")
+        inputs = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z16", "tps": 8000.0}
+        made = [estimate_create(user=user, inputs={**inputs, "tps": t}) for t in (8000.0, 4000.0)]
+        connections.close_all()
+        return made
+
+    with ThreadPoolExecutor(1) as pool:
+        a, b = pool.submit(saved).result()
+    page.goto(f"{live_server.url}/estimates/{a.pk}/")
+    field = page.get_by_label("Prepared for")
+    field.fill("Bank A & Co")
+    link = page.get_by_role("link", name="Download PDF")
+    with page.expect_download() as download:
+        link.click()
+    assert "customer=Bank+A+%26+Co" in link.get_attribute("href") or "customer=Bank%20A%20%26%20Co" in str(
+        link.get_attribute("href")
+    )
+    assert download.value.suggested_filename == f"zsizer-estimate-{a.pk}.pdf"
+    # another page of the same session: the field is filled in, its link carries the customer
+    page.goto(f"{live_server.url}/estimates/compare/?id={a.pk}&id={b.pk}")
+    assert page.get_by_label("Prepared for").input_value() == "Bank A & Co"
+    with page.expect_download():
+        page.get_by_role("link", name="Download PDF").click()
+    href = page.get_by_role("link", name="Download PDF").get_attribute("href")
+    assert "customer=" in href and f"ids={a.pk},{b.pk}" in href.replace("%2C", ",")
+    # cleared: the link no longer names anyone
+    page.get_by_label("Prepared for").fill("")
+    with page.expect_download():
+        page.get_by_role("link", name="Download PDF").click()
+    assert "customer=" not in page.get_by_role("link", name="Download PDF").get_attribute("href")

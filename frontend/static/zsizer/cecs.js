@@ -4,7 +4,8 @@
 /* global Plotly */
 
 import { ApiError, fmt, sendJSON } from "./api.js";
-import { COLORS, CONFIG } from "./charts.js";
+import { COLORS, CONFIG, NUMBERS } from "./charts.js";
+import { customerQuery } from "./customer.js";
 
 const choices = JSON.parse(document.getElementById("cec-choices").textContent);
 const machine = JSON.parse(document.getElementById("cec-machine").textContent);
@@ -182,7 +183,7 @@ function drawMachine(answer) {
   ];
   const layout = {
     barmode: "stack", margin: { l: 120, r: 24, t: 8, b: 46 }, height: 60 + 38 * labels.length,
-    xaxis: { title: { text: "Engines" }, rangemode: "tozero" }, yaxis: { autorange: "reversed" },
+    xaxis: { title: { text: "Engines" }, rangemode: "tozero", ...NUMBERS }, yaxis: { autorange: "reversed" },
     legend: { orientation: "h", y: -0.25 }, paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "#fff",
   };
   Plotly.react(target, traces, layout, CONFIG);
@@ -195,7 +196,7 @@ let lastQuestion = null;
 // The same question as a file (?format=pdf or csv): POSTed, then saved by the browser.
 async function download(format) {
   const token = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
-  const response = await fetch(`${placeForm.dataset.apiUrl}?format=${format}`, {
+  const response = await fetch(`${placeForm.dataset.apiUrl}?format=${format}${format === "pdf" ? customerQuery() : ""}`, {
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-CSRFToken": token },

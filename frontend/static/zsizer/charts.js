@@ -27,6 +27,9 @@ export const CONFIG = {
   modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d", "toggleSpikelines"],
 };
 
+/** Tick labels as the cards print numbers: thousands separators, no SI suffix ("2,000", not "2k"). */
+export const NUMBERS = { separatethousands: true, exponentformat: "none" };
+
 function baseLayout(xTitle, yTitle, extra = {}) {
   return {
     font: { family: FONT, size: 12, color: "#1b2430" },
@@ -39,8 +42,9 @@ function baseLayout(xTitle, yTitle, extra = {}) {
     hoverlabel: { font: { family: FONT, size: 12 }, align: "left" },
     showlegend: true,
     legend: { orientation: "h", x: 0, y: 1.0, yanchor: "bottom", font: { size: 11 }, bgcolor: "rgba(255,255,255,0)" },
-    xaxis: { title: { text: xTitle }, gridcolor: "#edf0f4", zeroline: false, rangemode: "tozero", automargin: true, separatethousands: true },
-    yaxis: { title: { text: yTitle }, gridcolor: "#edf0f4", zeroline: false, rangemode: "tozero", automargin: true },
+    // One number format on the page: "2,000" on the ticks as in the cards (Plotly's default is "2k").
+    xaxis: { title: { text: xTitle }, gridcolor: "#edf0f4", zeroline: false, rangemode: "tozero", automargin: true, ...NUMBERS },
+    yaxis: { title: { text: yTitle }, gridcolor: "#edf0f4", zeroline: false, rangemode: "tozero", automargin: true, ...NUMBERS },
     shapes: [],
     annotations: [],
     ...extra,
@@ -174,7 +178,10 @@ export function drawCpu(el, cpu, context) {
 
 // Response time against TPS with the knee, saturation, target and goal.
 export function drawResponse(el, rt, context) {
-  const floor = rt.target.response_time_ms === null && rt.target.low >= 0.1 ? rt.target.low : null;
+  // Only a lower bound at the target: with a line of the time at the engines, the target's marker
+  // is that bound (the card's "≥"); without one, a floor across the chart.
+  const bound = rt.target.response_time_ms === null && rt.target.low !== null ? rt.target.low : null;
+  const floor = bound !== null && bound >= 0.1 && !rt.lower_bound ? bound : null;
   if (!rt.curve && !rt.lower_bound && !rt.published.length && floor === null) {
     empty(el, "No response times are published for this path.");
     return;
@@ -190,8 +197,15 @@ export function drawResponse(el, rt, context) {
   } else if (rt.lower_bound) {
     data.push({
       x: rt.lower_bound.tps, y: rt.lower_bound.response_ms, mode: "lines", line: { color: COLORS.line, width: 2, dash: "dash" },
-      name: "Time on the CPs only", hovertemplate: "%{x:,.0f} TPS → %{y:.2f} ms on the CPs<extra>service + queueing</extra>",
+      name: "Time at the engines (a lower bound)", hovertemplate: "%{x:,.0f} TPS → %{y:.2f} ms at the engines<extra>service + queueing</extra>",
     });
+    if (bound !== null && !rt.curve) {
+      data.push({
+        x: [rt.target.tps], y: [bound], mode: "markers", name: `Target ${fmt.int(rt.target.tps)} TPS: ≥ ${fmt.num(bound, 3)} ms`,
+        marker: { symbol: "triangle-up", size: 12, color: COLORS.target, line: { color: "#fff", width: 1.2 } },
+        hovertemplate: "Target %{x:,.0f} TPS<br>≥ %{y:.3f} ms (the answer's lower bound, low end of the cost range)<extra></extra>",
+      });
+    }
   }
   if (rt.published.length) {
     const native = rt.native;

@@ -458,16 +458,11 @@ function renderMontecarlo(r, a) {
   layout.yaxis.tickformat = ".0%";
   layout.xaxis.dtick = 1;
   layout.showlegend = false;
-  // Show the bins that matter: from 0.5 % to 99.5 % of the samples (tails are in the table).
-  let cum = 0;
-  const kept = h.filter((v) => {
-    const before = cum;
-    cum += v.share;
-    return cum >= 0.005 && before <= 0.995;
-  });
-  if (kept.length) layout.xaxis.range = [kept[0].cps - 0.6, kept[kept.length - 1].cps + 0.6];
+  // The whole distribution, every bin the CSV has: the axis runs from the fewest CPs any sample
+  // required to the most (a tail of a few samples is a short bar, not a bar cut off).
+  if (h.length) layout.xaxis.range = [h[0].cps - 0.6, h[h.length - 1].cps + 0.6];
   draw(a, [{ type: "bar", x: h.map((v) => v.cps), y: h.map((v) => v.share), marker: { color: h.map((v) => (v.cps === r.cps_required.central ? COLORS.target : COLORS.line)) }, hovertemplate: "%{x} CPs: %{y:.1%}<extra></extra>" }], layout);
-  const parts = [`${fmt.int(r.samples)} samples`, `P(within ${Math.round((r.max_utilization || 0) * 100)}% ceiling at ${r.evaluated_at_cps} CPs) = ${fmt.pct(r.p_within_ceiling)}`];
+  const parts = [`${fmt.int(r.samples)} samples`, ...(h.length ? [`${fmt.int(h[0].cps)} to ${fmt.int(h[h.length - 1].cps)} CPs over all of them`] : []), `P(within ${Math.round((r.max_utilization || 0) * 100)}% ceiling at ${r.evaluated_at_cps} CPs) = ${fmt.pct(r.p_within_ceiling)}`];
   if (r.p_meets_sla !== null && r.p_meets_sla !== undefined) parts.push(`P(meets goal) = ${fmt.pct(r.p_meets_sla)}`);
   return { a: true, b: false, summary: parts.join(" · ") };
 }

@@ -3,7 +3,7 @@
 /* global Plotly */
 
 import { ApiError, clearErrors, fmt, getJSON, sendJSON, showErrors } from "./api.js";
-import { COLORS, CONFIG } from "./charts.js";
+import { COLORS, CONFIG, NUMBERS } from "./charts.js";
 
 const form = document.getElementById("plan-form");
 const apiUrl = form.dataset.apiUrl;
@@ -338,7 +338,7 @@ function drawChart(plan, index) {
     plot_bgcolor: "#fff",
     legend: { orientation: "h", x: 0, y: 1.0, yanchor: "bottom", font: { size: 11 } },
     xaxis: { title: { text: "Period" } },
-    yaxis: { title: { text: `Busy engines (${c.label})` }, rangemode: "tozero", separatethousands: true },
+    yaxis: { title: { text: `Busy engines (${c.label})` }, rangemode: "tozero", ...NUMBERS },
     shapes: [],
     annotations: [],
   };

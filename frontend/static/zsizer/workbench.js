@@ -297,7 +297,7 @@ function render(answer) {
   document.getElementById("note-response").textContent = r.curve
     ? `Fitted to ${r.published.length} published response times${r.software ? `; software queue: ${r.software.servers} server${r.software.servers === 1 ? "" : "s"} × ${fmt.num(r.software.service_ms, 2)} ms` : ""}`
     : r.lower_bound
-      ? "No response times published: the dashed line is the time spent on the CPs alone (service + queueing), not the response time."
+      ? "No response times published: the dashed line is the time at the CPs and specialty engines (service + queueing), a lower bound, not the response time; the marker is the answer's bound at the target."
       : "No response times published; only a lower bound is known.";
   drawDemand(document.getElementById("chart-demand"), answer.demand);
   document.getElementById("note-demand").textContent = answer.demand.ziip_on_gcp > 0
