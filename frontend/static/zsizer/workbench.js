@@ -238,8 +238,11 @@ function render(answer) {
   const target = `${answer.target.generation}, ${answer.cpu.capacity.cps ?? "?"} CPs`;
   emptyState.hidden = true;
   resultBox.hidden = false;
-  document.getElementById("result-title").textContent =
-    `${inp.path} / ${inp.configuration} on ${answer.target.machine_name} at ${fmt.int(e.inputs.tps)} TPS`;
+  // product names, never slugs (a calibration's answer names its path and configuration too)
+  const path = choices.paths.find((p) => p.slug === inp.path);
+  const config = path?.configurations.find((c) => c.slug === inp.configuration);
+  const what = path ? `${path.name.replace(/\s*\(.*\)\s*$/, "")}, ${config ? config.name : inp.configuration}` : `${inp.path} / ${inp.configuration}`;
+  document.getElementById("result-title").textContent = `${what} on ${answer.target.machine_name} at ${fmt.int(e.inputs.tps)} TPS`;
   document.getElementById("result-sub").textContent = `model ${e.model_version} · measured on ${answer.native.generation}` +
     (answer.native.lpar_cps ? ` (${answer.native.lpar_cps} CPs)` : "");
 
