@@ -137,6 +137,7 @@ def main(only: list[str]) -> int:
                         page = context.new_page()
                         visit(page, base, entry, timeout_ms=120_000)
                         page.evaluate("() => window.scrollTo(0, 0)")  # a click scrolled: the sticky form back on top
+                        page.mouse.move(0, 0)  # no chart toolbar shown by the pointer of the last click
                         page.wait_for_timeout(200)
                         target = PICTURES / f"{entry.name}-{width}.png"
                         _save(page.screenshot(full_page=True), target, width)
