@@ -106,7 +106,7 @@ loadtest: install-dev services
 plotly-bundle: install
 	$(PY) frontend/plotly_bundle.py
 
-## screenshot: docs/workbench.png, the README's picture of the sizing page (headless Chromium)
+## screenshot: docs/workbench.png (the README's picture) and every page at 1440 and 390 px in docs/pictures/ (headless Chromium)
 screenshot: install-dev browser
 	$(PY) frontend/screenshot.py
 

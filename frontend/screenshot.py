@@ -1,14 +1,21 @@
-"""The README's picture of the workbench (``make screenshot`` -> ``docs/workbench.png``).
+"""Pictures of the app (``make screenshot``): ``docs/workbench.png``, the README's picture of the
+sizing page, and ``docs/pictures/<page>-<width>.png``, every main page at a desktop's 1440 and a
+phone's 390 pixels, with the content of ``frontend/page_corpus.py`` (each kind of answer, a plan,
+a calibration, a machine, a price book, a job's result).
 
 It runs the app as ``make run`` does, on the embedded default in a temporary folder (a fresh
-SQLite file, the published reference data loaded), signs a user in, opens the sizing page on
-its worked example in Debian's Chromium (``/usr/bin/chromium``, 1280 pixels wide) and, once
-every chart is drawn, saves the top of the page.  Run it after a change to the workbench and
-commit the picture, so that the README shows the page as it is.
+SQLite file, the published reference data loaded, jobs run in the web process), stores the
+corpus through the API, signs a user in and opens each page in Debian's Chromium
+(``/usr/bin/chromium``); once every chart is drawn it saves the whole page (at most MAX_HEIGHT
+pixels of it), reduced to 256 colours so that the pictures stay small.  Run it after a change to
+a page, look at every picture as a customer would, and commit them (docs/ui.md lists them).
+
+``python frontend/screenshot.py size-fits plans`` redraws only the pages named.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import socket
@@ -19,9 +26,15 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TARGET = REPO / "docs" / "workbench.png"
+sys.path.insert(0, str(REPO))
+
+from frontend.page_corpus import DRAWN, pages, visit  # noqa: E402 (the repository on the path first)
+
+README_PICTURE = REPO / "docs" / "workbench.png"
+PICTURES = REPO / "docs" / "pictures"
 CHROMIUM = "/usr/bin/chromium"
-WIDTH, HEIGHT = 1280, 1000
+WIDTHS = {1440: 900, 390: 844}  # width: the window's height
+MAX_HEIGHT = {1440: 4000, 390: 8000}  # px of a long page (the LSPR lists, the API docs): its top is kept
 
 SESSION = (
     "from django.contrib.auth import get_user_model, SESSION_KEY, BACKEND_SESSION_KEY, HASH_SESSION_KEY;"
@@ -31,10 +44,10 @@ SESSION = (
     "s[BACKEND_SESSION_KEY] = 'django.contrib.auth.backends.ModelBackend';"
     "s[HASH_SESSION_KEY] = u.get_session_auth_hash(); s.create(); print(s.session_key)"
 )
-DRAWN = """() => {
-  const charts = [...document.querySelectorAll('div.chart')].filter(c => c.offsetParent !== null);
-  return charts.length > 0 && charts.every(c => c.querySelector('.main-svg'));
-}"""
+CORPUS = (
+    "import json; from django.contrib.auth import get_user_model; from frontend.page_corpus import build;"
+    "print(json.dumps(build(get_user_model().objects.get(username='presales'))))"
+)
 
 
 def _free_port() -> int:
@@ -60,7 +73,19 @@ def _wait_port(port: int, timeout: float) -> None:
     raise RuntimeError(f"the server did not listen on port {port} within {timeout:.0f} s")
 
 
-def main() -> int:
+def _save(png: bytes, target: Path, width: int) -> None:
+    """At most MAX_HEIGHT pixels, in 256 colours (a page is flat colour and text)."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    if image.height > MAX_HEIGHT[width]:
+        image = image.crop((0, 0, image.width, MAX_HEIGHT[width]))
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(target, optimize=True)
+
+
+def main(only: list[str]) -> int:
+    import json
+
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="zsizer-screenshot-"))
@@ -69,10 +94,14 @@ def main() -> int:
     env.update(ZSIZER_VAR_DIR=str(tmp / "var"), ZSIZER_STATIC_ROOT=str(tmp / "static"))
     port = _free_port()
     server = None
+    written: list[Path] = []
     try:
         _manage(env, "migrate", "--noinput", "-v0")
         _manage(env, "load_benchmarks", "-v0")
         session = _manage(env, "shell", "-c", SESSION).split()[-1]
+        ids = json.loads(
+            [line for line in _manage(env, "shell", "-c", CORPUS).splitlines() if line.startswith("{")][-1]
+        )
         with (tmp / "server.log").open("wb") as log:
             server = subprocess.Popen(
                 [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
@@ -83,24 +112,48 @@ def main() -> int:
             )
         _wait_port(port, 60)
         base = f"http://127.0.0.1:{port}"
+        PICTURES.mkdir(parents=True, exist_ok=True)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-            context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-            context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
-            page = context.new_page()
-            page.goto(f"{base}/size/", wait_until="networkidle", timeout=120_000)
-            page.wait_for_function(DRAWN, timeout=60_000)
-            page.wait_for_timeout(500)  # Plotly's transitions
-            page.screenshot(path=str(TARGET))
+            if not only:  # the README's picture: the top of the sizing page on its worked example
+                context = browser.new_context(viewport={"width": 1280, "height": 1000})
+                context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
+                page = context.new_page()
+                page.goto(f"{base}/size/", wait_until="networkidle", timeout=120_000)
+                page.wait_for_function(DRAWN, timeout=60_000)
+                page.wait_for_timeout(500)  # Plotly's transitions
+                page.screenshot(path=str(README_PICTURE))
+                written.append(README_PICTURE)
+                context.close()
+            for width, height in WIDTHS.items():
+                for signed_in in (True, False):
+                    context = browser.new_context(viewport={"width": width, "height": height})
+                    context.set_default_timeout(120_000)
+                    if signed_in:
+                        context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
+                    for entry in pages(ids):
+                        if entry.signed_in != signed_in or not entry.picture or (only and entry.name not in only):
+                            continue
+                        page = context.new_page()
+                        visit(page, base, entry, timeout_ms=120_000)
+                        page.evaluate("() => window.scrollTo(0, 0)")  # a click scrolled: the sticky form back on top
+                        page.mouse.move(0, 0)  # no chart toolbar shown by the pointer of the last click
+                        page.wait_for_timeout(200)
+                        target = PICTURES / f"{entry.name}-{width}.png"
+                        _save(page.screenshot(full_page=True), target, width)
+                        written.append(target)
+                        page.close()
+                    context.close()
             browser.close()
     finally:
         if server is not None:
             server.terminate()
             server.wait(timeout=20)
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"wrote {TARGET.relative_to(REPO)} ({TARGET.stat().st_size:,} bytes)")
+    for path in written:
+        print(f"wrote {path.relative_to(REPO)} ({path.stat().st_size:,} bytes)")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -236,6 +236,9 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI served from the drf-spectacular-sidecar package: no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No deep links: Swagger UI draws each operation's path as a link inside the button that opens
+    # it (a control inside a control, axe-core's nested-interactive); the button alone opens it.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "REDOC_DIST": "SIDECAR",
     # OpenAPI 3.1: a nullable object is oneOf [$ref, null], which validators read (3.0's
     # `nullable` beside `allOf` is ignored by them).

@@ -248,24 +248,9 @@ def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_ser
     assert unexpected == [], unexpected
 
 
-AXE_PAGES = ["/", "/size/", "/reference/", "/reference/fiteq-redp5114/", "/estimates/"]
-
-
-def test_pages_have_no_accessibility_violations_and_work_from_the_keyboard(live_server: Any, page: Any) -> None:
-    """axe-core (bundled in axe-playwright-python, from PyPI) finds no violation on any page, with
-    the workbench's answer drawn; the workbench answers from the keyboard alone."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe = Axe()
-    found = {}
-    for url in AXE_PAGES:
-        page.goto(f"{live_server.url}{url}")
-        if url == "/size/":
-            page.wait_for_selector("#chart-cpu .main-svg")
-        violations = axe.run(page).response["violations"]
-        found[url] = [(v["id"], v["impact"], len(v["nodes"])) for v in violations]
-    assert found == {url: [] for url in AXE_PAGES}
-
+def test_the_workbench_answers_from_the_keyboard(live_server: Any, page: Any) -> None:
+    """The workbench answers from the keyboard alone (axe-core on every page:
+    tests/sizing/test_ui_every_page_browser.py)."""
     # Keyboard only: focus the target rate, type, submit with Enter.
     page.goto(f"{live_server.url}/size/")
     page.wait_for_selector("#chart-cpu .main-svg")

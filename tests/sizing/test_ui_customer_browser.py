@@ -1,6 +1,6 @@
 """In headless Chromium: an overloaded answer beyond a software limit (charts drawn, advice that
-proposes no CPs), an answer without CPU data (no actions that produce nothing), and the pages at a
-phone's 390 px width without sideways scrolling (issue 30)."""
+proposes no CPs) and an answer without CPU data (no actions that produce nothing), issue 30.  Every
+page at a phone's 390 px: tests/sizing/test_ui_every_page_browser.py."""
 
 from __future__ import annotations
 
@@ -57,15 +57,6 @@ def test_no_cpu_data_offers_no_empty_actions(page: Any, live_server: Any) -> Non
     assert page.locator("#targets-panel").is_hidden()
     assert page.locator("#jobs").is_hidden()
     assert page.locator("#save-button").is_disabled()
-
-
-@pytest.mark.parametrize("path", ["/size/", "/estimates/", "/plans/", "/reference/", "/reference/lspr/", "/"])
-def test_pages_fit_a_phone(page: Any, live_server: Any, path: str) -> None:  # noqa: F811
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{live_server.url}{path}")
-    page.wait_for_load_state("networkidle")
-    width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= 390, f"{path} is {width} px wide at 390 px"
 
 
 def test_prepared_for_is_typed_once_and_carried_by_every_pdf_link(page: Any, live_server: Any) -> None:  # noqa: F811

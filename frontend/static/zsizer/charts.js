@@ -341,7 +341,8 @@ export function drawAdvice(el, advice) {
     li.textContent = a.sentence;
     list.append(li);
   }
-  const head = document.createElement("h3");
+  const head = document.createElement(el.dataset.heading || "h3"); // the page's level: h2 under an h1
+  head.className = "h3";
   head.textContent = "What would help";
   el.replaceChildren(head, list);
 }

@@ -124,7 +124,7 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
       ["Saturation range", (c) => rng(c.saturation_range, (v) => fmt.int(v))],
       ["Projection band", (c) => (bandGiven ? `±${fmt.pct(c.projection_band)} (given)` : `none given; ±${fmt.pct(c.assumed_band)} would be assumed (${c.generation_gap} generation${c.generation_gap === 1 ? "" : "s"} from the measured ${body.measured.generation})`)],
     ];
-    const head = el("tr", {}, [el("th", { scope: "col", textContent: "" }), ...cols.map((c) => el("th", { scope: "col", className: "num", textContent: c.label === "today" ? `Today (${c.model})` : c.label }))]);
+    const head = el("tr", {}, [el("th", { scope: "col" }, [el("span", { className: "visually-hidden", textContent: "Figure" })]), ...cols.map((c) => el("th", { scope: "col", className: "num", textContent: c.label === "today" ? `Today (${c.model})` : c.label }))]);
     const t = el("table", { className: "table table-compact upgrade-table" }, [
       el("caption", { className: "sr-only", textContent: "Today's machine beside the newest ones" }),
       el("thead", {}, [head]),
