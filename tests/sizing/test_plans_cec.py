@@ -360,3 +360,12 @@ def test_on_workers_the_machine_is_a_chunk_assembled_as_an_unsplit_run(
         assert plan.job.result["candidates"][1]["kind"] == "cec" and "lpar_table" in plan.job.result
     finally:
         purge_queue(settings.ZSIZER_TASK_QUEUE)
+
+
+def test_a_candidate_neither_text_nor_a_machine_is_a_400(api: Any) -> None:
+    body = {"name": "bad", "horizon_years": 2, "workloads": [WORKLOAD], "candidates": ["8561-710", 7]}
+    response = api.post("/api/v1/plans/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["candidates"]["1"] == [
+        "Give a model (3931-708), a machine (z17), or one of your machines {cec, lpar, lpar_growth}."
+    ]
