@@ -25,7 +25,7 @@ from sizing.reports.document import (
     styles,
     title_block,
 )
-from sizing.reports.plan_cec import machine_section
+from sizing.reports.plan_cec import machine_section, specialty_engine
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_bars
 from sizing.selectors.plans import plan_sources, workload_names
 
@@ -73,7 +73,7 @@ def question_section(plan: Plan, result: dict[str, Any]) -> list[Flowable]:
         para(
             f"Over {inputs['horizon']} {inputs['period']}s on {len(inputs['candidates'])} candidates: "
             + ", ".join(escape(c["label"]) for c in inputs["candidates"])
-            + f". CP and zIIP utilisation ceiling: {pct(ceiling)}.",
+            + f". CP and {specialty_engine(result['candidates'])} utilisation ceiling: {pct(ceiling)}.",
             styles().small,
         )
     )
@@ -138,6 +138,7 @@ def chart(result: dict[str, Any], candidate: dict[str, Any]) -> Flowable:
 
 def table_section(result: dict[str, Any]) -> list[Flowable]:
     out: list[Flowable] = heading("Per period")
+    engine = specialty_engine(result["candidates"])
     rows = []
     for c in result["candidates"]:
         for q, p in zip(c["periods"], result["periods"], strict=True):
@@ -156,7 +157,17 @@ def table_section(result: dict[str, Any]) -> list[Flowable]:
             )
     out.append(
         data_table(
-            ["Candidate", "Period", "Model", "CPs", "zIIPs", "CP busy", "zIIP busy", "MSU used", "Carries the peak"],
+            [
+                "Candidate",
+                "Period",
+                "Model",
+                "CPs",
+                f"{engine}s",
+                "CP busy",
+                f"{engine} busy",
+                "MSU used",
+                "Carries the peak",
+            ],  # fmt: skip
             rows,
             widths=[0.15, 0.08, 0.1, 0.06, 0.06, 0.08, 0.08, 0.09, 0.30],
             numeric=[False, False, False, True, True, True, True, True, False],
@@ -209,10 +220,11 @@ def plan_pdf(*, plan: Plan, result: dict[str, Any]) -> bytes:
     )
     story += question_section(plan, result)
     story += recommendation_section(result)
-    story += heading("Busy engines per period")
-    for candidate in result["candidates"][:MAX_CHARTS]:
-        if candidate["kind"] != "cec":  # a machine's LPARs are drawn in its own section
-            story.append(chart(result, candidate))
+    drawn = [c for c in result["candidates"][:MAX_CHARTS] if c["kind"] != "cec"]  # a machine: its own section
+    if drawn:
+        story += heading("Busy engines per period")
+    for candidate in drawn:
+        story.append(chart(result, candidate))
     for candidate in result["candidates"]:
         if candidate["kind"] == "cec":
             mine = MachineCandidate.from_dict(candidate)

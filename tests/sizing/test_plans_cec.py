@@ -290,10 +290,15 @@ def test_a_zec12_machine_names_its_specialty_engines_zaaps(api: Any, tmp_path: A
     )
     assert {r["engine"] for r in rows} == {"CP", "zAAP"}
     response = api.get(f"/api/v1/plans/{plan['id']}/report.pdf")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "plan-cec-zec12.pdf").write_bytes(response.content)  # to look at, git-ignored
     text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True,
                           check=True).stdout.decode()  # fmt: skip
     flat = " ".join(text.split())
-    assert "6 CPs, 2 zAAPs" in flat and "Busy zAAPs" in flat and "busy zAAPs per period" in flat
+    assert "2827-706 (IBM zEnterprise EC12), 6 CPs, 2 zAAPs" in flat and "Busy zAAPs" in flat
+    assert (
+        "busy zAAPs per period" in flat and "zAAPs CP busy zAAP" in flat and "CP and zAAP utilisation" in flat
+    )  # the per-period table's header
 
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "plans.md"
