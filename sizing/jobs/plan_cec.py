@@ -242,6 +242,7 @@ class MachineCandidate:
     name: str
     model: str
     machine: str
+    machine_name: str
     cps: int
     specialty_installed: int
     specialty: str
@@ -258,7 +259,8 @@ class MachineCandidate:
     def from_dict(cls, data: Mapping[str, Any]) -> MachineCandidate:
         snap = data["cec"]
         return cls(
-            label=data["label"], name=snap["name"], model=data["model"], machine=data["machine"], cps=data["cps"],
+            label=data["label"], name=snap["name"], model=data["model"], machine=data["machine"],
+            machine_name=data.get("machine_name") or data["machine"], cps=data["cps"],
             specialty_installed=snap["ziips"], specialty=data.get("specialty") or "zIIP", as_of=snap["as_of"],
             lpar=data["lpar"], new_lpar=data.get("new_lpar") is not None, lpar_growth=dict(data["lpar_growth"]),
             lpar_names=tuple(o["name"] for o in data["lpar_runs_out"] if o["name"] is not None),

@@ -26,7 +26,7 @@ from sizing.reports.document import (
     styles,
     title_block,
 )
-from sizing.reports.plan_cec import machine_section
+from sizing.reports.plan_cec import machine_section, specialty_engine
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_bars
 from sizing.selectors.plans import plan_sources, workload_names
 
@@ -75,7 +75,7 @@ def question_section(
         para(
             f"Over {inputs['horizon']} {inputs['period']}s on {len(inputs['candidates'])} candidates: "
             + ", ".join(escape(c["label"]) for c in inputs["candidates"])
-            + f". CP and zIIP utilisation ceiling: {pct(ceiling)}.",
+            + f". CP and {specialty_engine(result['candidates'])} utilisation ceiling: {pct(ceiling)}.",
             styles().small,
         )
     )
@@ -152,6 +152,7 @@ def chart(
 
 def table_section(result: dict[str, Any]) -> list[Flowable]:
     out: list[Flowable] = heading("Per period")
+    engine = specialty_engine(result["candidates"])
     rows = []
     for c in result["candidates"]:
         for q, p in zip(c["periods"], result["periods"], strict=True):
@@ -170,7 +171,17 @@ def table_section(result: dict[str, Any]) -> list[Flowable]:
             )
     out.append(
         data_table(
-            ["Candidate", "Period", "Model", "CPs", "zIIPs", "CP busy", "zIIP busy", "MSU used", "Carries the peak"],
+            [
+                "Candidate",
+                "Period",
+                "Model",
+                "CPs",
+                f"{engine}s",
+                "CP busy",
+                f"{engine} busy",
+                "MSU used",
+                "Carries the peak",
+            ],  # fmt: skip
             rows,
             widths=[0.15, 0.08, 0.1, 0.06, 0.06, 0.08, 0.08, 0.09, 0.30],
             numeric=[False, False, False, True, True, True, True, True, False],
@@ -226,7 +237,7 @@ def summary_section(plan: Plan, result: dict[str, Any], names: presentation.Prod
     )
     out: list[Flowable] = [*heading("Summary"), para(f"<b>The question.</b> {escape(question)}")]
     out += recommendation_section(result)
-    candidates = result["candidates"]
+    candidates = [c for c in result["candidates"] if c["kind"] != "cec"]  # a machine: drawn in its section
     lasting = next((c for c in candidates if all(q["holds"] for q in c["periods"])), None)
     shown = lasting or (candidates[0] if candidates else None)
     if shown is not None:
@@ -265,10 +276,11 @@ def plan_pdf(
     )
     story += [*summary_section(plan, result, names), PageBreak()]
     story += question_section(plan, result, names)
-    story += heading("Busy engines per period")
-    for candidate in result["candidates"][:MAX_CHARTS]:
-        if candidate["kind"] != "cec":  # a machine's LPARs are drawn in its own section
-            story.append(chart(result, candidate, names))
+    drawn = [c for c in result["candidates"][:MAX_CHARTS] if c["kind"] != "cec"]  # a machine: its own section
+    if drawn:
+        story += heading("Busy engines per period")
+    for candidate in drawn:
+        story.append(chart(result, candidate, names))
     for candidate in result["candidates"]:
         if candidate["kind"] == "cec":
             mine = MachineCandidate.from_dict(candidate)

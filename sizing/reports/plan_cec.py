@@ -6,7 +6,8 @@ answer, read through its typed record (:class:`sizing.jobs.plan_cec.MachineCandi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from reportlab.platypus import Flowable
 
@@ -18,6 +19,13 @@ from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_ba
 
 #: Colours of the LPARs' stacks: the palette without the guides' colours.
 STACK_COLORS = [c for c in PALETTE if c not in (CAPACITY, TARGET)]
+
+
+def specialty_engine(candidates: Sequence[Mapping[str, Any]]) -> str:
+    """The specialty engine's name for a table of every candidate: zAAP when each candidate is a
+    machine of a zAAP generation (z10..zEC12), zIIP otherwise (the models' generations)."""
+    names = {c.get("specialty") or "zIIP" for c in candidates}
+    return "zAAP" if names == {"zAAP"} else "zIIP"
 
 
 def _span(low: float, high: float) -> str:
@@ -83,7 +91,7 @@ def machine_section(m: MachineCandidate, *, period: str, workloads: Sequence[str
     where = f"a new LPAR, {m.lpar}" if m.new_lpar else f"LPAR {m.lpar}"
     out.append(
         para(
-            f"{escape(m.name)}: {escape(m.model)} ({escape(m.machine)}), {m.cps} CPs, {m.specialty_installed} "
+            f"{escape(m.name)}: {escape(m.model)} ({escape(m.machine_name)}), {m.cps} CPs, {m.specialty_installed} "
             f"{m.specialty}s; as of {escape(m.as_of)}. The workloads ({escape('; '.join(workloads))}) go into "
             f"{escape(where)}; each LPAR's load today grows a year by {escape(growth)}. An LPAR holds while its "
             f"load is within {pct(ceiling)} of its guaranteed share, the CEC while all LPARs together are within "

@@ -19,7 +19,7 @@ from rest_framework import serializers
 
 from models_lib.cec import check_cec
 from models_lib.checks import InputError
-from sizing.models import CecConfiguration
+from sizing.models import CecConfiguration, Machine
 from sizing.selectors.fitted import current_reference
 from sizing.services.cecs import LparInputSerializer, cec_record, lpar_json, lpar_record, specialty_name
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
@@ -85,6 +85,7 @@ def cec_candidate(*, user: User, data: Any) -> dict[str, Any]:
         "model": row.model,
         "machine": row.machine,
         "machine_type": row.machine_type,
+        "machine_name": Machine.objects.filter(slug=row.machine).values_list("name", flat=True).first() or row.machine,
         "cps": row.cps,
         "engine_setting": None if row.capacity_setting == full else row.capacity_setting,
         "specialty": specialty_name(row.machine_type),

@@ -93,7 +93,7 @@ class CandidateField(serializers.Field[Any, Any, Any, Any]):
     :func:`sizing.services.plan_cec_inputs.cec_candidate`)."""
 
     default_error_messages = {
-        "invalid": "Give a model (3931-708), a machine (z17), or one of your machines {cec, lpar, lpar_growth}."
+        "invalid": "Give a model (3931-708), a machine (z17), or one of your machines {{cec, lpar, lpar_growth}}."
     }
 
     def to_internal_value(self, data: Any) -> Any:

@@ -290,10 +290,15 @@ def test_a_zec12_machine_names_its_specialty_engines_zaaps(api: Any, tmp_path: A
     )
     assert {r["engine"] for r in rows} == {"CP", "zAAP"}
     response = api.get(f"/api/v1/plans/{plan['id']}/report.pdf")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "plan-cec-zec12.pdf").write_bytes(response.content)  # to look at, git-ignored
     text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True,
                           check=True).stdout.decode()  # fmt: skip
     flat = " ".join(text.split())
-    assert "6 CPs, 2 zAAPs" in flat and "Busy zAAPs" in flat and "busy zAAPs per period" in flat
+    assert "2827-706 (IBM zEnterprise EC12), 6 CPs, 2 zAAPs" in flat and "Busy zAAPs" in flat
+    assert (
+        "busy zAAPs per period" in flat and "zAAPs CP busy zAAP" in flat and "CP and zAAP utilisation" in flat
+    )  # the per-period table's header
 
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "plans.md"
@@ -360,3 +365,12 @@ def test_on_workers_the_machine_is_a_chunk_assembled_as_an_unsplit_run(
         assert plan.job.result["candidates"][1]["kind"] == "cec" and "lpar_table" in plan.job.result
     finally:
         purge_queue(settings.ZSIZER_TASK_QUEUE)
+
+
+def test_a_candidate_neither_text_nor_a_machine_is_a_400(api: Any) -> None:
+    body = {"name": "bad", "horizon_years": 2, "workloads": [WORKLOAD], "candidates": ["8561-710", 7]}
+    response = api.post("/api/v1/plans/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["candidates"]["1"] == [
+        "Give a model (3931-708), a machine (z17), or one of your machines {cec, lpar, lpar_growth}."
+    ]

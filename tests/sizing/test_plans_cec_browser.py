@@ -69,9 +69,22 @@ def test_choose_one_of_your_machines_as_a_candidate(
     assert page.locator("#plan-chart .barlayer .trace").count() == 3 * 2  # each LPAR in each pool
     assert page.get_by_role("link", name="LPARs as CSV").get_attribute("href").endswith("/result.csv?table=lpars")
     ARTIFACTS.mkdir(exist_ok=True)
-    for width, height in ((1440, 900), (390, 844)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.screenshot(path=str(ARTIFACTS / f"plan-cec-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.screenshot(path=str(ARTIFACTS / "plan-cec-1440.png"), full_page=True)
+    # On a phone: the stored plan reopened at 390 px (its chart drawn at that width) fits.
+    pdf_url = page.get_by_role("link", name="PDF proposal").get_attribute("href")
+    plan_id = pdf_url.rstrip("/").split("/")[-2]
+    phone = page.context.new_page()
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(f"{live_server.url}/plans/?plan={plan_id}")
+    phone.locator(".machine-answer").wait_for()
+    phone.get_by_label("Chart of").select_option(label="Production z15 (8561-710), LPAR PROD")
+    phone.wait_for_selector("#plan-chart .main-svg")
+    phone.screenshot(path=str(ARTIFACTS / "plan-cec-390.png"), full_page=True)
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    chart = phone.locator("#plan-chart").bounding_box()
+    assert chart is not None and chart["x"] + chart["width"] <= 390
+    phone.close()
 
     csv = page.request.get(page.get_by_role("link", name="LPARs as CSV").get_attribute("href"))
     assert csv.status == 200 and "All LPARs (the CEC)" in csv.text()

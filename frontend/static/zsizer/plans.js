@@ -251,7 +251,7 @@ function machineAnswer(plan, c) {
   h.textContent = `Your machine: ${c.label}`;
   const intro = document.createElement("p");
   intro.className = "small";
-  intro.textContent = `${c.cec.name}: ${c.model}, ${fmt.int(c.cps)} CPs, ${fmt.int(c.cec.ziips)} ${c.specialty}s; as of ${c.cec.as_of}. ` +
+  intro.textContent = `${c.cec.name}: ${c.model} (${c.machine_name}), ${fmt.int(c.cps)} CPs, ${fmt.int(c.cec.ziips)} ${c.specialty}s; as of ${c.cec.as_of}. ` +
     `The workloads go into ${c.new_lpar ? "a new LPAR, " : "LPAR "}${c.lpar}; an LPAR holds while its load is within the ceiling of its guaranteed share, the CEC while all LPARs are within the ceiling of each pool's engines.`;
   const list = document.createElement("ul");
   list.className = "plain-list run-outs small";
