@@ -31,7 +31,7 @@ from models_lib.capacity import full_speed_per_engine, rating
 from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
-from models_lib.evaluation import CountEvaluation, Target, evaluate_total, evaluate_totals
+from models_lib.evaluation import CountEvaluation, Target, count_splits, evaluate_total
 from models_lib.feasibility import no_cpu_verdict
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.response import ResponseModel
@@ -170,8 +170,9 @@ def end_totals(chosen: Sequence[CountEvaluation], bases: Sequence[Basis], ends: 
         for native in ("low", "high"):
             values = np.array([getattr(bases[i], native) for i in members], dtype=np.float64)
             for target in ends:
-                for i, ev in zip(members, evaluate_totals(n, values, replace(target, ziips=z)), strict=True):
-                    out[i].append(ev.total)
+                splits = count_splits(n, values, replace(target, ziips=z))
+                for j, i in enumerate(members):
+                    out[i].append(splits.total(j))
     return out
 
 
