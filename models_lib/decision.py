@@ -106,7 +106,7 @@ def _decide_group(
     elig = pw.eligibility
     assert elig is not None
     first = reqs[0]
-    bases = [cost.at(req.t) for req in reqs]
+    bases = cost.at_rates([req.t for req in reqs])
     totals = np.array([basis.total for basis in bases], dtype=np.float64)
     target = pw.target(elig.value, first.ziips)
     evals = group_evaluations(pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
