@@ -4,7 +4,7 @@ the capacity block, the final assumptions, published limits and the answer witho
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -18,6 +18,7 @@ from models_lib.answer_parts import (
     CpPool,
     CpuPerTran,
     FitSummary,
+    IcfPool,
     NativeDemand,
     ProjectionBasis,
     Range,
@@ -31,7 +32,7 @@ from models_lib.capacity import full_speed_per_engine, rating
 from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
-from models_lib.evaluation import CountEvaluation, Target, evaluate_total, evaluate_totals
+from models_lib.evaluation import CountEvaluation, Target, count_splits, evaluate_total
 from models_lib.feasibility import no_cpu_verdict
 from models_lib.inputs import CapacityTable, ConfigurationData
 from models_lib.response import ResponseModel
@@ -43,6 +44,7 @@ __all__ = [
     "end_totals",
     "final_assumptions",
     "limit_warnings",
+    "lpar_breakdown",
     "mp_effect_note",
     "no_cpu_result",
     "per_tran_ms",
@@ -170,9 +172,30 @@ def end_totals(chosen: Sequence[CountEvaluation], bases: Sequence[Basis], ends: 
         for native in ("low", "high"):
             values = np.array([getattr(bases[i], native) for i in members], dtype=np.float64)
             for target in ends:
-                for i, ev in zip(members, evaluate_totals(n, values, replace(target, ziips=z)), strict=True):
-                    out[i].append(ev.total)
+                splits = count_splits(n, values, replace(target, ziips=z))
+                for j, i in enumerate(members):
+                    out[i].append(splits.total(j))
     return out
+
+
+def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict[str, float], IcfPool | None]:
+    """Busy engines per published component on the target, and the coupling facility apart.
+
+    The LPAR's components are projected with the CP factor.  A coupling facility that ran on its
+    own ICF engines (FiTeq: "Internal Coupling Facility with two dedicated CPs", REDP-5114 sec.
+    5.1) is not the LPAR's: it is served as ``icf``, in busy ICF engines as measured on the
+    source machine (no LSPR rating describes a CF's engines), and never counted in the CPs sized.
+    """
+    out = {k: v * factor for k, v in components.items() if k != "cf"}
+    if "cf" not in components:
+        return out, None
+    busy = float(components["cf"])
+    out["icf"] = busy
+    note = (
+        "coupling-facility busy on its own ICF engines, outside the LPAR, as measured on the source "
+        "machine; not in the CPs sized"
+    )
+    return out, IcfPool(busy=busy, note=note)
 
 
 def basis_dict(

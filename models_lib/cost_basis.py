@@ -14,7 +14,7 @@ from typing import Any
 
 from models_lib.answer import SizingWarning
 from models_lib.checks import InputError
-from models_lib.costmodel import ConfigurationModel, LinearFit
+from models_lib.costmodel import ConfigurationModel, Interval, LinearFit
 from models_lib.inputs import ConfigurationData
 
 __all__ = ["Basis", "consistent_parts", "extrapolation_warnings", "points_demand", "points_notes"]
@@ -75,13 +75,15 @@ def points_demand(
     tps: float,
     level: float,
     notes: tuple[tuple[SizingWarning, ...], tuple[str, ...], tuple[int, ...]] = ((), (), ()),
+    found: tuple[Interval, Mapping[str, Any]] | None = None,
 ) -> Basis:
     """Busy engines at ``tps`` from the fitted line, with ``notes`` (warnings, assumptions,
-    statements) attached as given."""
+    statements) attached as given; ``found``: the prediction interval at ``tps`` and the fit's
+    summary, already found (for a group of rates)."""
     fit = model.primary_fit()
     comp = model.primary
     assert comp is not None
-    pi = fit.prediction_interval(tps, level)
+    pi = fit.prediction_interval(tps, level) if found is None else found[0]
     central = max(0.0, fit.predict(tps))
     return Basis(
         component=comp,
@@ -93,7 +95,7 @@ def points_demand(
         from_cps=from_cps,
         components=consistent_parts(model, tps, central),
         points=tuple(model.point_ids),
-        model={"component": comp, **fit.summary()},
+        model={"component": comp, **(fit.summary() if found is None else found[1])},
         warnings=notes[0],
         assumptions=notes[1],
         statements=notes[2],

@@ -7,7 +7,7 @@ own module and returns its result with its own warnings and assumptions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -20,10 +20,11 @@ from models_lib.answer_build import (
     end_totals,
     final_assumptions,
     limit_warnings,
+    lpar_breakdown,
     mp_effect_note,
     per_tran_ms,
 )
-from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, IcfPool, Ranges, ResponseTime
+from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, Ranges, ResponseTime
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation
@@ -106,7 +107,7 @@ def _decide_group(
     elig = pw.eligibility
     assert elig is not None
     first = reqs[0]
-    bases = [cost.at(req.t) for req in reqs]
+    bases = cost.at_rates([req.t for req in reqs])
     totals = np.array([basis.total for basis in bases], dtype=np.float64)
     target = pw.target(elig.value, first.ziips)
     evals = group_evaluations(pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
@@ -197,26 +198,6 @@ def _decided(
     return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band, ends, totals)
 
 
-def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict[str, float], IcfPool | None]:
-    """Busy engines per published component on the target, and the coupling facility apart.
-
-    The LPAR's components are projected with the CP factor.  A coupling facility that ran on its
-    own ICF engines (FiTeq: "Internal Coupling Facility with two dedicated CPs", REDP-5114 sec.
-    5.1) is not the LPAR's: it is served as ``icf``, in busy ICF engines as measured on the
-    source machine (no LSPR rating describes a CF's engines), and never counted in the CPs sized.
-    """
-    out = {k: v * factor for k, v in components.items() if k != "cf"}
-    if "cf" not in components:
-        return out, None
-    busy = float(components["cf"])
-    out["icf"] = busy
-    note = (
-        "coupling-facility busy on its own ICF engines, outside the LPAR, as measured on the source "
-        "machine; not in the CPs sized"
-    )
-    return out, IcfPool(busy=busy, note=note)
-
-
 def _other_rule(pw: PreparedWorkload, policy: EnginePolicy) -> tuple[PreparedWorkload, str] | str | None:
     """Where the ratio in force is unconfirmed: the workload under the other recorded rule and
     that rule in words, or the sentence itself where no eligible work makes them differ
@@ -238,13 +219,36 @@ def _other_rule(pw: PreparedWorkload, policy: EnginePolicy) -> tuple[PreparedWor
     return alt_pw, rule
 
 
-def _other_sentence(name: str, rule: str, other: SizingResult) -> str:
-    util = "" if other.gcp_utilization is None else f" at {other.gcp_utilization:.1%} CP busy"
-    msu = "" if other.msu is None else f", {other.msu:,.1f} MSU"
+def _other_sentence(name: str, rule: str, other: tuple[int | None, int | None, float | None, float | None]) -> str:
+    """The sentence of the other rule's answer: its (CPs, specialty engines, CP busy, MSU)."""
+    cps, ziips, busy, used = other
+    util = "" if busy is None else f" at {busy:.1%} CP busy"
+    msu = "" if used is None else f", {used:,.1f} MSU"
     return (
         f"the {name}:CP ratio in force is unconfirmed; under the other rule a planner may expect ({rule}) "
-        f"this rate takes {other.cps} CP{'s' if other.cps != 1 else ''} + {other.ziips} {name}s{util}{msu}"
+        f"this rate takes {cps} CP{'s' if cps != 1 else ''} + {ziips} {name}s{util}{msu}"
     )
+
+
+def _other_sentences(alt_pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[RateRequest], rule: str) -> list[str]:
+    """:func:`_other_sentence` of each request's answer under the other rule (``alt_pw``; the
+    requests under its policy), finding only what the sentence states, as :func:`answer_at`
+    finds it: the chosen count among the evaluated ones, whether the rate fits, the MSU used."""
+    elig = alt_pw.eligibility
+    assert elig is not None
+    first = reqs[0]
+    bases = cost.at_rates([req.t for req in reqs])
+    totals = np.array([basis.total for basis in bases], dtype=np.float64)
+    target = alt_pw.target(elig.value, first.ziips)
+    evals = group_evaluations(alt_pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
+    fits = group_fits(alt_pw, [req.t for req in reqs], cps=first.cps, ziips=first.ziips, sla=first.sla)
+    out = []
+    for ev, req, basis, fit in zip(evals, reqs, bases, fits, strict=True):
+        chosen = choose(ev, req, alt_pw.response, basis, alt_pw.target_machine_type).chosen
+        msu = capacity_block(alt_pw.capacity, chosen, req.policy, alt_pw.capacity_setting).cp.msu_used
+        other = (chosen.n if fit else None, chosen.ziips if fit else None, chosen.util, msu)
+        out.append(_other_sentence(alt_pw.policy.name, rule, other))
+    return out
 
 
 def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> str | None:
@@ -255,7 +259,7 @@ def alternative_rule(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -
         return setup
     alt_pw, rule = setup
     other = answer_at(alt_pw, cost, replace(req, policy=alt_pw.policy))
-    return _other_sentence(alt_pw.policy.name, rule, other)
+    return _other_sentence(alt_pw.policy.name, rule, (other.cps, other.ziips, other.gcp_utilization, other.msu))
 
 
 def _alternative(pw: PreparedWorkload, choice: Choice) -> Alternative | None:
@@ -319,16 +323,15 @@ def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> Sizin
 def answers_at(pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[RateRequest]) -> list[SizingResult]:
     """:func:`answer_at` of each request (one workload, the same options, rates of their own),
     equal to it answer for answer, sharing what does not depend on the rate: the workload under
-    the other recorded rule (its answers found for the whole group), and the basis and CP
-    counts evaluated over the array of rates (:func:`models_lib.evaluation.group_evaluations`)."""
+    the other recorded rule (what its sentence states found for the whole group), and the basis
+    and CP counts evaluated over the array of rates (:func:`models_lib.evaluation.group_evaluations`)."""
     if not reqs:
         return []
     setup = _other_rule(pw, reqs[0].policy)
     rules: list[str | None]
     if isinstance(setup, tuple):
         alt_pw, rule = setup
-        others = answers_at(alt_pw, cost, [replace(r, policy=alt_pw.policy) for r in reqs])
-        rules = [_other_sentence(alt_pw.policy.name, rule, other) for other in others]
+        rules = list(_other_sentences(alt_pw, cost, [replace(r, policy=alt_pw.policy) for r in reqs], rule))
     else:
         rules = [setup] * len(reqs)
     memo: Memo = {}

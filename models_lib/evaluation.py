@@ -37,6 +37,8 @@ __all__ = [
     "evaluate_count",
     "evaluate_total",
     "evaluate_totals",
+    "count_splits",
+    "CountSplits",
     "evaluations",
     "group_evaluations",
     "with_response",
@@ -117,12 +119,43 @@ def _floats(a: FloatArray) -> list[float]:
     return cast("list[float]", a.tolist())
 
 
-def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEvaluation]:
+@dataclass(frozen=True)
+class CountSplits:
+    """:func:`count_splits`: the split of an array of native demands at ``n`` CPs, as lists (one
+    entry per demand), each entry what :func:`evaluate_total` gives for its demand."""
+
+    n: int
+    target: Target
+    engines: list[int]
+    needed: list[int]
+    gcp: list[float]
+    special: list[float]
+    on_gcp: list[float]
+
+    def util(self, i: int) -> float:
+        return self.gcp[i] / self.n
+
+    def settled(self, i: int) -> bool:
+        """No later count spills less or has fewer engines (see :func:`evaluations`)."""
+        given = self.target.ziips
+        return self.on_gcp[i] <= 0.0 or (given is not None and self.engines[i] >= given)
+
+    def total(self, i: int) -> float:
+        return self.gcp[i] + self.special[i]
+
+    def evaluation(self, i: int) -> CountEvaluation:
+        """The :class:`CountEvaluation` of entry ``i``."""
+        n, z, g, sp = self.n, self.engines[i], self.gcp[i], self.special[i]
+        proj, zproj = self.target.project(n, z)
+        return CountEvaluation(n, proj, zproj, g + sp, g, sp, self.on_gcp[i], z, g / n, needed=self.needed[i])
+
+
+def count_splits(n: int, totals: FloatArray, target: Target) -> CountSplits:
     """:func:`evaluate_total` of each of ``totals`` at ``n`` CPs, over the array at once: the MP
     fixed point of :func:`~models_lib.engine.mp_specialty_engines` (the same sequence of counts
     from 0 upwards, per element), the required engines of :func:`~models_lib.ziip.ziips_required`
     and the split of :func:`~models_lib.engine.split_pools`, each with the same floating-point
-    operations in the same order, so that every evaluation equals the scalar one."""
+    operations in the same order, so that every entry equals the scalar evaluation."""
     rules = target.policy.max_engines(n)
     cap = MAX_CPS - n if rules is None else rules
     ceiling = target.ziip_ceiling
@@ -143,6 +176,8 @@ def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEva
     if target.ziips is not None:
         z = np.full(totals.shape, min(target.ziips, cap), dtype=np.int64)
         needed = needed_at(z)
+    elif target.fraction == 0.0:  # nothing eligible: no engine needed (ziips_required(0) == 0)
+        z = needed = np.zeros(totals.shape, dtype=np.int64)
     else:
         z = np.zeros(totals.shape, dtype=np.int64)
         for _ in range(MAX_CPS + 1):
@@ -159,11 +194,13 @@ def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEva
     on_gcp = (eligible - on_special) * cf
     gcp = (totals - eligible) * cf + on_gcp
     spec = on_special * sf
-    out = []
-    for g, sp, og, zk, need in zip(_floats(gcp), _floats(spec), _floats(on_gcp), engines, _ints(needed), strict=True):
-        proj, zproj = target.project(n, zk)
-        out.append(CountEvaluation(n, proj, zproj, g + sp, g, sp, og, zk, g / n, needed=need))
-    return out
+    return CountSplits(n, target, engines, _ints(needed), _floats(gcp), _floats(spec), _floats(on_gcp))
+
+
+def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEvaluation]:
+    """:func:`evaluate_total` of each of ``totals`` at ``n`` CPs (:func:`count_splits`)."""
+    splits = count_splits(n, totals, target)
+    return [splits.evaluation(i) for i in range(len(totals))]
 
 
 def group_evaluations(
@@ -178,10 +215,10 @@ def group_evaluations(
         if not active:
             break
         still = []
-        for i, ev in zip(active, evaluate_totals(k, totals[active], target), strict=True):
-            out[i].append(ev)
-            settled = ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips)
-            if goal or not (ev.util <= umax + UTIL_EPS and settled and (cps is None or k >= cps)):
+        splits = count_splits(k, totals[active], target)
+        for j, i in enumerate(active):
+            out[i].append(splits.evaluation(j))
+            if goal or not (splits.util(j) <= umax + UTIL_EPS and splits.settled(j) and (cps is None or k >= cps)):
                 still.append(i)
         active = still
     return out

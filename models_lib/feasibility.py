@@ -38,7 +38,7 @@ import numpy as np
 from models_lib.answer_parts import Alternative, Feasibility, FeasibilityReason, MostCarried
 from models_lib.capacity import MAX_CPS
 from models_lib.engine import Saturation, saturation
-from models_lib.evaluation import UTIL_EPS, CountEvaluation, evaluate_totals
+from models_lib.evaluation import UTIL_EPS, CountEvaluation, count_splits
 
 if TYPE_CHECKING:
     from models_lib.prepared import PreparedWorkload
@@ -107,8 +107,10 @@ def group_fits(
         if not active:
             break
         still = []
-        for i, ev in zip(active, evaluate_totals(n, busy[active], target), strict=True):
-            holds = not (ev.util > pw.max_utilization + UTIL_EPS or ev.util >= 1.0)
+        splits = count_splits(n, busy[active], target)
+        for j, i in enumerate(active):
+            util = splits.util(j)
+            holds = not (util > pw.max_utilization + UTIL_EPS or util >= 1.0)
             if holds and sla is not None:
                 value = pw.response_at(rates[i], n, ziips).value
                 holds = value is None or value <= sla

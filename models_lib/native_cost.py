@@ -8,6 +8,7 @@ same floating-point operations in the same order (a curve point equals the estim
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -73,6 +74,21 @@ class NativeCost:
             notes = (moving + self.warnings, self.assumptions, self.statements)
             raw = points_demand(self.model, self.from_cps, tps, self.level, notes)
         return lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar)
+
+    def at_rates(self, rates: Sequence[float]) -> list[Basis]:
+        """:meth:`at` of each of ``rates``, equal to it basis for basis: a points basis's
+        prediction intervals over the array and its fit's summary found once."""
+        if self.bounds is not None or not rates:
+            return [self.at(t) for t in rates]
+        assert self.model is not None
+        fit = self.model.primary_fit()
+        summary = fit.summary()
+        out = []
+        for t, pi in zip(rates, fit.prediction_intervals(rates, self.level), strict=True):
+            notes = (extrapolation_warnings(self.config, fit, t) + self.warnings, self.assumptions, self.statements)
+            raw = points_demand(self.model, self.from_cps, t, self.level, notes, (pi, summary))
+            out.append(lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar))
+        return out
 
     def line(self) -> Basis:
         """The demand line (intercept, slope, payload factor) without the rate-dependent parts:

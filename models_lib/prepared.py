@@ -4,9 +4,9 @@ Like ``scipy.stats.norm(loc, scale)``, :func:`prepare` does the set-up once (the
 model with its interval, the payload and LPAR steps, the eligible share and its scope, the
 response model, the target's rated CP counts and engine rules) and returns a frozen
 :class:`PreparedWorkload`; its methods evaluate it at a rate: :meth:`~PreparedWorkload.evaluate`
-(the pool split, scalar or over an array of rates), :meth:`~PreparedWorkload.saturation`, and
-:meth:`~PreparedWorkload.answer`, the sizing decision.  ``models_lib.sizing.size`` is
-``prepare(...).answer(...)``.
+(the pool split, scalar or over an array of rates), :meth:`~PreparedWorkload.saturation`,
+:meth:`~PreparedWorkload.answer`, the sizing decision, and :meth:`~PreparedWorkload.answers`,
+the decision at an array of rates.  ``models_lib.sizing.size`` is ``prepare(...).answer(...)``.
 
 Units: rates in transactions/s, CPU in busy engines, times in ms.
 
@@ -22,21 +22,18 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from models_lib.answer import DEFAULT_MAX_UTILIZATION, SizingResult
-from models_lib.answer_build import (
-    no_cpu_result,
-)
-from models_lib.capacity import MAX_CPS, Projection, rating
-from models_lib.checks import InputError, opt_int, pos_float
-from models_lib.choice import RateRequest
+from models_lib.answer_build import no_cpu_result
+from models_lib.capacity import MAX_CPS, Projection
+from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
-from models_lib.decision import answer_at, answers_at
+from models_lib.decision import answer_at
 from models_lib.engine import (
     EnginePolicy,
     PoolDemand,
@@ -49,10 +46,12 @@ from models_lib.engine import (
     split_pools_array,
 )
 from models_lib.evaluation import Target, cost_factor, ziip_residence_ms
+from models_lib.group import answers as group_answers
+from models_lib.group import rate_request
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData
 from models_lib.native_cost import NativeCost, native_cost
 from models_lib.prepare_inputs import check_objective, check_options, response_model_for, smt2_option, target_rules
-from models_lib.pricing import PriceBook, pricer_for
+from models_lib.pricing import PriceBook
 from models_lib.regions import fitted_for_regions
 from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility, eligibility_step
@@ -304,90 +303,18 @@ class PreparedWorkload:
     ) -> SizingResult:
         """The engine's answer at ``tps`` transactions/s (see :func:`models_lib.sizing.size`);
         with ``price_book`` it carries the chosen configuration's ``cost``."""
-        req = self.request(
-            tps, cps=cps, ziips=ziips, clients=clients, think_time_s=think_time_s,
+        req = rate_request(
+            self, tps, cps=cps, ziips=ziips, clients=clients, think_time_s=think_time_s,
             response_time_sla_ms=response_time_sla_ms, objective=objective, price_book=price_book,
         )  # fmt: skip
         if self.cost is None:
-            config = self.config
-            no_cpu = no_cpu_result(config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax)
+            no_cpu = no_cpu_result(self.config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax)
             return replace(no_cpu, specialty_engine=self.policy.name, objective=req.objective, prepared=self)
         return answer_at(self, self.cost, req)
 
-    def answers(
-        self,
-        rates: Sequence[float] | FloatArray,
-        *,
-        cps: int | None = None,
-        ziips: int | None = None,
-        clients: int | None = None,
-        think_time_s: float | None = None,
-        response_time_sla_ms: float | None = None,
-        objective: str | None = None,
-        price_book: PriceBook | None = None,
-    ) -> list[SizingResult]:
-        """:meth:`answer` at each of ``rates`` (transactions/s) with the same options, in order:
-        equal to ``[self.answer(t, ...) for t in rates]`` (same figures, warnings and JSON), the
-        options checked and the rate-free work done once for the whole array
-        (:func:`models_lib.decision.answers_at`).  A bad rate raises as :meth:`answer` would."""
-        values = [float(t) for t in np.asarray(rates, dtype=np.float64).ravel()] if isinstance(rates, np.ndarray) else list(rates)  # fmt: skip
-        if not values:
-            return []
-        first = self.request(
-            values[0], cps=cps, ziips=ziips, clients=clients, think_time_s=think_time_s,
-            response_time_sla_ms=response_time_sla_ms, objective=objective, price_book=price_book,
-        )  # fmt: skip
-        reqs = [first, *(replace(first, t=pos_float("tps", t)) for t in values[1:])]
-        if self.cost is None:
-            config, mt = self.config, self.target_machine_type
-            return [
-                replace(
-                    no_cpu_result(config, self.target_machine, mt, req.t, req.sla, req.umax),
-                    specialty_engine=self.policy.name,
-                    objective=req.objective,
-                    prepared=self,
-                )  # fmt: skip
-                for req in reqs
-            ]
-        return answers_at(self, self.cost, reqs)
-
-    def request(
-        self,
-        tps: float,
-        *,
-        cps: int | None,
-        ziips: int | None,
-        clients: int | None,
-        think_time_s: float | None,
-        response_time_sla_ms: float | None,
-        objective: str | None = None,
-        price_book: PriceBook | None = None,
-    ) -> RateRequest:
-        """Check the rate's inputs; an :class:`~models_lib.checks.InputError` names the argument.
-        ``objective``: the prepared workload's unless given (``least-cost`` needs ``price_book``)."""
-        t = pos_float("tps", tps)
-        objective = check_objective(self.objective if objective is None else objective)
-        pricer = pricer_for(price_book, objective, self.capacity, self.target_machine_type, self.capacity_setting)
-        cps_given = opt_int("cps", cps, 1)
-        n_clients = opt_int("clients", clients, 1)
-        think = None if think_time_s is None else pos_float("think_time_s", think_time_s, allow_zero=True)
-        if (n_clients is None) != (think is None):
-            raise InputError(
-                "clients",
-                f"clients and think_time_s must be given together, got clients={clients!r}, think_time_s={think_time_s!r}",
-            )
-        if cps_given is not None:
-            rating(self.capacity, self.target_machine_type, cps_given)  # raises for an unrated count
-            if cps_given < self.policy.min_cps:
-                raise InputError(
-                    "cps",
-                    f"cps must be >= {self.policy.min_cps} on machine type {self.target_machine_type}, got {cps!r}",
-                )
-        sla = None if response_time_sla_ms is None else pos_float("response_time_sla_ms", response_time_sla_ms)
-        return RateRequest(
-            t, cps_given, opt_int("ziips", ziips, 0), n_clients, think, sla,
-            self.max_utilization, self.ziip_max_utilization, self.policy, objective, pricer,
-        )  # fmt: skip
+    def answers(self, rates: Sequence[float] | FloatArray, **options: Any) -> list[SizingResult]:
+        """:meth:`answer` at each of ``rates`` with the same ``options``: :func:`models_lib.group.answers`."""
+        return group_answers(self, rates, **options)
 
 
 def prepare(

@@ -18,7 +18,7 @@ from models_lib.answer_parts import BindingAtTarget, Range, Ranges, SaturationBi
 from models_lib.choice import pick
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation, saturation
-from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, evaluate_total, evaluate_totals
+from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, count_splits, evaluate_total, evaluate_totals
 from models_lib.inputs import ConfigurationData
 from models_lib.pricing import Pricer
 from models_lib.response import ResponseModel
@@ -163,11 +163,11 @@ def group_range_ends(
         if not active:
             break
         still = []
-        for i, ev in zip(active, evaluate_totals(n, totals[active], target), strict=True):
-            if ev.util <= umax + UTIL_EPS:
-                within[i].append(ev)
-                settled = ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips)
-                if settled and objective != "least-cost":
+        splits = count_splits(n, totals[active], target)
+        for j, i in enumerate(active):
+            if splits.util(j) <= umax + UTIL_EPS:
+                within[i].append(splits.evaluation(j))
+                if splits.settled(j) and objective != "least-cost":
                     continue  # no later count spills less or has fewer engines (it may cost less)
             still.append(i)
         active = still

@@ -110,17 +110,6 @@ def _outcome(record: EstimateRecord | Exception) -> tuple[dict[str, Any], str]:
     return estimate_csv_row(record), ""
 
 
-def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
-    """(the answer's CSV cells, "") for a good row, ({}, reason) for a bad one."""
-    data = _row_data(values)
-    if _asks_fit(data):
-        return fit_row(owner=owner, data=data)
-    inputs = _checked(data)
-    if isinstance(inputs, str):
-        return {}, inputs
-    return _outcome(estimate_answer_records(user=owner, inputs=[inputs])[0])
-
-
 #: A row's status (the ``status`` column), in the order the result counts them.
 STATUSES = ("sized", "does-not-fit", "no-cpu-data", "refused")
 

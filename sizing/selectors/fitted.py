@@ -242,13 +242,12 @@ class Reference:
         self._keep({key: answer})
         return answer
 
-    def cached_answers(self, parts: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
-        """:meth:`answer` of each of ``parts`` where it is cached (``None`` where it is not): this
-        process's first, then the shared cache's in one round trip (kept here, as :meth:`answer`
-        keeps them)."""
+    def cached_answers(self, keys: list[str]) -> list[dict[str, Any] | None]:
+        """The answers under ``keys`` (:meth:`answer_key`) where they are cached (``None`` where
+        not): this process's first, then the shared cache's in one round trip (kept here, as
+        :meth:`answer` keeps them)."""
         if self.token is None:
-            return [None] * len(parts)
-        keys = [self.answer_key(p) for p in parts]
+            return [None] * len(keys)
         local = _store.answers if _store.token == self.token else {}
         found = [local.get(k) for k in keys]
         shared = _shared_answers()
@@ -259,15 +258,14 @@ class Reference:
             found = [a if a is not None else got.get(k) for k, a in zip(keys, found, strict=True)]
         return found
 
-    def store_answers(self, answers: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
-        """Keep computed answers (``parts``, answer) as :meth:`answer` keeps one: in both caches."""
+    def store_answers(self, answers: dict[str, dict[str, Any]]) -> None:
+        """Keep computed answers (by :meth:`answer_key`) as :meth:`answer` keeps one: in both caches."""
         if self.token is None or not answers:
             return
-        by_key = {self.answer_key(parts): answer for parts, answer in answers}
         shared = _shared_answers()
         if shared is not None:
-            shared.set_many(by_key, timeout=settings.ZSIZER_ANSWER_CACHE_SECONDS)
-        self._keep(by_key)
+            shared.set_many(answers, timeout=settings.ZSIZER_ANSWER_CACHE_SECONDS)
+        self._keep(answers)
 
     def _keep(self, answers: dict[str, dict[str, Any]]) -> None:
         with _lock:

@@ -178,32 +178,33 @@ def estimate_answer(*, scenario: Scenario, target: Target, inputs: dict[str, Any
     return scenario_answer(scenario=scenario, key=key, compute=compute)
 
 
-def estimate_answers(
-    *, questions: list[tuple[Scenario, Target, dict[str, Any]]]
-) -> list[dict[str, Any] | ValidationError]:
+def estimate_answers(*, questions: list[tuple[Scenario, Target, dict[str, Any]]]) -> list[dict[str, Any] | ValidationError]:  # fmt: skip
     """:func:`estimate_answer` of each (scenario, target, inputs) of ``questions``, in order, each
     the answer or the 400 it would raise; the questions that share a prepared workload (the
     same configuration, target and inputs but the rate) are answered together
     (:func:`group_answers`)."""
     groups: dict[str, list[int]] = {}
+    parts = []
     for i, (scenario, target, inputs) in enumerate(questions):
         _, _, key = _estimate_key(target=target, inputs=inputs, price_book=scenario.price_book)
-        same = {"token": scenario.reference.token, **scenario.key(), **key, "tps": None}
+        parts.append({**scenario.key(), **key})
+        same = {"token": scenario.reference.token, **parts[-1], "tps": None}
         groups.setdefault(json.dumps(same, sort_keys=True, default=str), []).append(i)
     out: list[dict[str, Any] | ValidationError | None] = [None] * len(questions)
     for members in groups.values():
         scenario, target, _ = questions[members[0]]
-        answers = group_answers(scenario=scenario, target=target, inputs=[questions[i][2] for i in members])
-        for i, answer in zip(members, answers, strict=True):
+        group = [(questions[i][2], parts[i]) for i in members]
+        for i, answer in zip(members, group_answers(scenario=scenario, target=target, group=group), strict=True):
             out[i] = answer
     return [a for a in out if a is not None]
 
 
 def group_answers(
-    *, scenario: Scenario, target: Target, inputs: list[dict[str, Any]]
+    *, scenario: Scenario, target: Target, group: list[tuple[dict[str, Any], dict[str, Any]]]
 ) -> list[dict[str, Any] | ValidationError]:
-    """:func:`estimate_answer` of each of ``inputs`` (one scenario and target; inputs that
-    differ only in their rate), in order, each the answer or the 400 it would raise.
+    """:func:`estimate_answer` of each (inputs, cache key's parts) of ``group`` (one scenario and
+    target; inputs that differ only in their rate), in order, each the answer or the 400 it
+    would raise.
 
     The answers already cached are read (the shared cache in one round trip); the rest are
     evaluated together, the prepared workload at the whole array of their rates
@@ -212,23 +213,20 @@ def group_answers(
     in this process, the served one in both caches).  Where the engine refuses the group's
     options, each input is answered on its own (the same 400 per row)."""
     reference = scenario.reference
-    keyed = [_estimate_key(target=target, inputs=one, price_book=scenario.price_book) for one in inputs]
-    parts = [{**scenario.key(), **key} for _, _, key in keyed]
-    found = reference.cached_answers(parts)
-    todo: dict[str, int] = {}  # digest of the missing answer's parts -> its first input
+    keys = [reference.answer_key(parts) for _, parts in group]
+    found = reference.cached_answers(keys)
+    todo: dict[str, int] = {}  # the missing answers' keys -> their first input
     for i, answer in enumerate(found):
         if answer is None:
-            todo.setdefault(reference.answer_key(parts[i]), i)
+            todo.setdefault(keys[i], i)
     if todo:
         try:
-            computed = _computed_answers(scenario, target, [inputs[i] for i in todo.values()])
-        except ValidationError:
-            computed = None
-        if computed is None:  # the group's options refused: each input on its own, its own 400
-            return [_one_answer(scenario, target, one) for one in inputs]
-        reference.store_answers([(parts[i], answer) for i, answer in zip(todo.values(), computed, strict=True)])
+            computed = _computed_answers(scenario, target, [group[i] for i in todo.values()])
+        except ValidationError:  # the group's options refused: each input on its own, its own 400
+            return [_one_answer(scenario, target, inputs) for inputs, _ in group]
         by_key = dict(zip(todo, computed, strict=True))
-        found = [a if a is not None else by_key[reference.answer_key(parts[i])] for i, a in enumerate(found)]
+        reference.store_answers(by_key)
+        found = [a if a is not None else by_key[keys[i]] for i, a in enumerate(found)]
     return [a for a in found if a is not None]
 
 
@@ -239,24 +237,25 @@ def _one_answer(scenario: Scenario, target: Target, inputs: dict[str, Any]) -> d
         return exc
 
 
-def _computed_answers(scenario: Scenario, target: Target, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The served answers of ``inputs`` (none cached; one workload and options), the typed ones
-    kept in this process as :func:`estimate_result` keeps them."""
-    kwargs, _, _ = _estimate_key(target=target, inputs=inputs[0], price_book=scenario.price_book)
+def _computed_answers(
+    scenario: Scenario, target: Target, group: list[tuple[dict[str, Any], dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The served answers of ``group`` (inputs, parts; none cached; one workload and options),
+    the typed ones kept in this process as :func:`estimate_result` keeps them."""
+    kwargs, _, _ = _estimate_key(target=target, inputs=group[0][0], price_book=scenario.price_book)
     options = {k: v for k, v in kwargs.items() if k not in RATE_ARGS}
     at_rate: dict[str, Any] = {k: v for k, v in kwargs.items() if k in RATE_ARGS}
     if scenario.price_book is not None:
         at_rate["price_book"] = scenario.price_book
     try:
         prepared = scenario_prepared(scenario=scenario, target=target, options=options)
-        results = prepared.answers([float(one["tps"]) for one in inputs], **at_rate)
+        results = prepared.answers([float(inputs["tps"]) for inputs, _ in group], **at_rate)
     except ValueError as exc:
         raise engine_error(exc) from None
     origin = data_origin(scenario.configuration)
     answers = []
-    for one, result in zip(inputs, results, strict=True):
-        _, _, key = _estimate_key(target=target, inputs=one, price_book=scenario.price_book)
-        kept = scenario.reference.result({**scenario.key(), **key}, lambda result=result: result)  # type: ignore[misc]
+    for (_, parts), result in zip(group, results, strict=True):
+        kept = scenario.reference.result(parts, lambda result=result: result)  # type: ignore[misc]
         outputs = kept.to_dict()
         outputs["warnings"] = with_levels(outputs["warnings"])
         outputs["basis"] = {**outputs["basis"], **origin}
