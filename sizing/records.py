@@ -695,3 +695,95 @@ _BUSY_KEYS = frozenset(f.name for f in fields(BusyRecord))
 def _plain(block: Any) -> dict[str, Any]:
     """A block's fields as a JSON object (the kept JSON left out)."""
     return {f.name: getattr(block, f.name) for f in fields(block) if f.name != "json"}
+
+
+# -- other answers: "which model fits" -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FitRowRecord:
+    """One row of a "which model fits" answer (``models_lib.fit.ModelFit``), with the machine's
+    slug and name the service adds."""
+
+    machine_type: str
+    generation: str
+    capacity_setting: str
+    kind: str
+    fits: bool
+    model: str
+    cps: int | None
+    ziips: int | None
+    mips: float | None
+    msu: float | None
+    msu_used: float | None
+    gcp_utilization: float | None
+    response_time_ms: float | None
+    saturation_tps: float | None
+    reason: str = ""
+    max_tps: float | None = None
+    max_tps_cps: int | None = None
+    max_tps_ziips: int | None = None
+    cheapest_in_generation: bool = False
+    cheapest: bool = False
+    machine: str | None = None
+    machine_name: str | None = None
+    json: Json = field(repr=False, compare=False, default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Json) -> FitRowRecord:
+        return cls(
+            machine_type=str(data.get("machine_type") or ""),
+            generation=str(data.get("generation") or ""),
+            capacity_setting=str(data.get("capacity_setting") or ""),
+            kind=str(data.get("kind") or ""),
+            fits=bool(data.get("fits")),
+            model=str(data.get("model") or ""),
+            cps=_opt_int(data.get("cps")),
+            ziips=_opt_int(data.get("ziips")),
+            mips=_opt_float(data.get("mips")),
+            msu=_opt_float(data.get("msu")),
+            msu_used=_opt_float(data.get("msu_used")),
+            gcp_utilization=_opt_float(data.get("gcp_utilization")),
+            response_time_ms=_opt_float(data.get("response_time_ms")),
+            saturation_tps=_opt_float(data.get("saturation_tps")),
+            reason=str(data.get("reason") or ""),
+            max_tps=_opt_float(data.get("max_tps")),
+            max_tps_cps=_opt_int(data.get("max_tps_cps")),
+            max_tps_ziips=_opt_int(data.get("max_tps_ziips")),
+            cheapest_in_generation=bool(data.get("cheapest_in_generation")),
+            cheapest=bool(data.get("cheapest")),
+            machine=_opt_str(data.get("machine")),
+            machine_name=_opt_str(data.get("machine_name")),
+            json=data,
+        )
+
+
+@dataclass(frozen=True)
+class FitAnswerRecord:
+    """A "which model fits" answer (``sizing.services.fit.fit_compute``)."""
+
+    path: str | None
+    configuration: str | None
+    tps: float | None
+    max_utilization: float | None
+    response_time_sla_ms: float | None
+    cheapest: str | None
+    rows: tuple[FitRowRecord, ...]
+    source: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: Json) -> FitAnswerRecord:
+        return cls(
+            path=_opt_str(data.get("path")),
+            configuration=_opt_str(data.get("configuration")),
+            tps=_opt_float(data.get("tps")),
+            max_utilization=_opt_float(data.get("max_utilization")),
+            response_time_sla_ms=_opt_float(data.get("response_time_sla_ms")),
+            cheapest=_opt_str(data.get("cheapest")),
+            rows=tuple(FitRowRecord.from_dict(r) for r in data.get("rows") or () if isinstance(r, Mapping)),
+            source=_opt_str(data.get("source")),
+        )
+
+    def best(self) -> FitRowRecord | None:
+        """The cheapest fitting row (``None`` when nothing fits)."""
+        return next((r for r in self.rows if r.cheapest), None)

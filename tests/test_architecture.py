@@ -351,10 +351,6 @@ NOT_YET_TYPED = {
     "sizing/reports/jobs.py": 55,
     "sizing/reports/plan.py": 34,
     "sizing/services/reports.py": 10,
-    "sizing/services/fit.py": 4,
-    # a "which model fits" row reads the fit answer's rows (no typed fit record yet), and a row's
-    # cells as given (strings, before validation)
-    "sizing/jobs/batch.py": 5,
 }
 
 

@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from sizing.jobs.base import Progress, json_result, table
+from sizing.records import FitAnswerRecord
 from sizing.services.estimate_csv import FIT_HEADER, HEADER, UNITS, Subject, estimate_csv_row, spreadsheet_number
 from sizing.services.estimate_inputs import EstimateInputSerializer, estimate_inputs
 from sizing.services.estimates import estimate_answer_record
@@ -70,23 +71,21 @@ def fit_row(*, owner: User, data: dict[str, str]) -> tuple[dict[str, Any], str]:
         answer = fit_compute(user=owner, inputs=serializer.validated_data)
     except ValidationError as exc:
         return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
-    best = next((r for r in answer["rows"] if r["cheapest"]), None)
-    per_gen = [
-        f"{r['generation']}: {r['model']} ({r['cps']} CPs, {r['msu']:g} MSU)"
-        for r in answer["rows"]
-        if r["cheapest_in_generation"]
-    ]
-    out: dict[str, Any] = {"fit_cheapest": best["model"] if best else None, "fit_per_generation": "; ".join(per_gen)}
+    fit = FitAnswerRecord.from_dict(answer)
+    best = fit.best()
+    per_gen = [f"{r.generation}: {r.model} ({r.cps} CPs, {r.msu:g} MSU)" for r in fit.rows if r.cheapest_in_generation]
+    out: dict[str, Any] = {"fit_cheapest": best.model if best else None, "fit_per_generation": "; ".join(per_gen)}
     for key in ("machine", "capacity_setting", "cps", "ziips", "mips", "msu", "msu_used", "gcp_utilization",
                 "saturation_tps"):  # fmt: skip
-        out[f"fit_{key}"] = best[key] if best else None
+        out[f"fit_{key}"] = getattr(best, key) if best else None
     return out, "" if best else "no model of these generations carries this rate (see GET /api/v1/fit)"
 
 
 def size_row(*, owner: User, values: dict[str, str]) -> tuple[dict[str, Any], str]:
     """(the answer's CSV cells, "") for a good row, ({}, reason) for a bad one."""
     data = {k: v.strip() for k, v in values.items() if v is not None and v.strip() != ""}
-    if data.get("generations") and not data.get("machine") and not data.get("model"):
+    # the cells given (non-empty strings): "generations" without a machine or model asks which fits
+    if "generations" in data and not {"machine", "model"} & data.keys():
         return fit_row(owner=owner, data=data)
     data.pop("generations", None)
     try:
