@@ -256,6 +256,10 @@ class FitRecord:
     slope_ms: float | None
     n: int | None
     r2: float | None
+    intercept_cps: float | None = None
+    etr_min: float | None = None
+    etr_max: float | None = None
+    interval_basis: str | None = None
 
 
 @dataclass(frozen=True)
@@ -264,6 +268,9 @@ class ProjectionRecord:
     from_cps: int | None
     factor: float | None
     rating_ids: tuple[int, ...] = ()
+    to_machine_type: str | None = None
+    to_cps: int | None = None
+    source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -284,6 +291,9 @@ class BasisRecord:
     eligible_share: ShareRecord | None
     assumptions: tuple[str, ...]
     statements: tuple[int, ...] = ()
+    #: the LPAR overhead's stated range (``native``: CICS TS, REDP-5320), which widens an interval
+    lpar_factor_low: float | None = None
+    lpar_factor_high: float | None = None
     json: Json = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
@@ -301,6 +311,8 @@ class CapacityRecord:
     cp_mips_installed: float | None
     cp_msu_installed: float | None
     json: Json = field(repr=False, compare=False, default_factory=dict)
+    #: the CPs of the largest model of the machine (a capacity-exceeded answer's)
+    cps: int | None = None
 
 
 def _ids(values: Any) -> tuple[int, ...]:
@@ -314,7 +326,14 @@ def _basis(data: Json) -> BasisRecord:
     model = _maybe(
         data.get("model"),
         lambda m: FitRecord(
-            _opt_str(m.get("component")), _opt_float(m.get("slope_ms")), _opt_int(m.get("n")), _opt_float(m.get("r2"))
+            _opt_str(m.get("component")),
+            _opt_float(m.get("slope_ms")),
+            _opt_int(m.get("n")),
+            _opt_float(m.get("r2")),
+            intercept_cps=_opt_float(m.get("intercept_cps")),
+            etr_min=_opt_float(m.get("etr_min")),
+            etr_max=_opt_float(m.get("etr_max")),
+            interval_basis=_opt_str(m.get("interval_basis")),
         ),
     )
     projection = _maybe(
@@ -324,6 +343,9 @@ def _basis(data: Json) -> BasisRecord:
             _opt_int(p.get("from_cps")),
             _opt_float(p.get("factor")),
             _ids(p.get("rating_ids")),
+            to_machine_type=_opt_str(p.get("to_machine_type")),
+            to_cps=_opt_int(p.get("to_cps")),
+            source=_opt_str(p.get("source")),
         ),
     )
     share = _maybe(
@@ -338,6 +360,8 @@ def _basis(data: Json) -> BasisRecord:
         projection=projection,
         eligible_share=share,
         assumptions=tuple(str(a) for a in data.get("assumptions") or ()),
+        lpar_factor_low=_opt_float(_obj(data.get("native")).get("lpar_factor_low")),
+        lpar_factor_high=_opt_float(_obj(data.get("native")).get("lpar_factor_high")),
         json=data,
     )
 
@@ -351,7 +375,13 @@ def _capacity(data: Json) -> CapacityRecord:
         cp_mips_installed=_opt_float(cp.get("mips_installed", data.get("cp_mips_installed"))),
         cp_msu_installed=_opt_float(cp.get("msu_installed", data.get("cp_msu_installed"))),
         json=data,
+        cps=_opt_int(data.get("cps")),
     )
+
+
+def warning_record(data: Json) -> WarningRecord:
+    """A warning as served (``{"code", "message", "level", "headline"}``), or one a job adds."""
+    return _warning(data)
 
 
 def _warning(data: Json) -> WarningRecord:
@@ -515,6 +545,11 @@ class EstimateRecord:
             msu=_opt_float(data.get("msu")),
             msu_basis=_opt_str(data.get("msu_basis")),
         )
+
+    @property
+    def software_limit_tps(self) -> float | None:
+        """The software station's saturation where a surface added it (``sizing.services.charts``)."""
+        return _opt_float(self.extra.get("software_limit_tps"))
 
     @property
     def feasible(self) -> bool | None:
@@ -787,3 +822,302 @@ class FitAnswerRecord:
     def best(self) -> FitRowRecord | None:
         """The cheapest fitting row (``None`` when nothing fits)."""
         return next((r for r in self.rows if r.cheapest), None)
+
+
+# -- a job's question and result (sizing/api/job_result_schema.py names each kind's fields) --------
+
+
+def _floats(values: Any) -> list[float | None]:
+    """A stored series: each value a float, a missing or non-numeric one None."""
+    return [_opt_float(v) for v in values] if isinstance(values, (list, tuple)) else []
+
+
+def _objects(values: Any) -> list[Json]:
+    return [v for v in values if isinstance(v, Mapping)] if isinstance(values, (list, tuple)) else []
+
+
+@dataclass(frozen=True)
+class JobWorkloadParams:
+    """A workload of a mix job's question."""
+
+    path: str | None
+    configuration: str | None
+    tps: float | None
+
+
+@dataclass(frozen=True)
+class JobParams:
+    """A job's question as stored (``Job.params``): what its report and title name."""
+
+    path: str | None
+    configuration: str | None
+    machine: str | None
+    workloads: tuple[JobWorkloadParams, ...]
+
+    @classmethod
+    def from_dict(cls, data: Json) -> JobParams:
+        return cls(
+            path=_opt_str(data.get("path")),
+            configuration=_opt_str(data.get("configuration")),
+            machine=_opt_str(data.get("machine")),
+            workloads=tuple(
+                JobWorkloadParams(_opt_str(w.get("path")), _opt_str(w.get("configuration")), _opt_float(w.get("tps")))
+                for w in _objects(data.get("workloads"))
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class CurveAtTarget:
+    tps: float | None
+    gcp_utilization: float | None
+    response_time_ms: float | None
+
+
+@dataclass(frozen=True)
+class CurveSeries:
+    """One CP count of a ``curve`` job."""
+
+    cps: int | None
+    tps: list[float | None]
+    response_time_ms: list[float | None]
+    response_time_lower_bound_ms: list[float | None]
+    gcp_utilization: list[float | None]
+    knee_tps: float | None
+    saturation_tps: float | None
+    ceiling_tps: float | None
+    at_tps: CurveAtTarget
+
+
+@dataclass(frozen=True)
+class ClosedCurve:
+    clients: list[float | None]
+    throughput_tps: list[float | None]
+    response_time_ms: list[float | None]
+    response_time_lower_bound_ms: list[float | None]
+
+
+@dataclass(frozen=True)
+class Percentiles:
+    """A Monte Carlo distribution's percentiles (``p5``, ``p50``, ``p95``) and central value."""
+
+    p5: float | None
+    p50: float | None
+    p95: float | None
+    central: float | None = None
+
+    @classmethod
+    def from_dict(cls, data: Json) -> Percentiles:
+        return cls(
+            _opt_float(data.get("p5")),
+            _opt_float(data.get("p50")),
+            _opt_float(data.get("p95")),
+            _opt_float(data.get("central")),
+        )
+
+
+@dataclass(frozen=True)
+class HistogramBar:
+    cps: int | None
+    share: float | None
+
+
+@dataclass(frozen=True)
+class EngineMix:
+    """A mix of CPs and specialty engines the optimiser priced."""
+
+    cps: int | None
+    ziips: int | None
+    cost: float | None
+    gcp_utilization: float | None = None
+    ziip_utilization: float | None = None
+
+    @classmethod
+    def from_dict(cls, data: Json) -> EngineMix:
+        return cls(
+            _opt_int(data.get("cps")),
+            _opt_int(data.get("ziips")),
+            _opt_float(data.get("cost")),
+            _opt_float(data.get("gcp_utilization")),
+            _opt_float(data.get("ziip_utilization")),
+        )
+
+
+@dataclass(frozen=True)
+class MixWorkload:
+    configuration: str | None
+    tps: float | None
+    gcp_busy: float | None
+    ziip_busy: float | None
+    warnings: tuple[WarningRecord, ...]
+
+
+@dataclass(frozen=True)
+class MixCombined:
+    tps: float | None
+    gcp_utilization: float | None
+    ziip_utilization: float | None
+    mips: float | None
+    msu: float | None
+    saturation_scale: float | None
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """A finished job's result (``Job.result``), typed for every kind; a field a kind does not
+    write is ``None`` or empty.  ``table`` is the result table (result.csv) as stored."""
+
+    kind: str | None
+    table_columns: tuple[str, ...]
+    table_rows: tuple[tuple[Any, ...], ...]
+    warnings: tuple[WarningRecord, ...]
+    basis: BasisRecord | None
+    estimate: EstimateRecord | None
+    # curve
+    series: tuple[CurveSeries, ...]
+    response_time_data: bool
+    max_utilization: float | None
+    # closed
+    curve: ClosedCurve
+    cps: int | None
+    ziips: int | None
+    think_time_s: float | None
+    bottleneck: str | None
+    knee_clients: float | None
+    max_throughput_tps: float | None
+    max_clients_within_sla: float | None
+    # montecarlo
+    samples: int | None
+    seed: int | None
+    tps: float | None
+    cps_required: Percentiles
+    cps_histogram: tuple[HistogramBar, ...]
+    ziips_required: Percentiles
+    response_time_ms: Percentiles
+    p_within_ceiling: float | None
+    evaluated_at_cps: int | None
+    p_meets_sla: float | None
+    # optimize
+    specialty_engine: str
+    frontier: tuple[EngineMix, ...]
+    best: EngineMix | None
+    feasible: int | None
+    evaluated: int | None
+    costs: Json
+    # mix
+    workloads: tuple[MixWorkload, ...]
+    combined: MixCombined
+    cps_sized: bool
+    ziips_sized: bool
+    machine: str | None
+    approximation: str | None
+    # batch
+    rows: int
+    counts: Mapping[str, int] | None
+    succeeded: int
+    failed: int
+
+    @classmethod
+    def from_dict(cls, data: Json) -> JobResult:
+        table = _obj(data.get("table"))
+        basis = data.get("basis")
+        estimate = data.get("estimate")
+        curve = _obj(data.get("curve"))
+        combined = _obj(data.get("combined"))
+        cps = data.get("cps_required")
+        counts = data.get("counts")
+        return cls(
+            kind=_opt_str(data.get("kind")),
+            table_columns=tuple(str(c) for c in table.get("columns") or ()),
+            table_rows=tuple(tuple(r) for r in table.get("rows") or () if isinstance(r, (list, tuple))),
+            warnings=tuple(_warning(w) for w in _objects(data.get("warnings"))),
+            basis=_basis(basis) if isinstance(basis, Mapping) and basis else None,
+            estimate=EstimateRecord.from_dict(estimate) if isinstance(estimate, Mapping) else None,
+            series=tuple(_series(s) for s in _objects(data.get("series"))),
+            response_time_data=bool(data.get("response_time_data")),
+            max_utilization=_opt_float(data.get("max_utilization")),
+            curve=ClosedCurve(
+                _floats(curve.get("clients")),
+                _floats(curve.get("throughput_tps")),
+                _floats(curve.get("response_time_ms")),
+                _floats(curve.get("response_time_lower_bound_ms")),
+            ),
+            cps=_opt_int(data.get("cps")),
+            ziips=_opt_int(data.get("ziips")),
+            think_time_s=_opt_float(data.get("think_time_s")),
+            bottleneck=_opt_str(data.get("bottleneck")),
+            knee_clients=_opt_float(data.get("knee_clients")),
+            max_throughput_tps=_opt_float(data.get("max_throughput_tps")),
+            max_clients_within_sla=_opt_float(data.get("max_clients_within_sla")),
+            samples=_opt_int(data.get("samples")),
+            seed=_opt_int(data.get("seed")),
+            tps=_opt_float(data.get("tps")),
+            cps_required=Percentiles.from_dict(_obj(cps)),
+            cps_histogram=tuple(
+                HistogramBar(_opt_int(h.get("cps")), _opt_float(h.get("share")))
+                for h in _objects(_obj(cps).get("histogram"))
+            ),
+            ziips_required=Percentiles.from_dict(_obj(data.get("ziips_required"))),
+            response_time_ms=Percentiles.from_dict(_obj(data.get("response_time_ms"))),
+            p_within_ceiling=_opt_float(data.get("p_within_ceiling")),
+            evaluated_at_cps=_opt_int(data.get("evaluated_at_cps")),
+            p_meets_sla=_opt_float(data.get("p_meets_sla")),
+            specialty_engine=str(data.get("specialty_engine") or "zIIP"),
+            frontier=tuple(EngineMix.from_dict(m) for m in _objects(data.get("frontier"))),
+            best=_maybe(data.get("best"), EngineMix.from_dict),
+            feasible=_opt_int(data.get("feasible")),
+            evaluated=_opt_int(data.get("evaluated")),
+            costs=_obj(data.get("costs")),
+            workloads=tuple(
+                MixWorkload(
+                    _opt_str(w.get("configuration")),
+                    _opt_float(w.get("tps")),
+                    _opt_float(w.get("gcp_busy")),
+                    _opt_float(w.get("ziip_busy")),
+                    tuple(_warning(x) for x in _objects(w.get("warnings"))),
+                )
+                for w in _objects(data.get("workloads"))
+            ),
+            combined=MixCombined(
+                _opt_float(combined.get("tps")),
+                _opt_float(combined.get("gcp_utilization")),
+                _opt_float(combined.get("ziip_utilization")),
+                _opt_float(combined.get("mips")),
+                _opt_float(combined.get("msu")),
+                _opt_float(combined.get("saturation_scale")),
+            ),
+            cps_sized=bool(data.get("cps_sized")),
+            ziips_sized=bool(data.get("ziips_sized")),
+            machine=_opt_str(data.get("machine")),
+            approximation=_opt_str(data.get("approximation")),
+            rows=_opt_int(data.get("rows")) or 0,
+            counts={str(k): int(v) for k, v in counts.items()} if isinstance(counts, Mapping) else None,
+            succeeded=_opt_int(data.get("succeeded")) or 0,
+            failed=_opt_int(data.get("failed")) or 0,
+        )
+
+    @property
+    def any_basis(self) -> BasisRecord | None:
+        """The job's basis: its own, else its reference estimate's (an optimiser's)."""
+        if self.basis is not None:
+            return self.basis
+        if self.estimate is not None and self.estimate.basis.json:
+            return self.estimate.basis
+        return None
+
+
+def _series(data: Json) -> CurveSeries:
+    at = _obj(data.get("at_tps"))
+    return CurveSeries(
+        cps=_opt_int(data.get("cps")),
+        tps=_floats(data.get("tps")),
+        response_time_ms=_floats(data.get("response_time_ms")),
+        response_time_lower_bound_ms=_floats(data.get("response_time_lower_bound_ms")),
+        gcp_utilization=_floats(data.get("gcp_utilization")),
+        knee_tps=_opt_float(data.get("knee_tps")),
+        saturation_tps=_opt_float(data.get("saturation_tps")),
+        ceiling_tps=_opt_float(data.get("ceiling_tps")),
+        at_tps=CurveAtTarget(
+            _opt_float(at.get("tps")), _opt_float(at.get("gcp_utilization")), _opt_float(at.get("response_time_ms"))
+        ),
+    )
