@@ -260,6 +260,10 @@ class FitRecord:
     etr_min: float | None = None
     etr_max: float | None = None
     interval_basis: str | None = None
+    weighting: str | None = None
+    slope_se_ms: float | None = None
+    intercept_se_cps: float | None = None
+    residual_std_cps: float | None = None
 
 
 @dataclass(frozen=True)
@@ -271,6 +275,19 @@ class ProjectionRecord:
     to_machine_type: str | None = None
     to_cps: int | None = None
     source: str | None = None
+    specialty_factor: float | None = None
+    capacity_setting: str | None = None
+
+
+@dataclass(frozen=True)
+class CalibrationRef:
+    """The customer's calibration an answer rests on (a private basis)."""
+
+    id: int | None
+    name: str | None
+    intervals: int | None
+    current_model: str | None
+    cps: int | None
 
 
 @dataclass(frozen=True)
@@ -294,6 +311,7 @@ class BasisRecord:
     #: the LPAR overhead's stated range (``native``: CICS TS, REDP-5320), which widens an interval
     lpar_factor_low: float | None = None
     lpar_factor_high: float | None = None
+    calibration: CalibrationRef | None = None
     json: Json = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
@@ -313,6 +331,10 @@ class CapacityRecord:
     json: Json = field(repr=False, compare=False, default_factory=dict)
     #: the CPs of the largest model of the machine (a capacity-exceeded answer's)
     cps: int | None = None
+    specialty_mips_installed: float | None = None
+    #: the coupling facility's busy ICF engines (``None``: the answer has no ICF block)
+    icf_busy: float | None = None
+    has_icf: bool = False
 
 
 def _ids(values: Any) -> tuple[int, ...]:
@@ -334,6 +356,10 @@ def _basis(data: Json) -> BasisRecord:
             etr_min=_opt_float(m.get("etr_min")),
             etr_max=_opt_float(m.get("etr_max")),
             interval_basis=_opt_str(m.get("interval_basis")),
+            weighting=_opt_str(m.get("weighting")),
+            slope_se_ms=_opt_float(m.get("slope_se_ms")),
+            intercept_se_cps=_opt_float(m.get("intercept_se_cps")),
+            residual_std_cps=_opt_float(m.get("residual_std_cps")),
         ),
     )
     projection = _maybe(
@@ -346,6 +372,8 @@ def _basis(data: Json) -> BasisRecord:
             to_machine_type=_opt_str(p.get("to_machine_type")),
             to_cps=_opt_int(p.get("to_cps")),
             source=_opt_str(p.get("source")),
+            specialty_factor=_opt_float(p.get("specialty_factor")),
+            capacity_setting=_opt_str(p.get("capacity_setting")),
         ),
     )
     share = _maybe(
@@ -362,6 +390,16 @@ def _basis(data: Json) -> BasisRecord:
         assumptions=tuple(str(a) for a in data.get("assumptions") or ()),
         lpar_factor_low=_opt_float(_obj(data.get("native")).get("lpar_factor_low")),
         lpar_factor_high=_opt_float(_obj(data.get("native")).get("lpar_factor_high")),
+        calibration=_maybe(
+            data.get("calibration"),
+            lambda c: CalibrationRef(
+                _opt_int(c.get("id")),
+                _opt_str(c.get("name")),
+                _opt_int(c.get("intervals")),
+                _opt_str(c.get("current_model")),
+                _opt_int(c.get("cps")),
+            ),
+        ),
         json=data,
     )
 
@@ -376,6 +414,9 @@ def _capacity(data: Json) -> CapacityRecord:
         cp_msu_installed=_opt_float(cp.get("msu_installed", data.get("cp_msu_installed"))),
         json=data,
         cps=_opt_int(data.get("cps")),
+        specialty_mips_installed=_opt_float(_obj(data.get("specialty")).get("mips_installed")),
+        icf_busy=_opt_float(_obj(data.get("icf")).get("busy")),
+        has_icf=bool(_obj(data.get("icf"))),
     )
 
 
@@ -1120,4 +1161,207 @@ def _series(data: Json) -> CurveSeries:
         at_tps=CurveAtTarget(
             _opt_float(at.get("tps")), _opt_float(at.get("gcp_utilization")), _opt_float(at.get("response_time_ms"))
         ),
+    )
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    """One scenario of a batch's result table (its CSV row): the cells the report names typed,
+    every cell by its column in ``cells``."""
+
+    row: int | None
+    path: str | None
+    configuration: str | None
+    cps_required: float | None
+    status: str | None
+    error: str | None
+    warning_codes: str
+    cells: Json = field(repr=False, compare=False, default_factory=dict)
+
+    @classmethod
+    def from_cells(cls, cells: Json) -> BatchRow:
+        def text(value: Any) -> str | None:
+            return None if value is None else str(value)
+
+        return cls(
+            row=_opt_int(cells.get("row")),
+            path=text(cells.get("path")),
+            configuration=text(cells.get("configuration")),
+            cps_required=_opt_float(cells.get("cps_required")),
+            status=text(cells.get("status")),
+            error=text(cells.get("error")),
+            warning_codes=str(cells.get("warning_codes") or ""),
+            cells=cells,
+        )
+
+
+def batch_rows(result: JobResult) -> list[BatchRow]:
+    """A batch's scenarios, one per row of its result table."""
+    columns = result.table_columns
+    return [BatchRow.from_cells(dict(zip(columns, r, strict=False))) for r in result.table_rows]
+
+
+# -- the estimate's chart data (``sizing.services.charts.chart_data``: /ui/chart-data's JSON) -------
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    """The cost line on the target and its band (published range or 95% band)."""
+
+    etr: list[float | None]
+    busy_cps: list[float | None]
+    low: list[float | None]
+    high: list[float | None]
+    interval_basis: str | None
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    """A published point (``etr``) or bound (``tps``) on the target, in busy CPs."""
+
+    tps: float | None
+    busy_cps: float | None
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class ChartTarget:
+    tps: float | None
+    busy_cps: float | None
+    response_time_ms: float | None
+
+
+@dataclass(frozen=True)
+class ChartCapacity:
+    """The answer's capacity line: CPs plus specialty engines, and the ceiling."""
+
+    cps: int | None
+    engines: float | None
+    ceiling: float | None
+    label: str | None
+    ceiling_label: str | None
+
+
+@dataclass(frozen=True)
+class CpuChart:
+    line: ChartLine | None
+    component_label: str | None
+    points: tuple[ChartPoint, ...]
+    bounds: tuple[ChartPoint, ...]
+    target: ChartTarget
+    capacity: ChartCapacity
+
+    @classmethod
+    def from_dict(cls, data: Json) -> CpuChart:
+        line = data.get("line")
+        cap = _obj(data.get("capacity"))
+        return cls(
+            line=ChartLine(
+                _floats(line.get("etr")),
+                _floats(line.get("busy_cps")),
+                _floats(line.get("low")),
+                _floats(line.get("high")),
+                _opt_str(line.get("interval_basis")),
+            )
+            if isinstance(line, Mapping) and line
+            else None,
+            component_label=_opt_str(data.get("component_label")),
+            points=tuple(
+                ChartPoint(_opt_float(p.get("etr")), _opt_float(p.get("busy_cps")), _opt_str(p.get("source")))
+                for p in _objects(data.get("points"))
+            ),
+            bounds=tuple(
+                ChartPoint(_opt_float(b.get("tps")), _opt_float(b.get("busy_cps")))
+                for b in _objects(data.get("bounds"))
+            ),
+            target=_chart_target(_obj(data.get("target"))),
+            capacity=ChartCapacity(
+                cps=_opt_int(cap.get("cps")),
+                engines=_opt_float(cap.get("engines")),
+                ceiling=_opt_float(cap.get("ceiling")),
+                label=_opt_str(cap.get("label")),
+                ceiling_label=_opt_str(cap.get("ceiling_label")),
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class ResponseCurve:
+    tps: list[float | None]
+    response_ms: list[float | None]
+
+
+@dataclass(frozen=True)
+class ResponseChart:
+    curve: ResponseCurve | None
+    lower_bound: ResponseCurve | None
+    target: ChartTarget
+    knee_tps: float | None
+    saturation_tps: float | None
+    goal_ms: float | None
+
+    @classmethod
+    def from_dict(cls, data: Json) -> ResponseChart:
+        def curve(value: Any) -> ResponseCurve | None:
+            if not isinstance(value, Mapping) or not value:
+                return None
+            return ResponseCurve(_floats(value.get("tps")), _floats(value.get("response_ms")))
+
+        return cls(
+            curve=curve(data.get("curve")),
+            lower_bound=curve(data.get("lower_bound")),
+            target=_chart_target(_obj(data.get("target"))),
+            knee_tps=_opt_float(data.get("knee_tps")),
+            saturation_tps=_opt_float(data.get("saturation_tps")),
+            goal_ms=_opt_float(data.get("goal_ms")),
+        )
+
+
+@dataclass(frozen=True)
+class DemandChart:
+    """Busy engines at the target rate against the LPAR's CPs and specialty engines."""
+
+    gcp_work: float | None
+    ziip_on_gcp: float | None
+    ziip: float | None
+    cps: float | None
+    ziips: float | None
+    total: float | None
+
+    @classmethod
+    def from_dict(cls, data: Json) -> DemandChart:
+        return cls(*(_opt_float(data.get(k)) for k in ("gcp_work", "ziip_on_gcp", "ziip", "cps", "ziips", "total")))
+
+
+@dataclass(frozen=True)
+class ChartData:
+    """The numbers the estimate page draws, as the report reads them."""
+
+    machine_name: str | None
+    generation: str | None
+    cpu: CpuChart
+    response: ResponseChart
+    demand: DemandChart | None
+    advice: tuple[str, ...] | None
+    software_limit_tps: float | None
+
+    @classmethod
+    def from_dict(cls, data: Json) -> ChartData:
+        target = _obj(data.get("target"))
+        demand = data.get("demand")
+        advice = data.get("advice")
+        return cls(
+            machine_name=_opt_str(target.get("machine_name")),
+            generation=_opt_str(target.get("generation")),
+            cpu=CpuChart.from_dict(_obj(data.get("cpu"))),
+            response=ResponseChart.from_dict(_obj(data.get("response"))),
+            demand=DemandChart.from_dict(demand) if isinstance(demand, Mapping) and demand else None,
+            advice=None if advice is None else tuple(str(a.get("sentence")) for a in _objects(advice)),
+            software_limit_tps=_opt_float(data.get("software_limit_tps")),
+        )
+
+
+def _chart_target(data: Json) -> ChartTarget:
+    return ChartTarget(
+        _opt_float(data.get("tps")), _opt_float(data.get("busy_cps")), _opt_float(data.get("response_time_ms"))
     )

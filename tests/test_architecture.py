@@ -343,11 +343,6 @@ ANSWER_SURFACES = (
     "sizing/views.py",
 )
 NOT_YET_TYPED = {
-    # reports/estimate 87 -> 98 when the records typed the fit's interval basis and measured rates,
-    # the projection's target and source, the LPAR overhead's range and the capacity's CPs (the
-    # key set the check reads grew, not the reads): to be converted, not raised again
-    "sizing/reports/estimate.py": 98,
-    "sizing/reports/jobs.py": 55,
     "sizing/reports/plan.py": 34,
 }
 
