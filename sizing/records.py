@@ -1365,3 +1365,167 @@ def _chart_target(data: Json) -> ChartTarget:
     return ChartTarget(
         _opt_float(data.get("tps")), _opt_float(data.get("busy_cps")), _opt_float(data.get("response_time_ms"))
     )
+
+
+# -- a capacity plan's question and answer (sizing/api/plan_schema.py describes them) ---------------
+
+
+@dataclass(frozen=True)
+class PlanWorkload:
+    """A workload of a plan's question: today's average, its peak ratio and growth."""
+
+    path: str
+    configuration: str
+    tps: float | None
+    peak_ratio: float | None
+    growth_pct: float | None
+    growth_tps: float | None
+    #: a stored plan's sources for it (``sizing.selectors.plans.plan_sources``)
+    name: str = ""
+    sources: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: Json) -> PlanWorkload:
+        return cls(
+            path=str(data.get("path")),
+            configuration=str(data.get("configuration")),
+            tps=_opt_float(data.get("tps")),
+            peak_ratio=_opt_float(data.get("peak_ratio")),
+            growth_pct=_opt_float(data.get("growth_pct")),
+            growth_tps=_opt_float(data.get("growth_tps")),
+            name=str(data.get("name") or ""),
+            sources=tuple(str(s) for s in data.get("sources") or ()),
+        )
+
+
+@dataclass(frozen=True)
+class PlanQuestion:
+    """A plan's stored inputs (``Plan.inputs``)."""
+
+    period: str
+    horizon: int | None
+    workloads: tuple[PlanWorkload, ...]
+    candidate_labels: tuple[str, ...]
+
+    @classmethod
+    def from_dict(cls, data: Json) -> PlanQuestion:
+        return cls(
+            period=str(data.get("period")),
+            horizon=_opt_int(data.get("horizon")),
+            workloads=tuple(PlanWorkload.from_dict(w) for w in _objects(data.get("workloads"))),
+            candidate_labels=tuple(str(c.get("label")) for c in _objects(data.get("candidates"))),
+        )
+
+
+@dataclass(frozen=True)
+class PlanPeriodWorkload:
+    label: str
+    tps_peak: float | None
+
+
+@dataclass(frozen=True)
+class PlanPeriod:
+    label: str
+    workloads: tuple[PlanPeriodWorkload, ...]
+
+
+@dataclass(frozen=True)
+class LparWorkload:
+    """A workload's busy engines on the candidate's LPAR (the schema's numbers: never null)."""
+
+    gcp_busy: float
+    ziip_busy: float
+
+
+@dataclass(frozen=True)
+class CandidatePeriod:
+    """A candidate in one period: the LPAR evaluated and whether it carries the peak."""
+
+    model: str
+    cps: int
+    ziips: int
+    gcp_utilization: float | None
+    ziip_utilization: float | None
+    msu_consumed: float | None
+    ceiling: float
+    holds: bool
+    reasons: tuple[str, ...]
+    workloads: tuple[LparWorkload, ...]
+
+    @classmethod
+    def from_dict(cls, data: Json) -> CandidatePeriod:
+        return cls(
+            model=str(data.get("model")),
+            cps=_opt_int(data.get("cps")) or 0,
+            ziips=_opt_int(data.get("ziips")) or 0,
+            gcp_utilization=_opt_float(data.get("gcp_utilization")),
+            ziip_utilization=_opt_float(data.get("ziip_utilization")),
+            msu_consumed=_opt_float(data.get("msu_consumed")),
+            ceiling=_opt_float(data.get("ceiling")) or 0.0,
+            holds=bool(data.get("holds")),
+            reasons=tuple(str(r.get("message")) for r in _objects(data.get("reasons"))),
+            workloads=tuple(
+                LparWorkload(_opt_float(w.get("gcp_busy")) or 0.0, _opt_float(w.get("ziip_busy")) or 0.0)
+                for w in _objects(data.get("workloads"))
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class PlanCandidate:
+    """A candidate of a plan's answer: its models, run-out period and range, each period."""
+
+    label: str
+    models: tuple[tuple[str, float | None], ...]
+    runs_out: int | None
+    runs_out_earliest: int | None
+    runs_out_latest: int | None
+    periods: tuple[CandidatePeriod, ...]
+    #: per workload, the engine's notes on its basis: (code, message)
+    basis: tuple[tuple[tuple[str, str], ...], ...]
+
+    @classmethod
+    def from_dict(cls, data: Json) -> PlanCandidate:
+        span = _obj(data.get("runs_out_range"))
+        basis = data.get("basis") or ()
+        return cls(
+            label=str(data.get("label")),
+            models=tuple(
+                (str(m.get("model")), _opt_float(m.get("msu_installed"))) for m in _objects(data.get("models"))
+            ),
+            runs_out=_opt_int(data.get("runs_out")),
+            runs_out_earliest=_opt_int(span.get("earliest")),
+            runs_out_latest=_opt_int(span.get("latest")),
+            periods=tuple(CandidatePeriod.from_dict(q) for q in _objects(data.get("periods"))),
+            basis=tuple(
+                tuple((str(n.get("code")), str(n.get("message"))) for n in _objects(notes))
+                for notes in basis
+                if isinstance(notes, (list, tuple))
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    """A plan's answer (the plan job's result)."""
+
+    periods: tuple[PlanPeriod, ...]
+    candidates: tuple[PlanCandidate, ...]
+    recommendation: str
+
+    @classmethod
+    def from_dict(cls, data: Json) -> PlanResult:
+        return cls(
+            periods=tuple(
+                PlanPeriod(
+                    str(p.get("label")),
+                    tuple(
+                        PlanPeriodWorkload(str(w.get("label")), _opt_float(w.get("tps_peak")))
+                        for w in _objects(p.get("workloads"))
+                    ),
+                )
+                for p in _objects(data.get("periods"))
+            ),
+            candidates=tuple(PlanCandidate.from_dict(c) for c in _objects(data.get("candidates"))),
+            recommendation=str(_obj(data.get("recommendation")).get("sentence")),
+        )
