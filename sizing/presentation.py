@@ -21,7 +21,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sizing.records import EstimateRecord, MixHeadroomRecord
+from sizing.records import (
+    EstimateRecord,
+    FitRecord,
+    MixHeadroomRecord,
+    ProjectionRecord,
+    RangeRecord,
+    WarningRecord,
+    warning_record,
+)
 from sizing.services.warning_levels import LEVEL_ORDER, WARNING_LEVELS, Level, level_of
 
 #: What a missing number prints as.
@@ -107,33 +115,43 @@ class Figure:
         return {"value": self.value, "number": self.number, "unit": self.unit, "spread": self.spread, "note": self.note}
 
 
-def _is_prediction_interval(answer: Mapping[str, Any]) -> bool:
+def _record(answer: EstimateRecord | Mapping[str, Any]) -> EstimateRecord:
+    """The typed answer: a served or stored answer's JSON is read into one (the JSON boundary)."""
+    return answer if isinstance(answer, EstimateRecord) else EstimateRecord.from_dict(answer)
+
+
+#: What an answer without a fit or a projection prints from (every field missing).
+_NO_FIT = FitRecord(None, None, None, None)
+_NO_PROJECTION = ProjectionRecord(None, None, None)
+
+
+def _is_prediction_interval(answer: EstimateRecord) -> bool:
     """The answer's ranges are a 95% prediction interval only when a cost model was fitted to
     measured points (not for published bounds or ratios)."""
-    basis = answer.get("basis") or {}
-    model = basis.get("model") or {}
-    native = basis.get("native") or {}
+    basis = answer.basis
+    model = basis.model
     # A stated LPAR overhead with a range (CICS TS: REDP-5320) widens the interval beyond the fit's.
-    widened = native.get("lpar_factor_low") != native.get("lpar_factor_high")
-    return bool(model) and str(model.get("interval_basis", "")) not in ("published bounds", "") and not widened
+    widened = basis.lpar_factor_low != basis.lpar_factor_high
+    # (a fit without an interval basis is no fitted cost model: an empty block reads as none)
+    return model is not None and str(model.interval_basis or "") not in ("published bounds", "") and not widened
 
 
-def _spread(answer: Mapping[str, Any], low: Any, high: Any, digits: int = 0, unit: str = "") -> str:
+def _spread(answer: EstimateRecord, low: Any, high: Any, digits: int = 0, unit: str = "") -> str:
     text = span(low, high, digits, unit)
     return (f"95%: {text}" if _is_prediction_interval(answer) else f"range {text}") if text else ""
 
 
-def _ranges(answer: Mapping[str, Any], key: str) -> tuple[Any, Any]:
-    pair = (answer.get("ranges") or {}).get(key) or (None, None)
-    return (pair[0], pair[1]) if len(pair) == 2 else (None, None)
+def _ranges(answer: EstimateRecord, key: str) -> tuple[Any, Any]:
+    pair: RangeRecord = getattr(answer.ranges, key)
+    return pair.low, pair.high
 
 
 # -- the figures of an answer ----------------------------------------------------------------
 
 
-def engine_name(answer: Mapping[str, Any]) -> str:
+def engine_name(answer: EstimateRecord | Mapping[str, Any]) -> str:
     """zIIP or zAAP: the specialty engine sized on this machine."""
-    return str(answer.get("specialty_engine") or "zIIP")
+    return _record(answer).specialty_engine
 
 
 #: The objectives of the mix in words (models_lib.choice.OBJECTIVES).
@@ -150,83 +168,87 @@ def _msu_pair(installed: Any, consumed: Any) -> str:
     return f"{count(installed)} MSU installed, {count(consumed)} consumed"
 
 
-def alternative_text(answer: Mapping[str, Any]) -> str:
+def alternative_text(answer: EstimateRecord | Mapping[str, Any]) -> str:
     """The mix the other objective picks, where it differs: "least MSU consumed: 2 CPs + 3 zIIPs,
     582 MSU installed, 20 consumed"."""
-    alt = answer.get("alternative")
-    if not alt:
+    rec = _record(answer)
+    alt = rec.alternative
+    if alt is None or not alt.json:
         return ""
-    words = OBJECTIVE_WORDS.get(str(alt.get("objective")), str(alt.get("objective")))
-    mix = plural(alt.get("cps"), "CP") + (
-        f" + {plural(alt.get('ziips'), engine_name(answer))}" if alt.get("ziips") else ""
-    )
-    return f"{words}: {mix}, {_msu_pair(alt.get('msu_installed'), alt.get('msu'))}"
+    words = OBJECTIVE_WORDS.get(str(alt.objective), str(alt.objective))
+    mix = plural(alt.cps, "CP") + (f" + {plural(alt.ziips, rec.specialty_engine)}" if alt.ziips else "")
+    return f"{words}: {mix}, {_msu_pair(alt.msu_installed, alt.msu)}"
 
 
-def chosen_text(answer: Mapping[str, Any]) -> str:
+def chosen_text(answer: EstimateRecord | Mapping[str, Any]) -> str:
     """The answer's own objective with its installed and consumed MSU: "fewest CPs, 306 MSU
     installed, 244 consumed"."""
-    words = OBJECTIVE_WORDS.get(str(answer.get("objective")), "")
-    cp = (answer.get("capacity") or {}).get("cp") or {}
-    return f"{words}, {_msu_pair(cp.get('msu_installed'), answer.get('msu'))}"
+    rec = _record(answer)
+    words = OBJECTIVE_WORDS.get(str(rec.objective), "")
+    installed = rec.capacity.cp_msu_installed if rec.capacity is not None else None
+    return f"{words}, {_msu_pair(installed, rec.msu)}"
 
 
-def cps_figure(answer: Mapping[str, Any]) -> Figure:
-    busy = (answer.get("busy_cps") or {}).get("gcp")
+def cps_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
+    rec = _record(answer)
+    busy = rec.busy_cps.gcp
     note = f"{number(busy, 2)} busy CPs" if finite(busy) is not None else ""
-    fit = answer.get("feasibility") or {}
-    if fit.get("feasible") is False:
+    fit = rec.feasibility
+    if fit.feasible is False:
         return Figure(DASH, note="does not fit")
-    if fit.get("reason") == "no-cpu-data":
+    if fit.reason == "no-cpu-data":
         return Figure(DASH, note="no CPU verdict")
-    if answer.get("cps_required") is None:
+    if rec.cps_required is None:
         return Figure(DASH, note="cannot be sized")
-    alternative = alternative_text(answer)
+    alternative = alternative_text(rec)
     if alternative:
-        note = " · ".join(x for x in (note, f"{chosen_text(answer)}; {alternative}") if x)
-    return Figure(count(answer.get("cps_required")), _spread(answer, *_ranges(answer, "cps")), note)
+        note = " · ".join(x for x in (note, f"{chosen_text(rec)}; {alternative}") if x)
+    return Figure(count(rec.cps_required), _spread(rec, *_ranges(rec, "cps")), note)
 
 
-def ziips_figure(answer: Mapping[str, Any]) -> Figure:
-    eng = engine_name(answer)
-    busy = finite((answer.get("busy_cps") or {}).get("ziip"))
-    low, high = _ranges(answer, "ziips")
+def ziips_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
+    rec = _record(answer)
+    eng = rec.specialty_engine
+    busy = finite(rec.busy_cps.ziip)
+    low, high = _ranges(rec, "ziips")
     if (finite(low) or 0) > 0 and high is None:
         spread = f"at least {count(low)}"
     else:
-        spread = _spread(answer, low, high)
+        spread = _spread(rec, low, high)
     note = f"{number(busy, 2)} busy {eng}s" if busy else f"no {eng} work"
-    if (answer.get("feasibility") or {}).get("feasible") is False:
+    if rec.feasibility.feasible is False:
         return Figure(DASH, note="does not fit")
-    return Figure(count(answer.get("ziips_required")), spread, note)
+    return Figure(count(rec.ziips_required), spread, note)
 
 
-def cpu_per_tran_figure(answer: Mapping[str, Any]) -> Figure:
+def cpu_per_tran_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     """CPU per transaction on the target (ms of one engine): the one figure the pages print."""
-    cpu = answer.get("cpu_per_tran_ms") or {}
-    total, low, high = finite(cpu.get("total")), finite(cpu.get("low")), finite(cpu.get("high"))
+    rec = _record(answer)
+    cpu = rec.cpu_per_tran_ms
+    total, low, high = finite(cpu.total), finite(cpu.low), finite(cpu.high)
     if total is None:
         return Figure(DASH)
     digits = ms_digits(total)
-    eng = engine_name(answer)
+    eng = rec.specialty_engine
     split = (
-        f"{number(cpu.get('gcp'), digits)} ms on CPs + {number(cpu.get('ziip'), digits)} ms on {eng}s"
-        if finite(cpu.get("ziip"))
+        f"{number(cpu.gcp, digits)} ms on CPs + {number(cpu.ziip, digits)} ms on {eng}s"
+        if finite(cpu.ziip)
         else "all on CPs"
     )
-    if low is not None and high is not None and low <= 0 < high and not _is_prediction_interval(answer):
+    if low is not None and high is not None and low <= 0 < high and not _is_prediction_interval(rec):
         spread = f"up to {number(high, digits)} ms"
     else:
-        spread = _spread(answer, low, high, digits, "ms")
+        spread = _spread(rec, low, high, digits, "ms")
     return Figure(number(total, digits, "ms"), spread, f"on the target, {split}")
 
 
-def response_figure(answer: Mapping[str, Any]) -> Figure:
-    rt = answer.get("response_time_ms") or {}
-    value, low, high = finite(rt.get("value")), finite(rt.get("low")), finite(rt.get("high"))
+def response_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
+    rec = _record(answer)
+    rt = rec.response_time_ms
+    value, low, high = finite(rt.value), finite(rt.low), finite(rt.high)
     if value is not None:
         digits = 1 if value >= 1 else 2
-        return Figure(number(value, digits, "ms"), _spread(answer, low, high, digits, "ms"), "at the target rate")
+        return Figure(number(value, digits, "ms"), _spread(rec, low, high, digits, "ms"), "at the target rate")
     if low is not None and low > 0 and high is None:
         return Figure(f"\u2265 {number(low, ms_digits(low))} ms", "lower bound", "time on the CPs alone")
     if high is not None and (low is None or low <= 0):
@@ -234,61 +256,66 @@ def response_figure(answer: Mapping[str, Any]) -> Figure:
     return Figure(DASH, note="not published for this path")
 
 
-def saturation_figure(answer: Mapping[str, Any]) -> Figure:
-    sat = finite(answer.get("saturation_tps"))
+def saturation_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
+    rec = _record(answer)
+    sat = finite(rec.saturation_tps)
     if sat is None:
         return Figure(DASH)
-    label = ((answer.get("saturation_binding") or {}).get("label")) or ""
+    label = rec.saturation_binding.label if rec.saturation_binding is not None else ""
     note = f"bound by {label}" if label else ""
-    if answer.get("saturation_kind") == "lower-bound":
+    if rec.saturation_kind == "lower-bound":
         return Figure(f"\u2265 {count(sat, 'TPS')}", "lower bound", note)
-    low, high = _ranges(answer, "saturation_tps")
+    low, high = _ranges(rec, "saturation_tps")
     if finite(low) is not None and high is None:  # a central value whose range is open above
         return Figure(count(sat, "TPS"), f"range from {count(low)} (lower bound)", note)
-    return Figure(count(sat, "TPS"), _spread(answer, low, high), note)
+    return Figure(count(sat, "TPS"), _spread(rec, low, high), note)
 
 
-def utilisation_figure(answer: Mapping[str, Any]) -> Figure:
-    ziip = answer.get("ziip_utilization")
-    note = f"{engine_name(answer)}s {percent(ziip)}" if finite(ziip) is not None else ""
-    return Figure(percent(answer.get("gcp_utilization")), f"ceiling {percent(answer.get('max_utilization'))}", note)
+def utilisation_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
+    rec = _record(answer)
+    ziip = rec.ziip_utilization
+    note = f"{rec.specialty_engine}s {percent(ziip)}" if finite(ziip) is not None else ""
+    return Figure(percent(rec.gcp_utilization), f"ceiling {percent(rec.max_utilization)}", note)
 
 
-def mips_figure(answer: Mapping[str, Any]) -> Figure:
-    if finite(answer.get("mips")) is None:
+def mips_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
+    rec = _record(answer)
+    if finite(rec.mips) is None:
         return Figure(DASH)
-    return Figure(count(answer.get("mips")), note=f"{count(answer.get('msu'))} MSU on CPs")
+    return Figure(count(rec.mips), note=f"{count(rec.msu)} MSU on CPs")
 
 
-def figures(answer: Mapping[str, Any]) -> dict[str, Figure]:
+def figures(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, Figure]:
     """Every headline figure of an answer, by the answer's key."""
+    rec = _record(answer)
     return {
-        "cps_required": cps_figure(answer),
-        "ziips_required": ziips_figure(answer),
-        "mips": mips_figure(answer),
-        "gcp_utilization": utilisation_figure(answer),
-        "cpu_per_tran_ms": cpu_per_tran_figure(answer),
-        "response_time_ms": response_figure(answer),
-        "saturation_tps": saturation_figure(answer),
+        "cps_required": cps_figure(rec),
+        "ziips_required": ziips_figure(rec),
+        "mips": mips_figure(rec),
+        "gcp_utilization": utilisation_figure(rec),
+        "cpu_per_tran_ms": cpu_per_tran_figure(rec),
+        "response_time_ms": response_figure(rec),
+        "saturation_tps": saturation_figure(rec),
     }
 
 
-def cost_rows(answer: Mapping[str, Any]) -> list[tuple[str, str]]:
+def cost_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, str]]:
     """The answer's cost from the user's price book as (label, value) rows; none without a book
     (no price is ever assumed)."""
-    cost = answer.get("cost")
-    if not cost:
+    rec = _record(answer)
+    cost = rec.cost
+    if cost is None:
         return []
-    cur, years = str(cost.get("currency") or ""), finite(cost.get("term_years"))
-    engine = str(answer.get("specialty_engine") or "zIIP")
+    cur, years = str(cost.currency or ""), finite(cost.term_years)
+    engine = rec.specialty_engine
     term = "the term" if years is None else f"{number(years, 0 if float(years).is_integer() else 2)} years"
     return [
-        (f"Total over {term}", f"{cur} {number(cost.get('total'))}"),
-        (f"CPs ({count(answer.get('cps'))})", f"{cur} {number(cost.get('cps'))}"),
-        (f"{engine}s ({count(answer.get('ziips'))})", f"{cur} {number(cost.get('specialty'))}"),
+        (f"Total over {term}", f"{cur} {number(cost.total)}"),
+        (f"CPs ({count(rec.cps)})", f"{cur} {number(cost.cps)}"),
+        (f"{engine}s ({count(rec.ziips)})", f"{cur} {number(cost.specialty)}"),
         (
             "Software",
-            f"{cur} {number(cost.get('software'))} ({number(cost.get('msu'), 1)} MSU {cost.get('msu_basis')})",
+            f"{cur} {number(cost.software)} ({number(cost.msu, 1)} MSU {cost.msu_basis})",
         ),
     ]
 
@@ -296,133 +323,132 @@ def cost_rows(answer: Mapping[str, Any]) -> list[tuple[str, str]]:
 # -- warnings --------------------------------------------------------------------------------
 
 
-def _inputs(answer: Mapping[str, Any]) -> Mapping[str, Any]:
-    return answer.get("inputs") or {}
+def _given(answer: EstimateRecord, name: str) -> Any:
+    """An input of the question (``None`` where not given or where the record has no question)."""
+    return getattr(answer.inputs, name, None)
 
 
-def _rate(answer: Mapping[str, Any]) -> float | None:
+def _rate(answer: EstimateRecord) -> float | None:
     """The target rate: the answer's, else the question's."""
-    return finite(answer.get("tps", _inputs(answer).get("tps")))
+    return finite(answer.tps if answer.tps is not None else _given(answer, "tps"))
 
 
-def _tps(answer: Mapping[str, Any]) -> str:
+def _tps(answer: EstimateRecord) -> str:
     return count(_rate(answer), "TPS")
 
 
-def _machine(answer: Mapping[str, Any]) -> str:
-    cap = answer.get("capacity") or {}
-    return str(cap.get("model") or answer.get("target_machine") or "this machine")
+def _machine(answer: EstimateRecord) -> str:
+    model = answer.capacity.model if answer.capacity is not None else None
+    return str(model or answer.target_machine or "this machine")
 
 
-def _capacity_exceeded(a: Mapping[str, Any]) -> str:
-    busy = (a.get("busy_cps") or {}).get("gcp")
-    cps = (a.get("capacity") or {}).get("cps")
+def _capacity_exceeded(a: EstimateRecord) -> str:
+    busy = a.busy_cps.gcp
+    cps = a.capacity.cps if a.capacity is not None else None
     return (
         f"No model of this machine carries {_tps(a)}: it needs {number(busy, 0)} busy CPs, "
-        f"more than the largest model's {count(cps)} CPs can give within the {percent(a.get('max_utilization'))} ceiling."
+        f"more than the largest model's {count(cps)} CPs can give within the {percent(a.max_utilization)} ceiling."
     )
 
 
-def _does_not_fit(a: Mapping[str, Any]) -> str:
-    fit = a.get("feasibility") or {}
-    message = str(fit.get("message") or "does not fit")
+def _does_not_fit(a: EstimateRecord) -> str:
+    message = str(a.feasibility.message or "does not fit")
     return message[0].upper() + message[1:]
 
 
-def _beyond_saturation(a: Mapping[str, Any]) -> str:
+def _beyond_saturation(a: EstimateRecord) -> str:
     return (
         f"The target, {_tps(a)}, is at or past the rate where this configuration saturates "
-        f"({count(a.get('saturation_tps'), 'TPS')}): the response time has no bound."
+        f"({count(a.saturation_tps, 'TPS')}): the response time has no bound."
     )
 
 
-def _sla(a: Mapping[str, Any]) -> str:
-    goal = _inputs(a).get("response_time_sla_ms")
+def _sla(a: EstimateRecord) -> str:
+    goal = _given(a, "response_time_sla_ms")
     return f"The response time at {_tps(a)}, {response_figure(a).value}, misses the {number(goal, 1, 'ms')} goal."
 
 
-def _sla_unreachable(a: Mapping[str, Any]) -> str:
-    goal = _inputs(a).get("response_time_sla_ms")
-    label = (a.get("binding_resource") or {}).get("label") or "something other than CPs"
+def _sla_unreachable(a: EstimateRecord) -> str:
+    goal = _given(a, "response_time_sla_ms")
+    label = (a.binding_resource.label if a.binding_resource is not None else "") or "something other than CPs"
     return f"No number of CPs meets the {number(goal, 1, 'ms')} response-time goal: {label} binds."
 
 
-def _utilisation(a: Mapping[str, Any]) -> str:
-    given = _inputs(a).get("cps")
+def _utilisation(a: EstimateRecord) -> str:
+    given = _given(a, "cps")
     said = (
-        f"The {plural(given, 'CP')} given run at {percent(a.get('gcp_utilization'))}, above the "
-        f"{percent(a.get('max_utilization'))} ceiling"
+        f"The {plural(given, 'CP')} given run at {percent(a.gcp_utilization)}, above the "
+        f"{percent(a.max_utilization)} ceiling"
     )
     # ``software_limit_tps`` (the surface's, from the typed answer: sizing.services.charts): where
     # the software station binds, no number of CPs carries the target: CPs are not proposed.
-    limit, tps = finite(a.get("software_limit_tps")), _rate(a)
+    limit, tps = finite(a.software_limit_tps), _rate(a)
     if limit is not None and tps is not None and tps >= limit * (1.0 - 1e-9):
         return f"{said}; more CPs do not carry {count(tps, 'TPS')}: the software limit of {count(limit, 'TPS')} binds."
-    return f"{said}: {plural(a.get('cps_required'), 'CP')} are needed."
+    return f"{said}: {plural(a.cps_required, 'CP')} are needed."
 
 
-def _ziip_overflow(a: Mapping[str, Any]) -> str:
-    spill = (a.get("busy_cps") or {}).get("ziip_on_gcp")
-    eng = engine_name(a)
+def _ziip_overflow(a: EstimateRecord) -> str:
+    spill = a.busy_cps.ziip_on_gcp
+    eng = a.specialty_engine
     return f"Too few {eng}s: {number(spill, 2)} CPs of {eng}-eligible work run on CPs, which raises the software bill."
 
 
-def _clients_limit(a: Mapping[str, Any]) -> str:
-    inp = _inputs(a)
+def _clients_limit(a: EstimateRecord) -> str:
     return (
-        f"{count(inp.get('clients'))} clients with {number(inp.get('think_time_s'), 1)} s think time drive at most "
-        f"{count(a.get('closed_throughput_tps'), 'TPS')}, less than the {_tps(a)} target."
+        f"{count(_given(a, 'clients'))} clients with {number(_given(a, 'think_time_s'), 1)} s think time drive at most "
+        f"{count(a.closed_throughput_tps, 'TPS')}, less than the {_tps(a)} target."
     )
 
 
-def _engine_ratio(a: Mapping[str, Any]) -> str:
-    eng = engine_name(a)
+def _engine_ratio(a: EstimateRecord) -> str:
+    eng = a.specialty_engine
     return (
         f"The {eng}-eligible work needs more {eng}s than this machine allows beside "
-        f"{plural(a.get('cps_required') or a.get('cps') or a.get('evaluated_cps'), 'CP')}: at most {count(a.get('specialty_engine_max'))}."
+        f"{plural(a.cps_required or a.cps or a.evaluated_cps, 'CP')}: at most {count(a.specialty_engine_max)}."
     )
 
 
-def _no_cpu_data(a: Mapping[str, Any]) -> str:
-    floor = ((a.get("ranges") or {}).get("response_time_ms") or [None])[0]
+def _no_cpu_data(a: EstimateRecord) -> str:
+    floor = a.ranges.response_time_ms.low
     known = f" What is known: a response floor of {number(floor, 1, 'ms')} for one request." if finite(floor) else ""
     return f"No CPU figures are published for this path, so no CPU verdict: CPs cannot be sized.{known}"
 
 
-def _bounds_only(a: Mapping[str, Any]) -> str:
+def _bounds_only(a: EstimateRecord) -> str:
     cpu = cpu_per_tran_figure(a)
     return f"The CPU cost, {cpu.value} per transaction, is taken from published throughput bounds, not from CPU measurements."
 
 
-def _eligibility_scope(a: Mapping[str, Any]) -> str:
-    share = ((a.get("basis") or {}).get("eligible_share") or {}).get("value")
-    eng = engine_name(a)
+def _eligibility_scope(a: EstimateRecord) -> str:
+    share = a.basis.eligible_share.value if a.basis.eligible_share is not None else None
+    eng = a.specialty_engine
     return (
         f"The {eng} share was published for part of the work only: {percent(share)} of the CPU is taken as "
         f"{eng}-eligible. Give the server share to change it."
     )
 
 
-def _extrapolation(a: Mapping[str, Any]) -> str:
-    model = (a.get("basis") or {}).get("model") or {}
-    measured = span(model.get("etr_min"), model.get("etr_max"), 0, "TPS")
+def _extrapolation(a: EstimateRecord) -> str:
+    model = a.basis.model or _NO_FIT
+    measured = span(model.etr_min, model.etr_max, 0, "TPS")
     where = f" ({measured} measured)" if measured else ""
     return f"{_tps(a)} is outside the measured rates{where}: the cost line is extrapolated."
 
 
-def _payload(a: Mapping[str, Any]) -> str:
-    payload = _inputs(a).get("payload_bytes")
+def _payload(a: EstimateRecord) -> str:
+    payload = _given(a, "payload_bytes")
     return f"The payload, {count(payload, 'bytes')}, is outside the published range."
 
 
-def _no_eligibility(a: Mapping[str, Any]) -> str:
-    return f"No {engine_name(a)} eligibility is published for this configuration: all work is sized on CPs."
+def _no_eligibility(a: EstimateRecord) -> str:
+    return f"No {a.specialty_engine} eligibility is published for this configuration: all work is sized on CPs."
 
 
-def _no_response(a: Mapping[str, Any]) -> str:
+def _no_response(a: EstimateRecord) -> str:
     rt = response_figure(a)
     if rt.spread == "lower bound":
-        low = (a.get("response_time_ms") or {}).get("low")
+        low = a.response_time_ms.low
         return (
             "No response times are published for this configuration: the time on the CPs alone is at least "
             f"{number(low, ms_digits(low), 'ms')}."
@@ -430,20 +456,20 @@ def _no_response(a: Mapping[str, Any]) -> str:
     return "No response times are published for this configuration: the response time is unknown."
 
 
-def _clients_exceed(a: Mapping[str, Any]) -> str:
-    return f"The {count(_inputs(a).get('clients'))} clients would drive more than {_tps(a)}: sized for the target."
+def _clients_exceed(a: EstimateRecord) -> str:
+    return f"The {count(_given(a, 'clients'))} clients would drive more than {_tps(a)}: sized for the target."
 
 
-def _cics_only(a: Mapping[str, Any]) -> str:
-    busy = (a.get("busy_cps") or {}).get("gcp")
+def _cics_only(a: EstimateRecord) -> str:
+    busy = a.busy_cps.gcp
     return (
         f"Sized for the CICS regions only ({number(busy, 2)} busy CPs): the rest of the LPAR (z/OS, TCP/IP, "
         "monitors) is not published. Give the LPAR overhead to include it."
     )
 
 
-def _fixed_base(a: Mapping[str, Any]) -> str:
-    regions = _inputs(a).get("cics_regions")
+def _fixed_base(a: EstimateRecord) -> str:
+    regions = _given(a, "cics_regions")
     whose = f"your {count(regions)} CICS regions" if regions else "the benchmark's CICS regions"
     return (
         f"At {_tps(a)} most of the CPU is the fixed base of {whose}, not the transactions: "
@@ -451,24 +477,24 @@ def _fixed_base(a: Mapping[str, Any]) -> str:
     )
 
 
-def _software_unscaled(a: Mapping[str, Any]) -> str:
+def _software_unscaled(a: EstimateRecord) -> str:
     return (
-        f"Saturation at {count(a.get('saturation_tps'), 'TPS')} is a software limit measured in the benchmark: "
+        f"Saturation at {count(a.saturation_tps, 'TPS')} is a software limit measured in the benchmark: "
         "more CPs do not raise it."
     )
 
 
-def _projection(a: Mapping[str, Any]) -> str:
-    p = (a.get("basis") or {}).get("projection") or {}
+def _projection(a: EstimateRecord) -> str:
+    p = a.basis.projection or _NO_PROJECTION
     return (
-        f"Projected with LSPR ratings from the measured machine ({p.get('from_machine_type')}, "
-        f"{plural(p.get('from_cps'), 'CP')}) to the target ({p.get('to_machine_type')}, "
-        f"{plural(p.get('to_cps'), 'CP')}): factor {number(p.get('factor'), 3)}."
+        f"Projected with LSPR ratings from the measured machine ({p.from_machine_type}, "
+        f"{plural(p.from_cps, 'CP')}) to the target ({p.to_machine_type}, "
+        f"{plural(p.to_cps, 'CP')}): factor {number(p.factor, 3)}."
     )
 
 
 #: code -> the sentence a customer reads, built from the answer's own numbers.
-_SENTENCES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+_SENTENCES: Mapping[str, Callable[[EstimateRecord], str]] = {
     "does-not-fit": _does_not_fit,
     "capacity-exceeded": _capacity_exceeded,
     "beyond-saturation": _beyond_saturation,
@@ -514,14 +540,14 @@ class WarningText:
         return {"code": self.code, "level": self.level, "sentence": self.sentence, "details": self.details}
 
 
-def warning_sentence(code: str, answer: Mapping[str, Any] | None, message: str = "") -> str:
+def warning_sentence(code: str, answer: EstimateRecord | Mapping[str, Any] | None, message: str = "") -> str:
     """The plain sentence for a warning, from the answer's numbers; with no answer (a warning
     that stands for many answers) the code's general sentence; the engine's message, tidied,
     for a code with neither."""
     build = _SENTENCES.get(code)
     if build is not None and answer is not None:
         try:
-            return build(answer)
+            return build(_record(answer))
         except (TypeError, ValueError, KeyError):  # an answer missing a number: say the engine's words
             pass
     entry = WARNING_LEVELS.get(code)
@@ -529,33 +555,38 @@ def warning_sentence(code: str, answer: Mapping[str, Any] | None, message: str =
 
 
 def warnings(
-    answer: Mapping[str, Any], *, extra: Sequence[Mapping[str, Any]] = (), numbers: bool = True
+    answer: EstimateRecord | Mapping[str, Any],
+    *,
+    extra: Sequence[WarningRecord | Mapping[str, Any]] = (),
+    numbers: bool = True,
 ) -> list[WarningText]:
     """Every warning of an answer (and ``extra`` ones), decision-changing first, each said once.
 
     ``numbers=False`` for warnings that stand for many answers (a job's): the general sentence."""
+    rec = _record(answer)
     out: list[WarningText] = []
     seen: set[str] = set()
-    for w in [*(answer.get("warnings") or []), *extra]:
-        code = str(w.get("code", ""))
-        sentence = warning_sentence(code, answer if numbers else None, str(w.get("message", "")))
+    more = [w if isinstance(w, WarningRecord) else warning_record(w) for w in extra]
+    for w in [*rec.warnings, *more]:
+        code = w.code
+        sentence = warning_sentence(code, rec if numbers else None, w.message)
         if sentence in seen:
             continue
         seen.add(sentence)
-        details = _sentence_case(plain_reference(str(w.get("message", ""))))
-        given = w.get("level")  # the engine's level for this answer; the code's default otherwise
+        details = _sentence_case(plain_reference(w.message))
+        given = w.level  # the engine's level for this answer; the code's default otherwise
         level: Level = given if given in LEVEL_ORDER else level_of(code)
         out.append(WarningText(code, level, sentence, details))
     return sorted(out, key=lambda w: LEVEL_ORDER.index(w.level))
 
 
-def warnings_by_level(answer: Mapping[str, Any]) -> dict[str, list[WarningText]]:
+def warnings_by_level(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, list[WarningText]]:
     """``{"decisions": [...], "caveats": [...], "notes": [...]}`` for a page's template."""
     items = warnings(answer)
     return {f"{level}s": [w for w in items if w.level == level] for level in LEVEL_ORDER}
 
 
-def warning_summary(answer: Mapping[str, Any]) -> str:
+def warning_summary(answer: EstimateRecord | Mapping[str, Any]) -> str:
     """One cell for a comparison: how many warnings of each level, in words."""
     counts = {level: 0 for level in LEVEL_ORDER}
     for w in warnings(answer):
@@ -614,52 +645,54 @@ def fresh(text: str, seen: set[str]) -> str:
 # -- the whole answer, for a page --------------------------------------------------------------
 
 
-def basis_rows(answer: Mapping[str, Any]) -> list[tuple[str, str]]:
+def basis_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, str]]:
     """How the number was reached: the fit on the measured machine (labelled as such), the
     projection and the one CPU per transaction figure on the target."""
-    b = answer.get("basis") or {}
+    rec = _record(answer)
     rows: list[tuple[str, str]] = []
-    m = b.get("model") or {}
-    p = b.get("projection") or {}
-    if m.get("component"):
-        measured = f" on the measured {p.get('from_machine_type')}" if p else ""
+    m = rec.basis.model or _NO_FIT
+    projection = rec.basis.projection
+    p = projection if projection is not None and projection != _NO_PROJECTION else None
+    if m.component:
+        measured = f" on the measured {p.from_machine_type}" if p else ""
         rows.append(
             (
                 "Fit (measured machine)",
-                f"{m['component']}: {number(m.get('slope_ms'), 4)} CP-ms per transaction + "
-                f"{number(m.get('intercept_cps'), 3)} CPs{measured}; R\u00b2 {number(m.get('r2'), 4)}, "
-                f"n = {count(m.get('n'))}, measured {span(m.get('etr_min'), m.get('etr_max'), 0, 'TPS') or count(m.get('etr_min'), 'TPS')}",
+                f"{m.component}: {number(m.slope_ms, 4)} CP-ms per transaction + "
+                f"{number(m.intercept_cps, 3)} CPs{measured}; R\u00b2 {number(m.r2, 4)}, "
+                f"n = {count(m.n)}, measured {span(m.etr_min, m.etr_max, 0, 'TPS') or count(m.etr_min, 'TPS')}",
             )
         )
     if p:
         rows.append(
             (
                 "Projection",
-                f"{p.get('from_machine_type')} with {plural(p.get('from_cps'), 'CP')} \u2192 "
-                f"{p.get('to_machine_type')} with {plural(p.get('to_cps'), 'CP')}: factor {number(p.get('factor'), 3)} "
-                f"({p.get('source')})",
+                f"{p.from_machine_type} with {plural(p.from_cps, 'CP')} \u2192 "
+                f"{p.to_machine_type} with {plural(p.to_cps, 'CP')}: factor {number(p.factor, 3)} "
+                f"({p.source})",
             )
         )
-    cpu = cpu_per_tran_figure(answer)
+    cpu = cpu_per_tran_figure(rec)
     if cpu.value != DASH:
         rows.append(("CPU per transaction (target)", " ".join(filter(None, [cpu.text(), cpu.note]))))
     return rows
 
 
-def present(answer: Mapping[str, Any]) -> dict[str, Any]:
+def present(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, Any]:
     """The answer as the pages print it (JSON-ready): figures, warnings by level and the basis."""
-    items = warnings(answer)
+    rec = _record(answer)
+    items = warnings(rec)
     return {
-        "figures": {k: f.as_dict() for k, f in figures(answer).items()},
+        "figures": {k: f.as_dict() for k, f in figures(rec).items()},
         "warnings": [w.as_dict() for w in items],
-        "basis": [list(r) for r in basis_rows(answer)],
+        "basis": [list(r) for r in basis_rows(rec)],
     }
 
 
 # -- comparison ------------------------------------------------------------------------------
 
 #: Answer rows of a comparison: (label, figure).
-_COMPARE_FIGURES: tuple[tuple[str, Callable[[Mapping[str, Any]], Figure]], ...] = (
+_COMPARE_FIGURES: tuple[tuple[str, Callable[[EstimateRecord], Figure]], ...] = (
     ("CPs required", cps_figure),
     ("zIIPs required", ziips_figure),
     ("MIPS", mips_figure),
@@ -705,10 +738,11 @@ def input_value(key: str, value: Any, unit: str = "") -> str:
     return f"{text} {unit}" if unit else text
 
 
-def compare_input_rows(answers: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def compare_input_rows(answers: Sequence[EstimateRecord | Mapping[str, Any]]) -> list[dict[str, Any]]:
+    records = [_record(a) for a in answers]
     rows = []
     for label, key, unit in INPUT_LABELS:
-        raw = [_inputs(a).get(key) for a in answers]
+        raw = [_given(a, key) for a in records]
         if all(v is None for v in raw):
             continue
         cells = ["default" if v is None else input_value(key, v, unit) for v in raw]
@@ -716,12 +750,13 @@ def compare_input_rows(answers: Sequence[Mapping[str, Any]]) -> list[dict[str, A
     return rows
 
 
-def compare_rows(answers: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def compare_rows(answers: Sequence[EstimateRecord | Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Answer rows side by side: label, one cell per answer (value and spread), and whether they differ."""
+    records = [_record(a) for a in answers]
     rows = []
-    engines = [engine_name(a) for a in answers]
+    engines = [a.specialty_engine for a in records]
     for label, build in _COMPARE_FIGURES:
-        cells = [build(a).text() for a in answers]
+        cells = [build(a).text() for a in records]
         if label == "zIIPs required" and answers:
             if len(set(engines)) == 1:
                 # the generation's engine: zAAPs on z10..zEC12/zBC12, zIIPs from z13
@@ -731,7 +766,7 @@ def compare_rows(answers: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 label = "Specialty engines required"
                 cells = [c if c == DASH else f"{c} ({e}s)" for c, e in zip(cells, engines, strict=True)]
         rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
-    summary = [warning_summary(a) for a in answers]
+    summary = [warning_summary(a) for a in records]
     rows.append({"label": "Warnings", "cells": summary, "differs": len(set(summary)) > 1, "wide": True})
     return rows
 
@@ -803,7 +838,7 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
     never proposed: more software instances are.  An answer that fits, or one without CPU data,
     needs no advice (an empty list).
     """
-    record = answer if isinstance(answer, EstimateRecord) else EstimateRecord.from_dict(answer)
+    record = _record(answer)
     fit = record.feasibility
     inputs = record.inputs
     tps = finite(record.tps if record.tps is not None else (inputs.tps if inputs is not None else None))
@@ -967,9 +1002,10 @@ def named_compare_input_rows(answers: Sequence[Mapping[str, Any]], names: Produc
     """:func:`compare_input_rows` with the path, configuration and machine in product names (as
     the saved-estimates list shows them), never slugs."""
     rows = []
+    records = [_record(a) for a in answers]
     paths: list[Any] = [None] * len(answers)
     for label, key, unit in INPUT_LABELS:
-        raw = [_inputs(a).get(key) for a in answers]
+        raw = [_given(a, key) for a in records]
         if all(v is None for v in raw):
             continue
         if key == "path":

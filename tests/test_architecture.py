@@ -320,9 +320,9 @@ ANSWER_BOUNDARY = (
     "sizing/models.py",
 )
 #: The surfaces that receive an answer (an estimate, a job's or a plan's result) and turn it into
-#: what a person or a spreadsheet reads.  Each reads attributes of the typed record; those not yet
-#: converted read the served JSON by key at most as often as listed here (a ratchet: lower the
-#: number when a read goes, never raise it; 0 for every other surface).
+#: what a person or a spreadsheet reads.  Each reads attributes of the typed records
+#: (``sizing.records``: the estimate, its chart data, a fit answer, a job's result per kind, a
+#: plan's answer), never the served JSON by key.
 ANSWER_SURFACES = (
     "sizing/api/estimate_views.py",
     "sizing/api/formats.py",
@@ -343,20 +343,6 @@ ANSWER_SURFACES = (
     "sizing/services/reports.py",
     "sizing/views.py",
 )
-NOT_YET_TYPED = {
-    # presentation 99 -> 108 and reports/estimate 86 -> 87 at the merge of issue 32: the price
-    # book's cost rows and the alternative's installed MSU read their blocks by key (the record
-    # has no typed cost block yet); to be converted, not raised again
-    "sizing/presentation.py": 108,
-    "sizing/reports/estimate.py": 87,
-    "sizing/reports/jobs.py": 55,
-    "sizing/reports/plan.py": 32,
-    "sizing/services/reports.py": 10,
-    "sizing/services/fit.py": 4,
-    # a "which model fits" row reads the fit answer's rows (no typed fit record yet), and a row's
-    # cells as given (strings, before validation)
-    "sizing/jobs/batch.py": 5,
-}
 
 
 def _answer_keys() -> frozenset[str]:
@@ -401,17 +387,12 @@ def _string_key_reads(source: str, keys: frozenset[str]) -> list[str]:
 def test_surfaces_read_the_typed_record_not_the_answers_json(name: str) -> None:
     assert name not in ANSWER_BOUNDARY
     reads = _string_key_reads((REPO / name).read_text(encoding="utf-8"), _answer_keys())
-    allowed = NOT_YET_TYPED.get(name, 0)
-    assert len(reads) <= allowed, f"{name} reads the served answer by key ({len(reads)} > {allowed}): {reads}"
+    assert reads == [], f"{name} reads the served answer by key: {reads}"
 
 
-def test_the_boundary_modules_exist_and_the_ratchet_is_tight() -> None:
+def test_the_boundary_modules_exist() -> None:
     for name in (*ANSWER_BOUNDARY, *ANSWER_SURFACES):
         assert (REPO / name).is_file(), name
-    keys = _answer_keys()
-    for name, allowed in NOT_YET_TYPED.items():
-        # a module converted further lowers its number here
-        assert len(_string_key_reads((REPO / name).read_text(encoding="utf-8"), keys)) == allowed, name
 
 
 def test_string_key_check_sees_get_and_subscript_reads_not_writes() -> None:

@@ -22,7 +22,7 @@ from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from sizing.jobs.base import Progress, json_result, table
-from sizing.records import EstimateInputs, EstimateRecord
+from sizing.records import EstimateInputs, EstimateRecord, FitAnswerRecord
 from sizing.services.estimate_csv import FIT_HEADER, HEADER, UNITS, Subject, estimate_csv_row, spreadsheet_number
 from sizing.services.estimate_inputs import EstimateInputSerializer, estimate_inputs
 from sizing.services.estimates import estimate_answer_records
@@ -71,16 +71,13 @@ def fit_row(*, owner: User, data: dict[str, str]) -> tuple[dict[str, Any], str]:
         answer = fit_compute(user=owner, inputs=serializer.validated_data)
     except ValidationError as exc:
         return {}, _errors_text(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
-    best = next((r for r in answer["rows"] if r["cheapest"]), None)
-    per_gen = [
-        f"{r['generation']}: {r['model']} ({r['cps']} CPs, {r['msu']:g} MSU)"
-        for r in answer["rows"]
-        if r["cheapest_in_generation"]
-    ]
-    out: dict[str, Any] = {"fit_cheapest": best["model"] if best else None, "fit_per_generation": "; ".join(per_gen)}
+    fit = FitAnswerRecord.from_dict(answer)
+    best = fit.best()
+    per_gen = [f"{r.generation}: {r.model} ({r.cps} CPs, {r.msu:g} MSU)" for r in fit.rows if r.cheapest_in_generation]
+    out: dict[str, Any] = {"fit_cheapest": best.model if best else None, "fit_per_generation": "; ".join(per_gen)}
     for key in ("machine", "capacity_setting", "cps", "ziips", "mips", "msu", "msu_used", "gcp_utilization",
                 "saturation_tps"):  # fmt: skip
-        out[f"fit_{key}"] = best[key] if best else None
+        out[f"fit_{key}"] = getattr(best, key) if best else None
     return out, "" if best else "no model of these generations carries this rate (see GET /api/v1/fit)"
 
 
@@ -90,7 +87,8 @@ def _row_data(values: dict[str, str]) -> dict[str, str]:
 
 def _asks_fit(data: dict[str, str]) -> bool:
     """A "which model fits" row: generations and no machine or model."""
-    return bool(data.get("generations")) and not data.get("machine") and not data.get("model")
+    # the cells given (non-empty strings): "generations" without a machine or model asks which fits
+    return "generations" in data and not {"machine", "model"} & data.keys()
 
 
 def _checked(data: dict[str, str]) -> EstimateInputs | str:

@@ -7,14 +7,25 @@ estimate page draws); the basis tables from ``sizing.selectors.report_basis``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
 from sizing import presentation
-from sizing.records import EstimateInputs, EstimateRecord
+from sizing.records import (
+    BasisRecord,
+    CapacityRecord,
+    ChartData,
+    CpuChart,
+    DemandChart,
+    EstimateInputs,
+    EstimateRecord,
+    FitRecord,
+    ProjectionRecord,
+    ResponseChart,
+)
 from sizing.reports.document import (
     DASH,
     DECISION,
@@ -35,6 +46,11 @@ from sizing.reports.document import (
 from sizing.reports.plots import BAND, CAPACITY, PALETTE, TARGET, Bars, Guide, Plot, Series, draw_bars, draw_plot
 from sizing.selectors.report_basis import ReportBasis
 
+#: What an answer without a capacity block, a fit or a projection prints from (every figure missing).
+_NO_CAPACITY = CapacityRecord(None, None, None, None)
+_NO_FIT = FitRecord(None, None, None, None)
+_NO_PROJECTION = ProjectionRecord(None, None, None)
+
 #: Input fields in the order an engineer reads them: (label, key, unit), as the pages show them.
 INPUT_LABELS = presentation.INPUT_LABELS
 
@@ -54,6 +70,17 @@ class EstimateSubject:
     saved: str
     private_data: bool
 
+    @property
+    def question(self) -> EstimateInputs:
+        """The saved question, typed (a saved estimate's inputs: validated, with a rate)."""
+        return EstimateInputs.from_dict(self.inputs)
+
+    def record(self, software_limit_tps: float | None = None) -> EstimateRecord:
+        """The saved answer with its question, typed; ``software_limit_tps`` where the charts know it."""
+        return EstimateRecord.from_dict(
+            {"inputs": self.inputs, **self.outputs, "software_limit_tps": software_limit_tps}
+        )
+
 
 def scenario_name(e: EstimateSubject) -> str:
     """The estimate's name, or its question in product and machine names (never slugs)."""
@@ -66,98 +93,100 @@ def _input_value(key: str, value: Any, unit: str) -> str:
 
 def question_rows(e: EstimateSubject) -> list[tuple[str, str]]:
     names = {"path": e.path_name, "configuration": e.configuration_name, "machine": e.machine_name}
+    question = e.question
     return [
-        (label, names.get(key) or _input_value(key, e.inputs[key], unit))
+        (label, names.get(key) or _input_value(key, getattr(question, key), unit))
         for label, key, unit in INPUT_LABELS
-        if e.inputs.get(key) is not None
+        if getattr(question, key) is not None
     ]
 
 
-def engine_name(outputs: dict[str, Any]) -> str:
+def engine_name(outputs: EstimateRecord | Mapping[str, Any]) -> str:
     """zIIP or zAAP: the specialty engine the engine sized on this machine."""
-    return str(outputs.get("specialty_engine") or "zIIP")
+    return presentation.engine_name(outputs)
 
 
-def answer_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
     """(quantity, value, range or bound, how) for the answer table, in the words of the pages
     (:mod:`sizing.presentation`)."""
-    eng = engine_name(o)
-    f = presentation.figures(o)
-    cap = o.get("capacity") or {}
-    cp, spec, icf = cap.get("cp") or {}, cap.get("specialty") or {}, cap.get("icf") or {}
-    busy = o.get("busy_cps") or {}
-    binding = o.get("binding_resource") or {}
-    model = cap.get("model")
-    cpu = f["cpu_per_tran_ms"]
+    o = answer if isinstance(answer, EstimateRecord) else EstimateRecord.from_dict(answer)
+    eng = o.specialty_engine
+    cps_f, ziips_f = presentation.cps_figure(o), presentation.ziips_figure(o)
+    rt_f, sat_f = presentation.response_figure(o), presentation.saturation_figure(o)
+    cap = o.capacity or _NO_CAPACITY
+    busy = o.busy_cps
+    binding = o.binding_resource
+    model = cap.model
+    cpu = presentation.cpu_per_tran_figure(o)
     alternative = presentation.alternative_text(o)
     how = "sized to the ceiling, " + presentation.chosen_text(o)
     rows = [
         (
             "CPs required",
-            f["cps_required"].value,
-            f["cps_required"].spread,
+            cps_f.value,
+            cps_f.spread,
             how + (f"; {alternative}" if alternative else ""),
         ),
         (
             f"{eng}s required",
-            f["ziips_required"].value,
-            f["ziips_required"].spread,
-            f"at most {presentation.count(o.get('specialty_engine_max'))} on this machine",
+            ziips_f.value,
+            ziips_f.spread,
+            f"at most {presentation.count(o.specialty_engine_max)} on this machine",
         ),
         (
             "Model and capacity setting",
-            f"{model} (setting {cap.get('capacity_setting')})" if model else DASH,
+            f"{model} (setting {cap.capacity_setting})" if model else DASH,
             "",
             "LSPR table",
         ),
-        ("MIPS (CPs, used)", num(o.get("mips")), "", f"of {num(cp.get('mips_installed'))} installed"),
-        ("MSU (CPs, used)", num(o.get("msu")), "", f"of {num(cp.get('msu_installed'))} installed"),
+        ("MIPS (CPs, used)", num(o.mips), "", f"of {num(cap.cp_mips_installed)} installed"),
+        ("MSU (CPs, used)", num(o.msu), "", f"of {num(cap.cp_msu_installed)} installed"),
         (
             f"{eng} MIPS (used)",
-            num(o.get("ziip_mips")),
+            num(o.ziip_mips),
             "",
-            f"of {num(spec.get('mips_installed'))} installed; not priced in MSU",
+            f"of {num(cap.specialty_mips_installed)} installed; not priced in MSU",
         ),
         *(
             [
                 (
                     "ICF busy (coupling facility)",
-                    num(icf.get("busy"), 3),
+                    num(cap.icf_busy, 3),
                     "",
                     "own ICF engines, outside the LPAR; not in the CPs sized",
                 )
             ]
-            if icf
+            if cap.has_icf
             else []
         ),
-        ("CP utilisation", pct(o.get("gcp_utilization")), "", f"ceiling {pct(o.get('max_utilization'))}"),
-        (f"{eng} utilisation", pct(o.get("ziip_utilization")), "", ""),
+        ("CP utilisation", pct(o.gcp_utilization), "", f"ceiling {pct(o.max_utilization)}"),
+        (f"{eng} utilisation", pct(o.ziip_utilization), "", ""),
         ("CPU per transaction", cpu.value, cpu.spread, cpu.note),
         (
             "Busy engines",
-            num(busy.get("total"), 2),
+            num(busy.total, 2),
             "",
-            f"CPs {num(busy.get('gcp'), 2)} (of which {eng}-eligible {num(busy.get('ziip_on_gcp'), 2)}), {eng}s {num(busy.get('ziip'), 2)}",
+            f"CPs {num(busy.gcp, 2)} (of which {eng}-eligible {num(busy.ziip_on_gcp, 2)}), {eng}s {num(busy.ziip, 2)}",
         ),
         (
             "Response time",
-            f["response_time_ms"].value,
-            f["response_time_ms"].spread,
-            f["response_time_ms"].note,
+            rt_f.value,
+            rt_f.spread,
+            rt_f.note,
         ),
-        ("Saturation", f["saturation_tps"].value, f["saturation_tps"].spread, f["saturation_tps"].note),
-        ("Knee", num(o.get("knee_tps"), 0, "TPS"), "", "response time doubles its low-load value"),
+        ("Saturation", sat_f.value, sat_f.spread, sat_f.note),
+        ("Knee", num(o.knee_tps, 0, "TPS"), "", "response time doubles its low-load value"),
         (
             "Binding resource at the target",
-            str(binding.get("label") or DASH),
+            str((binding.label if binding is not None else "") or DASH),
             "",
-            f"at {pct(binding.get('utilization'))}",
+            f"at {pct(binding.utilization if binding is not None else None)}",
         ),
     ]
     return rows
 
 
-def decisions_block(o: dict[str, Any]) -> list[Flowable]:
+def decisions_block(o: EstimateRecord | Mapping[str, Any]) -> list[Flowable]:
     """ "Before you sign this": the decision-level warnings in the sentences the pages use."""
     decisions = presentation.warnings_by_level(o)["decisions"]
     if not decisions:
@@ -169,28 +198,28 @@ def decisions_block(o: dict[str, Any]) -> list[Flowable]:
 
 
 def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) -> list[Flowable]:
-    o = {"inputs": e.inputs, **e.outputs, "software_limit_tps": software_limit_tps}
+    o = e.record(software_limit_tps)
     s = styles()
     out: list[Flowable] = heading("The answer")
-    eng = engine_name(o)
-    cap = o.get("capacity") or {}
-    fit = o.get("feasibility") or {}
-    if fit.get("feasible") is False:
+    eng = o.specialty_engine
+    cap = o.capacity or _NO_CAPACITY
+    fit = o.feasibility
+    tps = e.question.tps
+    if fit.feasible is False:
         # Does not fit: no CPs or zIIPs are quoted; why, and the most the target carries, follow
         # under "Before you sign this" (said once).
         summary = (
-            f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: <b>does not fit</b>; "
-            f"no CPs or {eng}s are quoted."
+            f"At <b>{num(tps)} TPS</b> on {escape(e.machine_name)}: <b>does not fit</b>; no CPs or {eng}s are quoted."
         )
-    elif fit.get("feasible") is None and fit.get("message"):
+    elif fit.feasible is None and fit.message:
         # No CPU figures, no CPU verdict (issue 32 item 4): the reason and what is known.
-        summary = f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: {escape(fit.get('message'))}."
+        summary = f"At <b>{num(tps)} TPS</b> on {escape(e.machine_name)}: {escape(fit.message)}."
     else:
         summary = (
-            f"At <b>{num(e.inputs.get('tps'))} TPS</b> on {escape(e.machine_name)}: <b>{num(o.get('cps_required'))} CPs</b> and "
-            f"<b>{num(o.get('ziips_required'))} {eng}s</b>"
-            + (f" ({escape(cap.get('model'))})" if cap.get("model") else "")
-            + f", {num(o.get('mips'))} MIPS, {num(o.get('msu'))} MSU."
+            f"At <b>{num(tps)} TPS</b> on {escape(e.machine_name)}: <b>{num(o.cps_required)} CPs</b> and "
+            f"<b>{num(o.ziips_required)} {eng}s</b>"
+            + (f" ({escape(cap.model)})" if cap.model else "")
+            + f", {num(o.mips)} MIPS, {num(o.msu)} MSU."
         )
     out.append(para(summary))
     out += decisions_block(o)
@@ -219,140 +248,142 @@ def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) 
 # -- charts ------------------------------------------------------------------------------------
 
 
-def cpu_plot(chart: dict[str, Any], target_label: str) -> Plot:
+def cpu_plot(given: CpuChart | Mapping[str, Any], target_label: str) -> Plot:
+    chart = given if isinstance(given, CpuChart) else CpuChart.from_dict(given)
     plot = Plot("Transactions per second", f"Busy CPs on {target_label}")
-    line = chart.get("line")
+    line = chart.line
     if line:
-        fitted = line.get("interval_basis") != "published bounds"
+        fitted = line.interval_basis != "published bounds"
         plot.series.append(
             Series(
                 "95% band" if fitted else "published range",
-                line["etr"],
-                line.get("low") or [],
+                line.etr,
+                line.low,
                 color=BAND,
                 width=0.8,
                 dash=(2, 2),
             )
         )
-        plot.series.append(Series("", line["etr"], line.get("high") or [], color=BAND, width=0.8, dash=(2, 2)))
+        plot.series.append(Series("", line.etr, line.high, color=BAND, width=0.8, dash=(2, 2)))
         plot.series.append(
             Series(
-                f"fitted line ({chart.get('component_label')})" if fitted else "cost from published bounds",
-                line["etr"],
-                line["busy_cps"],
+                f"fitted line ({chart.component_label})" if fitted else "cost from published bounds",
+                line.etr,
+                line.busy_cps,
                 color=PALETTE[0],
             )
         )
-    points = chart.get("points") or []
+    points = chart.points
     if points:
         plot.series.append(
             Series(
-                f"published ({points[0].get('source')})",
-                [p["etr"] for p in points],
-                [p["busy_cps"] for p in points],
+                f"published ({points[0].source})",
+                [p.tps for p in points],
+                [p.busy_cps for p in points],
                 color=PALETTE[2],
                 line=False,
                 markers=True,
             )
         )
-    bounds = chart.get("bounds") or []
+    bounds = chart.bounds
     if bounds:
         plot.series.append(
             Series(
                 "published bounds",
-                [b["tps"] for b in bounds],
-                [b["busy_cps"] for b in bounds],
+                [b.tps for b in bounds],
+                [b.busy_cps for b in bounds],
                 color=PALETTE[3],
                 line=False,
                 markers=True,
             )
         )
-    target = chart.get("target") or {}
-    if finite(target.get("busy_cps")) is not None:
+    target = chart.target
+    if finite(target.busy_cps) is not None:
         plot.series.append(
             Series(
-                f"target {num(target.get('tps'))} TPS",
-                [target["tps"]],
-                [target["busy_cps"]],
+                f"target {num(target.tps)} TPS",
+                [target.tps],
+                [target.busy_cps],
                 color=TARGET,
                 line=False,
                 markers=True,
             )
         )
-    cap = chart.get("capacity") or {}
-    engines, level = finite(cap.get("engines")), finite(cap.get("ceiling"))
+    cap = chart.capacity
+    engines, level = finite(cap.engines), finite(cap.ceiling)
     if engines:
         # The answer's capacity line: CPs plus specialty engines, as the target's busy engines count them.
-        plot.guides.append(Guide("y", engines, str(cap.get("label") or f"{num(engines)} engines"), CAPACITY))
+        plot.guides.append(Guide("y", engines, str(cap.label or f"{num(engines)} engines"), CAPACITY))
         if level:
-            plot.guides.append(Guide("y", level, str(cap.get("ceiling_label") or "ceiling"), TARGET))
+            plot.guides.append(Guide("y", level, str(cap.ceiling_label or "ceiling"), TARGET))
     return plot
 
 
-def response_plot(chart: dict[str, Any], target_label: str) -> Plot:
+def response_plot(given: ResponseChart | Mapping[str, Any], target_label: str) -> Plot:
+    chart = given if isinstance(given, ResponseChart) else ResponseChart.from_dict(given)
     plot = Plot("Transactions per second", "Response time, ms")
-    curve, lower = chart.get("curve"), chart.get("lower_bound")
+    curve, lower = chart.curve, chart.lower_bound
     if curve:
-        plot.series.append(Series(f"model ({target_label})", curve["tps"], curve["response_ms"], color=PALETTE[0]))
+        plot.series.append(Series(f"model ({target_label})", curve.tps, curve.response_ms, color=PALETTE[0]))
     if lower:
         plot.series.append(
             Series(
                 "time at the engines (a lower bound)",
-                lower["tps"],
-                lower["response_ms"],
+                lower.tps,
+                lower.response_ms,
                 color=PALETTE[4],
                 width=1.0,
                 dash=(4, 2),
             )
         )
-    target = chart.get("target") or {}
-    if finite(target.get("response_time_ms")) is not None:
+    target = chart.target
+    if finite(target.response_time_ms) is not None:
         plot.series.append(
             Series(
-                f"target {num(target.get('tps'))} TPS",
-                [target["tps"]],
-                [target["response_time_ms"]],
+                f"target {num(target.tps)} TPS",
+                [target.tps],
+                [target.response_time_ms],
                 color=TARGET,
                 line=False,
                 markers=True,
             )
         )
     plot.series += lower_bound_target(chart)
-    if finite(chart.get("knee_tps")):
-        plot.guides.append(Guide("x", chart["knee_tps"], f"knee {num(chart['knee_tps'])}", PALETTE[3]))
-    if finite(chart.get("saturation_tps")):
-        plot.guides.append(Guide("x", chart["saturation_tps"], f"saturation {num(chart['saturation_tps'])}", CAPACITY))
-    if finite(chart.get("goal_ms")):
-        plot.guides.append(Guide("y", chart["goal_ms"], f"goal {num(chart['goal_ms'])} ms", TARGET))
+    knee, saturation, goal = finite(chart.knee_tps), finite(chart.saturation_tps), finite(chart.goal_ms)
+    if knee:
+        plot.guides.append(Guide("x", knee, f"knee {num(knee)}", PALETTE[3]))
+    if saturation:
+        plot.guides.append(Guide("x", saturation, f"saturation {num(saturation)}", CAPACITY))
+    if goal:
+        plot.guides.append(Guide("y", goal, f"goal {num(goal)} ms", TARGET))
     # Near saturation the response time grows without bound: keep the axis on the useful part
     # (four times the low-load response time, and the target and goal in view).
     ys = [v for s in plot.series for v in map(finite, s.y) if v is not None]
-    first = next((v for v in map(finite, (curve or lower or {}).get("response_ms") or []) if v is not None), None)
+    shown = curve or lower
+    first = next((v for v in map(finite, shown.response_ms if shown else []) if v is not None), None)
     if ys and first:
         keep = [
             4 * first,
-            1.3 * (finite(target.get("response_time_ms")) or 0.0),
-            1.3 * (finite(chart.get("goal_ms")) or 0.0),
+            1.3 * (finite(target.response_time_ms) or 0.0),
+            1.3 * (goal or 0.0),
         ]
         plot.y_max = min(max(ys) * 1.05, max(keep))
     return plot
 
 
-def lower_bound_target(chart: dict[str, Any]) -> list[Series]:
+def lower_bound_target(chart: ResponseChart) -> list[Series]:
     """The target's marker where only a lower bound is known: the answer's "≥" (its card's),
     at or under the line of the time at the engines (drawn at the central cost)."""
-    mark = None if chart.get("curve") else (chart.get("lower_bound") or {}).get("target_bound")
-    if not mark:
+    mark = None if chart.curve else chart.target_bound
+    if mark is None:
         return []
-    return [
-        Series(
-            f"target: \u2265 {num(mark['y'], 3)} ms", [mark["x"]], [mark["y"]], color=TARGET, line=False, markers=True
-        )
-    ]
+    x, y = mark
+    return [Series(f"target: \u2265 {num(y, 3)} ms", [x], [y], color=TARGET, line=False, markers=True)]
 
 
-def demand_bars(demand: dict[str, Any], eng: str) -> Bars:
-    gcp, spill, ziip = (finite(demand.get(k)) or 0.0 for k in ("gcp_work", "ziip_on_gcp", "ziip"))
+def demand_bars(given: DemandChart | Mapping[str, Any], eng: str) -> Bars:
+    demand = given if isinstance(given, DemandChart) else DemandChart.from_dict(given)
+    gcp, spill, ziip = (finite(v) or 0.0 for v in (demand.gcp_work, demand.ziip_on_gcp, demand.ziip))
     bars = Bars(
         categories=["CPs", f"{eng}s"],
         stacks=[
@@ -362,7 +393,7 @@ def demand_bars(demand: dict[str, Any], eng: str) -> Bars:
         ],
         y_label="Busy engines",
     )
-    cps, ziips = finite(demand.get("cps")), finite(demand.get("ziips"))
+    cps, ziips = finite(demand.cps), finite(demand.ziips)
     if cps:
         bars.guides.append(Guide("y", cps, f"{num(cps)} CPs", CAPACITY))
     if ziips:
@@ -370,23 +401,24 @@ def demand_bars(demand: dict[str, Any], eng: str) -> Bars:
     return bars
 
 
-def chart_section(chart_data: dict[str, Any] | None, eng: str, note: str = "") -> list[Flowable]:
+def chart_section(chart_data: ChartData | Mapping[str, Any] | None, eng: str, note: str = "") -> list[Flowable]:
     out: list[Flowable] = heading("Charts")
     if chart_data is None:
         out.append(para(escape(note or "The charts could not be drawn for this estimate."), styles().small))
         return out
-    label = _target_label(chart_data)
-    line = (chart_data.get("cpu") or {}).get("line") or {}
+    chart = chart_data if isinstance(chart_data, ChartData) else ChartData.from_dict(chart_data)
+    label = _target_label(chart)
+    line = chart.cpu.line
     how = (
         "the cost from published bounds, with the published range"
-        if line.get("interval_basis") == "published bounds"
+        if line is not None and line.interval_basis == "published bounds"
         else "the fitted line projected with the LSPR factor, with the 95% band"
     )
     drawn = para(
         "Drawn with the current model from the estimate's inputs, as the estimate page draws them.", styles().small
     )
     first = figure(
-        draw_plot(cpu_plot(chart_data["cpu"], label)),
+        draw_plot(cpu_plot(chart.cpu, label)),
         f"Busy CPs against transaction rate on the target LPAR: published points and {how}, the CPs and the "
         "utilisation ceiling.",
     )
@@ -394,13 +426,13 @@ def chart_section(chart_data: dict[str, Any] | None, eng: str, note: str = "") -
     out = [out[0], KeepTogether([*out[1:], drawn, first])]
     out.append(
         figure(
-            draw_plot(response_plot(chart_data["response"], label)),
+            draw_plot(response_plot(chart.response, label)),
             "Response time against transaction rate on the target LPAR, with the knee, saturation and the goal when one was given.",
         )
     )
     out.append(
         figure(
-            draw_bars(demand_bars(chart_data["demand"], eng), height=150),
+            draw_bars(demand_bars(chart.demand or DemandChart.from_dict({}), eng), height=150),
             f"Busy engines on CPs and {eng}s at the target rate.",
         )
     )
@@ -410,23 +442,30 @@ def chart_section(chart_data: dict[str, Any] | None, eng: str, note: str = "") -
 # -- basis and sources -------------------------------------------------------------------------
 
 
-def model_rows(o: dict[str, Any], basis: ReportBasis) -> list[tuple[str, str]]:
-    b = o.get("basis") or {}
-    m, p = b.get("model") or {}, b.get("projection") or {}
+def _basis_of(o: BasisRecord | EstimateRecord | Mapping[str, Any]) -> BasisRecord:
+    """The basis block: given, an answer's, or read from an answer's JSON."""
+    if isinstance(o, BasisRecord):
+        return o
+    return o.basis if isinstance(o, EstimateRecord) else EstimateRecord.from_dict(o).basis
+
+
+def model_rows(o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: ReportBasis) -> list[tuple[str, str]]:
+    b = _basis_of(o)
+    m, p = b.model, b.projection
     rows: list[tuple[str, str]] = []
-    if m:
+    if m is not None and m != _NO_FIT:
         rows += [
             (
                 "Cost model (measured machine)",
-                f"busy CPs = {num(m.get('intercept_cps'), 4)} + {num(m.get('slope_ms'), 4)} CP-ms per transaction x TPS / 1000 ({m.get('component')})",
+                f"busy CPs = {num(m.intercept_cps, 4)} + {num(m.slope_ms, 4)} CP-ms per transaction x TPS / 1000 ({m.component})",
             ),
             (
                 "Fit",
-                f"R\u00b2 {num(m.get('r2'), 4)}, n = {num(m.get('n'))}, ETR {presentation.span(m.get('etr_min'), m.get('etr_max'), 0, 'TPS') or num(m.get('etr_min'), 0, 'TPS')}, weighting {str(m.get('weighting', DASH))}",
+                f"R\u00b2 {num(m.r2, 4)}, n = {num(m.n)}, ETR {presentation.span(m.etr_min, m.etr_max, 0, 'TPS') or num(m.etr_min, 0, 'TPS')}, weighting {str(m.weighting or DASH)}",
             ),
             (
                 "Standard errors",
-                f"slope {num(m.get('slope_se_ms'), 4)} CP-ms, intercept {num(m.get('intercept_se_cps'), 4)} CPs, residual {num(m.get('residual_std_cps'), 4)} CPs ({str(m.get('interval_basis', ''))})",
+                f"slope {num(m.slope_se_ms, 4)} CP-ms, intercept {num(m.intercept_se_cps, 4)} CPs, residual {num(m.residual_std_cps, 4)} CPs ({str(m.interval_basis or '')})",
             ),
         ]
     if basis.loo_median_abs_error is not None:
@@ -436,32 +475,34 @@ def model_rows(o: dict[str, Any], basis: ReportBasis) -> list[tuple[str, str]]:
                 f"median |error| {pct(basis.loo_median_abs_error, 1)} over the {str(basis.loo_component or '')} points",
             )
         )
-    if p:
+    if p is not None and p != _NO_PROJECTION:
         rows.append(
             (
                 "LSPR projection",
-                f"{p.get('from_machine_type')} with {p.get('from_cps')} CPs -> {p.get('to_machine_type')} with "
-                f"{p.get('to_cps')} CPs: factor {num(p.get('factor'), 4)} (specialty engines "
-                f"{num(p.get('specialty_factor'), 4)}), capacity setting {p.get('capacity_setting')}",
+                f"{p.from_machine_type} with {p.from_cps} CPs -> {p.to_machine_type} with "
+                f"{p.to_cps} CPs: factor {num(p.factor, 4)} (specialty engines "
+                f"{num(p.specialty_factor, 4)}), capacity setting {p.capacity_setting}",
             )
         )
-        rows.append(("Ratings source", str(p.get("source", ""))))
-    origin = b.get("data_origin")
+        rows.append(("Ratings source", str(p.source or "")))
+    origin = b.data_origin
     if origin:
         rows.append(("Data origin", str(origin)))
-    cal = b.get("calibration")
-    if isinstance(cal, dict):
+    cal = b.calibration
+    if cal is not None:
         rows.append(
             (
                 "Customer data",
-                f"calibration '{cal.get('name')}' (#{cal.get('id')}): {cal.get('intervals')} intervals measured on a "
-                f"{cal.get('current_model')} with {cal.get('cps')} CPs (private, not published)",
+                f"calibration '{cal.name}' (#{cal.id}): {cal.intervals} intervals measured on a "
+                f"{cal.current_model} with {cal.cps} CPs (private, not published)",
             )
         )
     return rows
 
 
-def basis_section(o: dict[str, Any], basis: ReportBasis, seen: set[str] | None = None) -> list[Flowable]:
+def basis_section(
+    o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: ReportBasis, seen: set[str] | None = None
+) -> list[Flowable]:
     """The model, points, ratings, statements and assumptions; a clause already printed (in
     ``seen``, which this adds to) is not printed again."""
     s = styles()
@@ -509,10 +550,7 @@ def basis_section(o: dict[str, Any], basis: ReportBasis, seen: set[str] | None =
             for ref, text in statements
             if text
         ]
-    assumptions = [
-        presentation.fresh(presentation.customer_wording(str(a)), said)
-        for a in (o.get("basis") or {}).get("assumptions") or []
-    ]
+    assumptions = [presentation.fresh(presentation.customer_wording(str(a)), said) for a in _basis_of(o).assumptions]
     if any(assumptions):
         out += heading("Assumptions", 2)
         out += [para("\u2022 " + escape(a), s.small) for a in assumptions if a]
@@ -545,19 +583,19 @@ def question_sentence(e: EstimateSubject) -> str:
     )
 
 
-def advice_items(o: dict[str, Any], chart_data: dict[str, Any] | None) -> list[str]:
+def advice_items(o: EstimateRecord | Mapping[str, Any], chart_data: ChartData | None) -> list[str]:
     """What would help (the binding resource's advice): the chart data's, which knows the software
     limit, else the answer's own."""
-    if chart_data is not None and "advice" in chart_data:
-        return [str(a["sentence"]) for a in chart_data["advice"]]
+    if chart_data is not None and chart_data.advice is not None:
+        return list(chart_data.advice)
     return [a.sentence for a in presentation.advice(o)]
 
 
-def summary_section(e: EstimateSubject, chart_data: dict[str, Any] | None) -> list[Flowable]:
+def summary_section(e: EstimateSubject, chart_data: ChartData | Mapping[str, Any] | None) -> list[Flowable]:
     """Page 1: the question, the answer, the recommended configuration, the decisions to sign, what
     would help and one chart."""
-    o = {"inputs": e.inputs, **e.outputs, "software_limit_tps": (chart_data or {}).get("software_limit_tps")}
-    record = EstimateRecord.from_dict(o)
+    chart = chart_data if isinstance(chart_data, ChartData) or chart_data is None else ChartData.from_dict(chart_data)
+    record = e.record(None if chart is None else chart.software_limit_tps)
     eng = record.specialty_engine
     cap = record.capacity
     fit = record.feasibility
@@ -571,13 +609,13 @@ def summary_section(e: EstimateSubject, chart_data: dict[str, Any] | None) -> li
                 f"{escape(cap.capacity_setting)}) with {presentation.plural(record.ziips_required, eng)}."
             )
         )
-    out += decisions_block(o)
-    helps = advice_items(o, chart_data)
+    out += decisions_block(record)
+    helps = advice_items(record, chart)
     if helps:
         out.append(para("<b>What would help</b>"))
         out += [para("\u2022 " + escape(h)) for h in helps]
-    demand = None if chart_data is None else chart_data.get("demand")
-    if demand and finite(demand.get("total")) is not None:
+    demand = None if chart is None else chart.demand
+    if demand and finite(demand.total) is not None:
         out.append(
             figure(
                 draw_bars(demand_bars(demand, eng), height=150),
@@ -672,10 +710,9 @@ def comparison_summary(estimates: Sequence[EstimateSubject]) -> list[Flowable]:
     return out
 
 
-def _target_label(chart_data: dict[str, Any]) -> str:
-    target = chart_data.get("target") or {}
-    cps = (chart_data.get("cpu") or {}).get("capacity", {}).get("cps")
-    gen = target.get("machine_name") or target.get("generation", "")
+def _target_label(chart: ChartData) -> str:
+    cps = chart.cpu.capacity.cps
+    gen = chart.machine_name or chart.generation or ""
     return f"{gen}, {presentation.plural(cps, 'CP')}" if cps is not None else str(gen)
 
 
@@ -683,20 +720,21 @@ def estimate_story(
     e: EstimateSubject, basis: ReportBasis, chart_data: dict[str, Any] | None, chart_note: str = ""
 ) -> list[Flowable]:
     """Summary (page 1), then question, answer, warnings, charts, basis and sources of one estimate."""
-    o = e.outputs
-    story: list[Flowable] = [*summary_section(e, chart_data), PageBreak()]
+    chart = None if chart_data is None else ChartData.from_dict(chart_data)
+    story: list[Flowable] = [*summary_section(e, chart), PageBreak()]
     story += [*heading("The question"), key_values(question_rows(e))]
-    software = (chart_data or {}).get("software_limit_tps")
+    software = None if chart is None else chart.software_limit_tps
     story += answer_section(e, software)
+    record = e.record(software)
     # The cost only from the user's own price book (absent: no cost, and the report says so).
-    costs = presentation.cost_rows(o)
+    costs = presentation.cost_rows(record)
     story += [*heading("Cost from your price book"), key_values(costs)] if costs else []
-    warnings = presentation.warnings({"inputs": e.inputs, **o, "software_limit_tps": software})
+    warnings = presentation.warnings(record)
     # the decisions are said once, under "Before you sign this" in the answer
     story += [*heading("Warnings"), *warning_list([w for w in warnings if w.level != "decision"])]
-    story += chart_section(chart_data, engine_name(o), chart_note)
+    story += chart_section(chart, record.specialty_engine, chart_note)
     said: set[str] = set()
-    story += basis_section(o, basis, said)
+    story += basis_section(record, basis, said)
     story += sources_section(basis, warnings, said)
     return story
 
@@ -737,7 +775,7 @@ def comparison_rows(estimates: Sequence[EstimateSubject]) -> list[tuple[str, lis
     for e in estimates:
         eng = engine_name(e.outputs)
         found: dict[str, str] = {}
-        for label, value, rng, _ in answer_rows({"inputs": e.inputs, **e.outputs}):
+        for label, value, rng, _ in answer_rows(e.record()):
             cell = value + (f" ({rng})" if rng else "")
             if shared is None and eng in label:
                 label = label.replace(f"{eng}s", "Specialty engines").replace(eng, "Specialty engine")
@@ -750,7 +788,7 @@ def comparison_rows(estimates: Sequence[EstimateSubject]) -> list[tuple[str, lis
     for label in order:
         cells = [found.get(label, DASH) for found in by_label]
         rows.append((label, cells, len(set(cells)) > 1))
-    summary = [presentation.warning_summary({"inputs": e.inputs, **e.outputs}) for e in estimates]
+    summary = [presentation.warning_summary(e.record()) for e in estimates]
     rows.append(("Warnings", summary, len(set(summary)) > 1))
     versions = [e.model_version for e in estimates]
     rows.append(("Model version", versions, len(set(versions)) > 1))

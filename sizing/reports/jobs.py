@@ -8,13 +8,23 @@ panel of the workbench draws.  Tables split across pages with their header repea
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph
 
 from sizing import presentation
 from sizing.presentation import WarningText
-from sizing.records import MixHeadroomRecord
+from sizing.records import (
+    BasisRecord,
+    BatchRow,
+    EstimateRecord,
+    JobParams,
+    JobResult,
+    MixHeadroomRecord,
+    WarningRecord,
+    batch_rows,
+)
 from sizing.reports.document import (
     DASH,
     DECISION,
@@ -78,14 +88,15 @@ def _number(value: Any) -> float | None:
         return None
 
 
-def param_rows(kind: str, params: dict[str, Any], result: dict[str, Any]) -> list[tuple[str, str]]:
+def param_rows(kind: str, params: dict[str, Any], result: JobResult) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
+    asked = JobParams.from_dict(params)
     for key, value in params.items():
         if key == "csv":
-            rows.append(("Scenarios", f"{result.get('rows', 0)} rows of CSV (the table below, one row each)"))
+            rows.append(("Scenarios", f"{result.rows} rows of CSV (the table below, one row each)"))
         elif key == "workloads":
-            for i, w in enumerate(value, 1):
-                rows.append((f"Workload {i}", f"{w.get('path')}/{w.get('configuration')} at {num(w.get('tps'))} TPS"))
+            for i, w in enumerate(asked.workloads, 1):
+                rows.append((f"Workload {i}", f"{w.path}/{w.configuration} at {num(w.tps)} TPS"))
         elif isinstance(value, dict):
             rows.append((key, ", ".join(f"{k} {cell(v)}" for k, v in value.items())))
         elif isinstance(value, list):
@@ -95,9 +106,8 @@ def param_rows(kind: str, params: dict[str, Any], result: dict[str, Any]) -> lis
     return rows
 
 
-def result_table(result: dict[str, Any], *, limit: int | None = None) -> Section:
-    table = result.get("table") or {}
-    columns, rows = list(table.get("columns") or []), list(table.get("rows") or [])
+def result_table(result: JobResult, *, limit: int | None = None) -> Section:
+    columns, rows = list(result.table_columns), list(result.table_rows)
     if not columns:
         return []
     shown = rows if limit is None else rows[:limit]
@@ -111,25 +121,24 @@ def result_table(result: dict[str, Any], *, limit: int | None = None) -> Section
 # -- one layout per kind -----------------------------------------------------------------------
 
 
-def curve_section(result: dict[str, Any]) -> Section:
-    series = result.get("series") or []
-    has_rt = bool(result.get("response_time_data"))
+def curve_section(result: JobResult) -> Section:
+    series = result.series
+    has_rt = result.response_time_data
     rt = Plot("Transactions per second", "Response time, ms" if has_rt else "Time on CPs (lower bound), ms")
     util = Plot("Transactions per second", "CP utilisation", y_percent=True, y_max=1.05)
     firsts = []
     for i, s in enumerate(series):
         color = PALETTE[i % len(PALETTE)]
-        y = s.get("response_time_ms") if has_rt else s.get("response_time_lower_bound_ms")
-        rt.series.append(Series(f"{s.get('cps')} CPs", s.get("tps") or [], y or [], color=color))
-        util.series.append(
-            Series(f"{s.get('cps')} CPs", s.get("tps") or [], s.get("gcp_utilization") or [], color=color)
-        )
-        firsts += [float(v) for v in (y or [])[:1] if finite(v) is not None]
+        y = s.response_time_ms if has_rt else s.response_time_lower_bound_ms
+        rt.series.append(Series(f"{s.cps} CPs", s.tps, y, color=color))
+        util.series.append(Series(f"{s.cps} CPs", s.tps, s.gcp_utilization, color=color))
+        firsts += [f for f in map(finite, y[:1]) if f is not None]
     if firsts:
         rt.y_max = 4 * max(firsts)
-    if finite(result.get("max_utilization")):
-        util.guides.append(Guide("y", result["max_utilization"], f"{pct(result['max_utilization'])} ceiling", TARGET))
-    at = finite(((series or [{}])[0].get("at_tps") or {}).get("tps"))
+    ceiling = finite(result.max_utilization)
+    if ceiling:
+        util.guides.append(Guide("y", ceiling, f"{pct(ceiling)} ceiling", TARGET))
+    at = finite(series[0].at_tps.tps) if series else None
     if at is not None:
         rt.guides.append(Guide("x", at, f"target {num(at)}", TARGET))
         util.guides.append(Guide("x", at, f"target {num(at)}", TARGET))
@@ -144,12 +153,12 @@ def curve_section(result: dict[str, Any]) -> Section:
         ],
         [
             (
-                s.get("cps"),
-                num(s.get("knee_tps")),
-                num(s.get("saturation_tps")),
-                num(s.get("ceiling_tps")),
-                pct((s.get("at_tps") or {}).get("gcp_utilization")),
-                num((s.get("at_tps") or {}).get("response_time_ms"), 1),
+                s.cps,
+                num(s.knee_tps),
+                num(s.saturation_tps),
+                num(s.ceiling_tps),
+                pct(s.at_tps.gcp_utilization),
+                num(s.at_tps.response_time_ms, 1),
             )
             for s in series
         ],
@@ -164,41 +173,36 @@ def curve_section(result: dict[str, Any]) -> Section:
     ]
 
 
-def closed_section(result: dict[str, Any]) -> Section:
-    c = result.get("curve") or {}
-    has_rt = bool(result.get("response_time_data"))
-    tput = Plot(
-        "Clients", "Throughput, TPS", [Series("throughput", c.get("clients") or [], c.get("throughput_tps") or [])]
-    )
+def closed_section(result: JobResult) -> Section:
+    c = result.curve
+    has_rt = result.response_time_data
+    tput = Plot("Clients", "Throughput, TPS", [Series("throughput", c.clients, c.throughput_tps)])
     resp = Plot(
         "Clients",
         "Response time, ms" if has_rt else "Time at the queues (lower bound), ms",
         [
             Series(
                 "response",
-                c.get("clients") or [],
-                (c.get("response_time_ms") if has_rt else c.get("response_time_lower_bound_ms")) or [],
+                c.clients,
+                c.response_time_ms if has_rt else c.response_time_lower_bound_ms,
                 color=TARGET,
             )
         ],
     )
-    if finite(result.get("knee_clients")):
-        tput.guides.append(
-            Guide("x", result["knee_clients"], f"knee {num(result['knee_clients'])} clients", PALETTE[3])
-        )
-    if finite(result.get("max_throughput_tps")):
-        tput.guides.append(
-            Guide("y", result["max_throughput_tps"], f"max {num(result['max_throughput_tps'])} TPS", CAPACITY)
-        )
+    knee, most = finite(result.knee_clients), finite(result.max_throughput_tps)
+    if knee:
+        tput.guides.append(Guide("x", knee, f"knee {num(knee)} clients", PALETTE[3]))
+    if most:
+        tput.guides.append(Guide("y", most, f"max {num(most)} TPS", CAPACITY))
     rows = [
         (
             "Engines",
-            f"{result.get('cps')} CPs, {result.get('ziips') or 0} zIIPs, think time {cell(result.get('think_time_s'))} s",
+            f"{result.cps} CPs, {result.ziips or 0} zIIPs, think time {cell(result.think_time_s)} s",
         ),
-        ("Bottleneck", str(result.get("bottleneck") or DASH)),
-        ("Knee", f"{num(result.get('knee_clients'))} clients"),
-        ("Most throughput", num(result.get("max_throughput_tps"), 0, "TPS")),
-        ("Most clients within the goal", num(result.get("max_clients_within_sla"))),
+        ("Bottleneck", str(result.bottleneck or DASH)),
+        ("Knee", f"{num(result.knee_clients)} clients"),
+        ("Most throughput", num(result.max_throughput_tps, 0, "TPS")),
+        ("Most clients within the goal", num(result.max_clients_within_sla)),
     ]
     return [
         *heading("Summary"),
@@ -209,38 +213,39 @@ def closed_section(result: dict[str, Any]) -> Section:
     ]
 
 
-def montecarlo_section(result: dict[str, Any]) -> Section:
-    cps = result.get("cps_required") or {}
-    hist = cps.get("histogram") or []
+def montecarlo_section(result: JobResult) -> Section:
+    cps = result.cps_required
+    hist = result.cps_histogram
     bars = Bars(
-        [str(h["cps"]) for h in hist],
-        [("share of samples", [float(h["share"]) for h in hist], PALETTE[0])],
+        [str(h.cps) for h in hist],
+        [("share of samples", [float(h.share or 0.0) for h in hist], PALETTE[0])],
         "Share of samples",
         "CPs required",
         y_percent=True,
     )
-    rt = result.get("response_time_ms") or {}
+    rt = result.response_time_ms
+    ziips = result.ziips_required
     rows = [
-        ("Samples", f"{num(result.get('samples'))} (seed {cell(result.get('seed'))}) at {num(result.get('tps'))} TPS"),
+        ("Samples", f"{num(result.samples)} (seed {cell(result.seed)}) at {num(result.tps)} TPS"),
         (
             "CPs required",
-            f"median {num(cps.get('p50'))}, 5th to 95th percentile {num(cps.get('p5'))}\u2013{num(cps.get('p95'))}, central {num(cps.get('central'))}",
+            f"median {num(cps.p50)}, 5th to 95th percentile {num(cps.p5)}\u2013{num(cps.p95)}, central {num(cps.central)}",
         ),
         (
             "zIIPs required",
-            f"median {num((result.get('ziips_required') or {}).get('p50'))}, 5th to 95th percentile {num((result.get('ziips_required') or {}).get('p5'))}\u2013{num((result.get('ziips_required') or {}).get('p95'))}",
+            f"median {num(ziips.p50)}, 5th to 95th percentile {num(ziips.p5)}\u2013{num(ziips.p95)}",
         ),
         (
             "Within the ceiling",
-            f"P = {pct(result.get('p_within_ceiling'), 1)} at {num(result.get('evaluated_at_cps'))} CPs",
+            f"P = {pct(result.p_within_ceiling, 1)} at {num(result.evaluated_at_cps)} CPs",
         ),
         (
             "Response time",
-            f"median {num(rt.get('p50'), 2)} ms, 5th to 95th percentile {num(rt.get('p5'), 2)}\u2013{num(rt.get('p95'), 2)} ms",
+            f"median {num(rt.p50, 2)} ms, 5th to 95th percentile {num(rt.p5, 2)}\u2013{num(rt.p95, 2)} ms",
         ),
         (
             "Meets the goal",
-            f"P = {pct(result.get('p_meets_sla'), 1)}" if result.get("p_meets_sla") is not None else DASH,
+            f"P = {pct(result.p_meets_sla, 1)}" if result.p_meets_sla is not None else DASH,
         ),
     ]
     return [
@@ -251,32 +256,30 @@ def montecarlo_section(result: dict[str, Any]) -> Section:
     ]
 
 
-def optimize_section(result: dict[str, Any]) -> Section:
-    eng = str(result.get("specialty_engine") or "zIIP")
-    front = result.get("frontier") or []
+def optimize_section(result: JobResult) -> Section:
+    eng = result.specialty_engine
+    front = result.frontier
     bars = Bars(
-        [f"{m['cps']} + {m['ziips']}" for m in front],
-        [("cost", [float(m["cost"]) for m in front], PALETTE[0])],
+        [f"{m.cps} + {m.ziips}" for m in front],
+        [("cost", [float(m.cost or 0.0) for m in front], PALETTE[0])],
         "Cost",
         f"CPs + {eng}s",
     )
-    best = result.get("best")
+    best = result.best
     rows = [
         (
             "Cheapest mix",
-            f"{best['cps']} CPs + {best['ziips']} {eng}s, cost {num(best['cost'], 2)}"
-            if best
-            else "No mix carries the target.",
+            f"{best.cps} CPs + {best.ziips} {eng}s, cost {num(best.cost, 2)}" if best else "No mix carries the target.",
         ),
         (
             "Utilisation",
-            f"CPs {pct(best.get('gcp_utilization'))}, {eng}s {pct(best.get('ziip_utilization'))}" if best else DASH,
+            f"CPs {pct(best.gcp_utilization)}, {eng}s {pct(best.ziip_utilization)}" if best else DASH,
         ),
         (
             "Mixes",
-            f"{num(result.get('feasible'))} of {num(result.get('evaluated'))} carry {num(result.get('tps'))} TPS",
+            f"{num(result.feasible)} of {num(result.evaluated)} carry {num(result.tps)} TPS",
         ),
-        ("Costs", ", ".join(f"{k} {cell(v)}" for k, v in (result.get("costs") or {}).items())),
+        ("Costs", ", ".join(f"{k} {cell(v)}" for k, v in result.costs.items())),
     ]
     out: Section = [*heading("Summary"), key_values(rows)]
     if front:
@@ -287,29 +290,32 @@ def optimize_section(result: dict[str, Any]) -> Section:
     return out
 
 
-def mix_section(result: dict[str, Any]) -> Section:
-    ws = result.get("workloads") or []
-    c = result.get("combined") or {}
+def mix_section(result: JobResult) -> Section:
+    ws = result.workloads
+    c = result.combined
     bars = Bars(
-        [f"{w['configuration']} {num(w['tps'])}" for w in ws],
+        [f"{w.configuration} {num(w.tps)}" for w in ws],
         [
-            ("CPs", [float(w.get("gcp_busy") or 0) for w in ws], PALETTE[0]),
-            ("zIIPs", [float(w.get("ziip_busy") or 0) for w in ws], PALETTE[2]),
+            ("CPs", [float(w.gcp_busy or 0) for w in ws], PALETTE[0]),
+            ("zIIPs", [float(w.ziip_busy or 0) for w in ws], PALETTE[2]),
         ],
         "Busy engines",
     )
     rows = [
         (
             "LPAR",
-            f"{result.get('cps')} CPs{' (sized)' if result.get('cps_sized') else ''}, {result.get('ziips')} zIIPs{' (sized)' if result.get('ziips_sized') else ''} on {result.get('machine')}",
+            f"{result.cps} CPs{' (sized)' if result.cps_sized else ''}, {result.ziips} zIIPs{' (sized)' if result.ziips_sized else ''} on {result.machine}",
         ),
         (
             "Combined",
-            f"{num(c.get('tps'))} TPS, CPs {pct(c.get('gcp_utilization'))} busy, zIIPs {pct(c.get('ziip_utilization'))} busy",
+            f"{num(c.tps)} TPS, CPs {pct(c.gcp_utilization)} busy, zIIPs {pct(c.ziip_utilization)} busy",
         ),
-        ("MIPS and MSU", f"{num(c.get('mips'))} MIPS, {num(c.get('msu'))} MSU"),
-        ("Headroom", presentation.mix_headroom(MixHeadroomRecord.from_result(result))),
-        ("Approximation", str(result.get("approximation") or DASH)),
+        ("MIPS and MSU", f"{num(c.mips)} MIPS, {num(c.msu)} MSU"),
+        (
+            "Headroom",
+            presentation.mix_headroom(MixHeadroomRecord(c.headroom, c.saturation_scale, result.max_utilization)),
+        ),
+        ("Approximation", str(result.approximation or DASH)),
     ]
     return [
         *heading("Summary"),
@@ -319,48 +325,32 @@ def mix_section(result: dict[str, Any]) -> Section:
     ]
 
 
-def batch_section(result: dict[str, Any]) -> Section:
-    table = result.get("table") or {}
-    columns = list(table.get("columns") or [])
-    index = {c: i for i, c in enumerate(columns)}
-    rows = [dict(zip(columns, r, strict=False)) for r in table.get("rows") or []]
+def batch_section(result: JobResult) -> Section:
+    index = set(result.table_columns)
+    rows = batch_rows(result)
     plot = Plot(
         "Scenario (row)",
         "CPs required",
-        [
-            Series(
-                "CPs required",
-                [r.get("row") for r in rows],
-                [_number(r.get("cps_required")) for r in rows],
-                markers=True,
-            )
-        ],
+        [Series("CPs required", [r.row for r in rows], [r.cps_required for r in rows], markers=True)],
     )
     out: Section = [
         *heading("Summary"),
-        para(
-            presentation.batch_summary(
-                int(result.get("rows") or 0),
-                result.get("counts"),
-                int(result.get("succeeded") or 0),
-                int(result.get("failed") or 0),
-            )
-        ),
+        para(presentation.batch_summary(result.rows, result.counts, result.succeeded, result.failed)),
         *heading("Charts"),
         figure(draw_plot(plot, height=160), "CPs required by each scenario."),
         *heading("Scenarios"),
     ]
 
-    def value(r: dict[str, Any], col: str, kind: str) -> str:
+    def value(r: BatchRow, col: str, kind: str) -> str:
         if col == "path":
-            return f"{r.get('path')} / {r.get('configuration')}"
+            return f"{r.path} / {r.configuration}"
         if col == "warning_codes":
-            codes = str(r.get("warning_codes") or "").replace(",", " ").split()
-            status = presentation.BATCH_STATUS_WORDS.get(str(r.get("status")), "")
-            said = str(r.get("error") or " ".join(c for c in codes if level_of(c) == "decision"))
+            codes = r.warning_codes.replace(",", " ").split()
+            status = presentation.BATCH_STATUS_WORDS.get(str(r.status), "")
+            said = str(r.error or " ".join(c for c in codes if level_of(c) == "decision"))
             text = ": ".join(t for t in (status if status not in ("", "sized") else "", said) if t)
             return text or DASH
-        return cell(r.get(col), kind) if col in index else DASH
+        return cell(r.cells.get(col), kind) if col in index else DASH
 
     out.append(
         data_table(
@@ -375,7 +365,7 @@ def batch_section(result: dict[str, Any]) -> Section:
     return out
 
 
-LAYOUTS: dict[str, Callable[[dict[str, Any]], Section]] = {
+LAYOUTS: dict[str, Callable[[JobResult], Section]] = {
     "curve": curve_section,
     "closed": closed_section,
     "montecarlo": montecarlo_section,
@@ -385,32 +375,29 @@ LAYOUTS: dict[str, Callable[[dict[str, Any]], Section]] = {
 }
 
 
-def _batch_warnings(result: dict[str, Any]) -> list[dict[str, Any]]:
+def _batch_warnings(result: JobResult) -> list[WarningRecord]:
     """Each warning code of a batch once, with the number of scenarios that have it."""
-    table = result.get("table") or {}
-    columns = list(table.get("columns") or [])
+    columns = list(result.table_columns)
     if "warning_codes" not in columns:
         return []
     at = columns.index("warning_codes")
     counts: dict[str, int] = {}
-    for row in table.get("rows") or []:
+    for row in result.table_rows:
         for code in str(row[at] or "").replace(",", " ").split():
             counts[code] = counts.get(code, 0) + 1
-    return [{"code": code, "message": f"in {n} of {result.get('rows')} scenarios"} for code, n in counts.items()]
+    return [WarningRecord(code, f"in {n} of {result.rows} scenarios", None, None) for code, n in counts.items()]
 
 
-def _all_warnings(result: dict[str, Any]) -> list[WarningText]:
+def _all_warnings(result: JobResult) -> list[WarningText]:
     """The job's warnings in the pages' sentences: with the answer's numbers when the job has one
     answer, else the general sentence of each code."""
-    estimate = result.get("estimate")
-    if isinstance(estimate, dict) and estimate.get("warnings") and not result.get("warnings"):
+    estimate = result.estimate
+    if estimate is not None and estimate.warnings and not result.warnings:
         return presentation.warnings(estimate)
-    warnings = list(result.get("warnings") or []) + _batch_warnings(result)
-    for w in result.get("workloads") or []:
-        warnings += [
-            {**x, "message": f"{w.get('configuration')}: {x.get('message', '')}"} for x in w.get("warnings") or []
-        ]
-    return presentation.warnings({}, extra=warnings, numbers=False)
+    warnings = [*result.warnings, *_batch_warnings(result)]
+    for w in result.workloads:
+        warnings += [replace(x, message=f"{w.configuration}: {x.message}") for x in w.warnings]
+    return presentation.warnings(EstimateRecord.from_dict({}), extra=warnings, numbers=False)
 
 
 #: What each kind of job asks, after the workload and machine it is about.
@@ -536,16 +523,16 @@ def job_story(
 ) -> Sequence[Flowable]:
     """A summary page (question, answer, decisions, one chart), then the parameters, the other
     charts, warnings, the result table and the basis of one job."""
-    warnings = _all_warnings(result)
-    answer, chart, rest = _split_layout(LAYOUTS[kind](result))
+    typed = JobResult.from_dict(result)
+    warnings = _all_warnings(typed)
+    answer, chart, rest = _split_layout(LAYOUTS[kind](typed))
     story: Section = [*executive_summary(kind, params, answer, chart, warnings, names), PageBreak()]
-    story += [*heading("The question"), key_values(param_rows(kind, params, result))]
+    story += [*heading("The question"), key_values(param_rows(kind, params, typed))]
     story += rest
     story += [*heading("Warnings"), *warning_list(warnings)]
     if kind != "batch":
-        story += result_table(result, limit=400)
+        story += result_table(typed, limit=400)
     if basis is not None:
-        source = result if result.get("basis") else result.get("estimate") or {}
-        story += basis_section(source, basis)
+        story += basis_section(typed.any_basis or BasisRecord.from_dict({}), basis)
         story += sources_section(basis, warnings)
     return story

@@ -11,6 +11,7 @@ from reportlab.platypus import Flowable, PageBreak
 from sizing import presentation
 from sizing.jobs.plan_cec import MachineCandidate
 from sizing.models import Plan
+from sizing.records import PlanCandidate, PlanQuestion, PlanResult, PlanWorkload
 from sizing.reports.document import (
     DASH,
     Meta,
@@ -34,68 +35,66 @@ from sizing.selectors.plans import plan_sources, workload_names
 MAX_CHARTS = 8
 
 
-def _period_text(result: dict[str, Any], p: int | None, none: str = "lasts the horizon") -> str:
+def _period_text(result: PlanResult, p: int | None, none: str = "lasts the horizon") -> str:
     if p is None:
         return none
-    return str(result["periods"][p - 1]["label"]).lower()
+    return str(result.periods[p - 1].label).lower()
 
 
-def _growth(w: dict[str, Any], period: str) -> str:
-    if w.get("growth_tps") is not None:
-        return f"{num(w['growth_tps'])} TPS a {period}"
-    return f"{num(w.get('growth_pct') or 0, 1)} % a year"
+def _growth(w: PlanWorkload, period: str) -> str:
+    if w.growth_tps is not None:
+        return f"{num(w.growth_tps)} TPS a {period}"
+    return f"{num(w.growth_pct or 0, 1)} % a year"
 
 
 def question_section(
-    plan: Plan, result: dict[str, Any], names: presentation.ProductNames = presentation.NO_NAMES
+    plan: Plan, result: PlanResult, names: presentation.ProductNames = presentation.NO_NAMES
 ) -> list[Flowable]:
-    inputs = plan.inputs
-    last = result["periods"][-1]
+    inputs = PlanQuestion.from_dict(plan.inputs)
+    last = result.periods[-1]
     out: list[Flowable] = heading("The question")
     rows = [
         (
-            names.workload(w["path"], w["configuration"]),
-            num(w["tps"]),
-            num(w.get("peak_ratio") or 1, 2),
-            _growth(w, inputs["period"]),
-            num(last["workloads"][i]["tps_peak"]),
+            names.workload(w.path, w.configuration),
+            num(w.tps),
+            num(w.peak_ratio or 1, 2),
+            _growth(w, inputs.period),
+            num(last.workloads[i].tps_peak),
         )
-        for i, w in enumerate(inputs["workloads"])
+        for i, w in enumerate(inputs.workloads)
     ]
     out.append(
         data_table(
-            ["Workload", "Average TPS today", "Peak / average", "Growth", f"Peak TPS, {last['label'].lower()}"],
+            ["Workload", "Average TPS today", "Peak / average", "Growth", f"Peak TPS, {last.label.lower()}"],
             rows,
             widths=[0.34, 0.16, 0.14, 0.18, 0.18],
             numeric=[False, True, True, False, True],
         )
     )
-    ceiling = result["candidates"][0]["periods"][0]["ceiling"]
+    ceiling = result.candidates[0].periods[0].ceiling
     out.append(
         para(
-            f"Over {inputs['horizon']} {inputs['period']}s on {len(inputs['candidates'])} candidates: "
-            + ", ".join(escape(c["label"]) for c in inputs["candidates"])
-            + f". CP and {specialty_engine(result['candidates'])} utilisation ceiling: {pct(ceiling)}.",
+            f"Over {inputs.horizon} {inputs.period}s on {len(inputs.candidate_labels)} candidates: "
+            + ", ".join(escape(label) for label in inputs.candidate_labels)
+            + f". CP and {specialty_engine(result.candidates)} utilisation ceiling: {pct(ceiling)}.",
             styles().small,
         )
     )
     return out
 
 
-def recommendation_section(result: dict[str, Any]) -> list[Flowable]:
-    rec = result["recommendation"]
+def recommendation_section(result: PlanResult) -> list[Flowable]:
     out: list[Flowable] = heading("Recommendation")
-    out.append(para(f"<b>{escape(rec['sentence'])}</b>"))
+    out.append(para(f"<b>{escape(result.recommendation)}</b>"))
     rows = []
-    for c in result["candidates"]:
-        span = c["runs_out_range"]
-        installed = ", ".join(f"{m['model']}: {num(m['msu_installed'])}" for m in c["models"]) or DASH
+    for c in result.candidates:
+        installed = ", ".join(f"{model}: {num(msu)}" for model, msu in c.models) or DASH
         rows.append(
             (
-                c["label"],
+                c.label,
                 installed,
-                _period_text(result, c["runs_out"]),
-                f"{_period_text(result, span['earliest'], 'beyond')} .. {_period_text(result, span['latest'], 'beyond')}",
+                _period_text(result, c.runs_out),
+                f"{_period_text(result, c.runs_out_earliest, 'beyond')} .. {_period_text(result, c.runs_out_latest, 'beyond')}",
             )
         )
     out.append(
@@ -114,59 +113,61 @@ def _named_label(text: str, names: presentation.ProductNames) -> str:
 
 
 def chart(
-    result: dict[str, Any], candidate: dict[str, Any], names: presentation.ProductNames = presentation.NO_NAMES
+    result: PlanResult, candidate: PlanCandidate, names: presentation.ProductNames = presentation.NO_NAMES
 ) -> Flowable:
-    periods = candidate["periods"]
-    named = [_named_label(w["label"], names) for w in result["periods"][0]["workloads"]]
+    periods = candidate.periods
+    named = [_named_label(w.label, names) for w in result.periods[0].workloads]
     # short keys in the legend (W1, W2, ...), the workloads' names under the chart: a legend of
     # full product names runs off the chart
     labels = [f"W{i}" for i in range(1, len(named) + 1)]
     stacks = []
     for i, label in enumerate(labels):
         color = PALETTE[i % len(PALETTE)]
-        stacks.append((f"{label} CP", [q["workloads"][i]["gcp_busy"] for q in periods], color))
+        stacks.append((f"{label} CP", [q.workloads[i].gcp_busy for q in periods], color))
     for i, label in enumerate(labels):
         color = PALETTE[(i + len(labels)) % len(PALETTE)]
-        stacks.append((f"{label} zIIP", [q["workloads"][i]["ziip_busy"] for q in periods], color))
+        stacks.append((f"{label} {candidate.specialty}", [q.workloads[i].ziip_busy for q in periods], color))
     last = periods[-1]
     guides = [
-        Guide("y", last["cps"], f"{last['cps']} CPs ({last['model']})", CAPACITY),
-        Guide("y", last["cps"] * last["ceiling"], f"CP ceiling {pct(last['ceiling'])}", TARGET),
+        Guide("y", last.cps, f"{last.cps} CPs ({last.model})", CAPACITY),
+        Guide("y", last.cps * last.ceiling, f"CP ceiling {pct(last.ceiling)}", TARGET),
     ]
-    if last["ziips"]:
-        guides.append(Guide("y", last["cps"] + last["ziips"], f"{last['cps']} CPs + {last['ziips']} zIIPs", CAPACITY))
+    if last.ziips:
+        guides.append(
+            Guide("y", last.cps + last.ziips, f"{last.cps} CPs + {last.ziips} {candidate.specialty}s", CAPACITY)
+        )
     categories = [
-        f"{q['label'].replace('Year ', 'Y').replace('Quarter ', 'Q')}{'' if p['holds'] else ' (out)'}"
-        for q, p in zip(result["periods"], periods, strict=True)
+        f"{q.label.replace('Year ', 'Y').replace('Quarter ', 'Q')}{'' if p.holds else ' (out)'}"
+        for q, p in zip(result.periods, periods, strict=True)
     ]
     drawing = draw_bars(Bars(categories=categories, stacks=stacks, y_label="Busy engines", guides=guides))
-    runs = _period_text(result, candidate["runs_out"])
+    runs = _period_text(result, candidate.runs_out)
     return figure(
         drawing,
-        f"{escape(candidate['label'])}: busy CPs and zIIPs per period, stacked by workload, against the capacity "
-        f"and ceiling of the last period; runs out: {escape(runs)}. "
+        f"{escape(candidate.label)}: busy CPs and {candidate.specialty}s per period, stacked by workload, against "
+        f"the capacity and ceiling of the last period; runs out: {escape(runs)}. "
         + "; ".join(f"{key}: {escape(name)}" for key, name in zip(labels, named, strict=True))
         + ".",
     )
 
 
-def table_section(result: dict[str, Any]) -> list[Flowable]:
+def table_section(result: PlanResult) -> list[Flowable]:
     out: list[Flowable] = heading("Per period")
-    engine = specialty_engine(result["candidates"])
+    engine = specialty_engine(result.candidates)
     rows = []
-    for c in result["candidates"]:
-        for q, p in zip(c["periods"], result["periods"], strict=True):
+    for c in result.candidates:
+        for q, p in zip(c.periods, result.periods, strict=True):
             rows.append(
                 (
-                    c["label"],
-                    p["label"],
-                    q["model"],
-                    num(q["cps"]),
-                    num(q["ziips"]),
-                    pct(q["gcp_utilization"], 1),
-                    pct(q["ziip_utilization"], 1) if q["ziip_utilization"] is not None else DASH,
-                    num(q["msu_consumed"]),
-                    "yes" if q["holds"] else " ".join(r["message"] for r in q["reasons"]),
+                    c.label,
+                    p.label,
+                    q.model,
+                    num(q.cps),
+                    num(q.ziips),
+                    pct(q.gcp_utilization, 1),
+                    pct(q.ziip_utilization, 1) if q.ziip_utilization is not None else DASH,
+                    num(q.msu_consumed),
+                    "yes" if q.holds else " ".join(q.reasons),
                 )
             )
     out.append(
@@ -192,25 +193,23 @@ def table_section(result: dict[str, Any]) -> list[Flowable]:
 
 
 def sources_section(
-    plan: Plan, result: dict[str, Any], names: presentation.ProductNames = presentation.NO_NAMES
+    plan: Plan, result: PlanResult, names: presentation.ProductNames = presentation.NO_NAMES
 ) -> list[Flowable]:
     out: list[Flowable] = heading("Each workload's basis and sources")
     rows = [
-        (names.workload(w["path"], w["configuration"]), w["name"], "; ".join(w["sources"]) or DASH)
-        for w in plan_sources(inputs=plan.inputs)
+        (names.workload(w.path, w.configuration), w.name, "; ".join(w.sources) or DASH)
+        for w in (PlanWorkload.from_dict(x) for x in plan_sources(inputs=plan.inputs))
     ]
     out.append(data_table(["Workload", "Configuration", "Sources"], rows, widths=[0.26, 0.3, 0.44]))
-    first = result["candidates"][0]
+    first = result.candidates[0]
     notes = [
-        (names.workload(w["path"], w["configuration"]), note["code"], note["message"])
-        for w, basis in zip(plan.inputs["workloads"], first.get("basis") or [], strict=False)
-        for note in basis
+        (names.workload(w.path, w.configuration), code, message)
+        for w, basis in zip(PlanQuestion.from_dict(plan.inputs).workloads, first.basis, strict=False)
+        for code, message in basis
     ]
     if notes:
         out.append(
-            para(
-                f"The engine's notes on each workload's basis ({escape(first['label'])}, first period):", styles().small
-            )
+            para(f"The engine's notes on each workload's basis ({escape(first.label)}, first period):", styles().small)
         )
         out.append(data_table(["Workload", "Note", "What it means"], notes, widths=[0.2, 0.2, 0.6], compact=True))
     out.append(
@@ -225,35 +224,24 @@ def sources_section(
     return out
 
 
-def summary_section(plan: Plan, result: dict[str, Any], names: presentation.ProductNames) -> list[Flowable]:
+def summary_section(plan: Plan, result: PlanResult, names: presentation.ProductNames) -> list[Flowable]:
     """Page 1: the question, the recommendation (the answer and the configuration to sign for),
     each candidate's run-out, and one chart: the first candidate that lasts the horizon."""
-    inputs = plan.inputs
-    workloads = "; ".join(_workload_name(w, names) for w in inputs["workloads"])
+    inputs = PlanQuestion.from_dict(plan.inputs)
+    workloads = "; ".join(names.workload(w.path, w.configuration) for w in inputs.workloads)
     question = (
-        f"{presentation.plural(len(inputs['workloads']), 'workload')} ({workloads}) over {inputs['horizon']} "
-        f"{inputs['period']}s, growing: which of the {presentation.count(len(inputs['candidates']))} candidates "
+        f"{presentation.plural(len(inputs.workloads), 'workload')} ({workloads}) over {inputs.horizon} "
+        f"{inputs.period}s, growing: which of the {presentation.count(len(inputs.candidate_labels))} candidates "
         "carries the peaks, and until when, for the fewest MSU installed."
     )
     out: list[Flowable] = [*heading("Summary"), para(f"<b>The question.</b> {escape(question)}")]
     out += recommendation_section(result)
-    candidates = [c for c in result["candidates"] if c["kind"] != "cec"]  # a machine: drawn in its section
-    lasting = next((c for c in candidates if all(q["holds"] for q in c["periods"])), None)
+    candidates = [c for c in result.candidates if c.kind != "cec"]  # a machine: drawn in its section
+    lasting = next((c for c in candidates if all(q.holds for q in c.periods)), None)
     shown = lasting or (candidates[0] if candidates else None)
     if shown is not None:
         out.append(chart(result, shown, names))
     return out
-
-
-def _workload_name(w: dict[str, Any], names: presentation.ProductNames) -> str:
-    """ "z/OS Connect EE, channel": a workload of the plan in product names."""
-    path = configuration = None
-    for key, value in w.items():
-        if key == "path":
-            path = value
-        elif key == "configuration":
-            configuration = value
-    return names.workload(path, configuration)
 
 
 def plan_pdf(
@@ -267,26 +255,27 @@ def plan_pdf(
     """The PDF proposal of an answered plan, prepared by ``author`` (default: the owner's user
     name) for ``customer`` (none named: "")."""
     author = author or plan.owner.get_username()
+    answer = PlanResult.from_dict(result)
     story: list[Flowable] = title_block(
         title=f"Capacity plan: {plan.name}",
-        scenario=f"{len(plan.inputs['workloads'])} workloads over {plan.horizon} {plan.period}s",
+        scenario=f"{len(PlanQuestion.from_dict(plan.inputs).workloads)} workloads over {plan.horizon} {plan.period}s",
         author=author,
         created=plan.created_at,
         customer=customer,
     )
-    story += [*summary_section(plan, result, names), PageBreak()]
-    story += question_section(plan, result, names)
-    drawn = [c for c in result["candidates"][:MAX_CHARTS] if c["kind"] != "cec"]  # a machine: its own section
+    story += [*summary_section(plan, answer, names), PageBreak()]
+    story += question_section(plan, answer, names)
+    drawn = [c for c in answer.candidates[:MAX_CHARTS] if c.kind != "cec"]  # a machine: its own section
     if drawn:
         story += heading("Busy engines per period")
     for candidate in drawn:
-        story.append(chart(result, candidate, names))
-    for candidate in result["candidates"]:
-        if candidate["kind"] == "cec":
-            mine = MachineCandidate.from_dict(candidate)
+        story.append(chart(answer, candidate, names))
+    for candidate in answer.candidates:
+        if candidate.kind == "cec":
+            mine = MachineCandidate.from_dict(candidate.json)
             story += machine_section(mine, period=plan.period, workloads=workload_names(inputs=plan.inputs))
-    story += table_section(result)
-    story += sources_section(plan, result, names)
+    story += table_section(answer)
+    story += sources_section(plan, answer, names)
     story += disclaimer()
     meta = Meta(title=f"Capacity plan: {plan.name}", author=author, created=plan.created_at, customer=customer)
     return render(story, meta)

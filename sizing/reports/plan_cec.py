@@ -6,14 +6,14 @@ answer, read through its typed record (:class:`sizing.jobs.plan_cec.MachineCandi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from reportlab.platypus import Flowable
 
 from sizing.jobs.cec_plan import RunOut
 from sizing.jobs.plan import period_label
 from sizing.jobs.plan_cec import CEC_ROW, MachineCandidate
+from sizing.records import PlanCandidate
 from sizing.reports.document import DASH, data_table, escape, figure, heading, num, para, pct, styles
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_bars
 
@@ -21,10 +21,10 @@ from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_ba
 STACK_COLORS = [c for c in PALETTE if c not in (CAPACITY, TARGET)]
 
 
-def specialty_engine(candidates: Sequence[Mapping[str, Any]]) -> str:
+def specialty_engine(candidates: Sequence[PlanCandidate]) -> str:
     """The specialty engine's name for a table of every candidate: zAAP when each candidate is a
     machine of a zAAP generation (z10..zEC12), zIIP otherwise (the models' generations)."""
-    names = {c.get("specialty") or "zIIP" for c in candidates}
+    names = {c.specialty for c in candidates}
     return "zAAP" if names == {"zAAP"} else "zIIP"
 
 

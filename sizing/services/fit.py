@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 
 from models_lib.fit import fitting_models
 from models_lib.upgrade import band_basis, generation_gap, generation_of, upgrade_column
+from sizing.records import EstimateInputs
 from sizing.selectors.fitted import Reference, current_reference
 from sizing.selectors.scenario import prepared_scenario
 from sizing.selectors.targets import Target, generation_order, machine_row, target_for
@@ -65,8 +66,9 @@ def fit_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     config_row = scenario.configuration
     types = generations_of(names=inputs.get("generations"), reference=reference)
     kwargs = {k: inputs[k] for k in FIT_ENGINE_ARGS if inputs.get(k) is not None}
-    tps = float(inputs["tps"])
-    umax, sla = inputs.get("max_utilization"), inputs.get("response_time_sla_ms")
+    asked = EstimateInputs.from_dict(inputs)
+    tps = asked.tps
+    umax, sla = asked.max_utilization, asked.response_time_sla_ms
 
     def compute() -> dict[str, Any]:
         result = fitting_models(
@@ -131,16 +133,17 @@ def upgrade_compute(*, user: User, inputs: dict[str, Any]) -> dict[str, Any]:
     names = ("cps", "max_utilization", "response_time_sla_ms", *FIT_ENGINE_ARGS)
     today = {k: scenario.inputs[k] for k in names if scenario.inputs.get(k) is not None}
     elsewhere = {k: v for k, v in today.items() if k != "cps"}  # the newer machines' CPs are sized
+    rate = EstimateInputs.from_dict(inputs).tps
     columns = []
     for label, target, asked in (("today", current, today), *((t.machine.name, t, elsewhere) for t in targets)):
-        answer = estimate_answer(scenario=scenario, target=target, inputs={**asked, "tps": inputs["tps"]})
+        answer = estimate_answer(scenario=scenario, target=target, inputs={**asked, "tps": rate})
         gen = generation_of(capacity, target.machine.machine_type)
         gap = generation_gap(measured, gen) if measured and gen else 0
         columns.append(upgrade_column(answer, label, target.machine.machine_type, gap, band, measured, gen))
     return {
         "path": scenario.configuration.path.slug,
         "configuration": scenario.configuration.slug,
-        "tps": float(inputs["tps"]),
+        "tps": rate,
         "measured": {"machine_type": measured_type, "generation": measured},
         "columns": columns,
         "band_basis": band_basis(band),

@@ -25,6 +25,7 @@ import models_lib
 from config.celery import app as celery_app
 from sizing import presentation
 from sizing.models import Estimate, Job, JobKind, JobStatus, Report, ReportStatus, Visibility
+from sizing.records import EstimateRecord, JobParams, JobResult
 from sizing.reports import document
 from sizing.reports.estimate import (
     EstimateSubject,
@@ -67,7 +68,7 @@ def estimate_subject(estimate: Estimate) -> EstimateSubject:
         saved=estimate.created_at.strftime("%Y-%m-%d %H:%M UTC"),
         # The hook for calibrated estimates: a private configuration, or a basis that says so.
         private_data=config.visibility == Visibility.PRIVATE
-        or (estimate.outputs.get("basis") or {}).get("data_origin") not in (None, "published"),
+        or EstimateRecord.from_dict(estimate.outputs).basis.data_origin not in (None, "published"),
     )
 
 
@@ -81,7 +82,7 @@ def _chart_data(*, user: User, inputs: dict[str, Any]) -> tuple[dict[str, Any] |
 
 def _estimate_parts(*, user: User, estimate: Estimate) -> tuple[EstimateSubject, list[Flowable]]:
     subject = estimate_subject(estimate)
-    basis = report_basis(configuration=estimate.configuration, basis=estimate.outputs.get("basis") or {})
+    basis = report_basis(configuration=estimate.configuration, basis=EstimateRecord.from_dict(estimate.outputs).basis)
     chart, note = _chart_data(user=user, inputs=dict(estimate.inputs))
     return subject, estimate_story(subject, basis, chart, note)
 
@@ -162,24 +163,24 @@ def job_report_pdf(*, user: User, job: Job, customer: str = "") -> bytes:
 
 def _job_scenario(job: Job, names: presentation.ProductNames = presentation.NO_NAMES) -> str:
     """The job's question in a line, in product and machine names."""
-    p = job.params
+    p = JobParams.from_dict(job.params)
     if job.kind == "batch":
-        return f"{(job.result or {}).get('rows', 0)} scenarios from CSV"
+        return f"{JobResult.from_dict(job.result or {}).rows} scenarios from CSV"
     if job.kind == "mix":
-        return f"{len(p.get('workloads') or [])} workloads on {names.machine(p.get('machine'))}"
-    return f"{names.workload(p.get('path'), p.get('configuration'))} on {names.machine(p.get('machine'))}"
+        return f"{len(p.workloads)} workloads on {names.machine(p.machine)}"
+    return f"{names.workload(p.path, p.configuration)} on {names.machine(p.machine)}"
 
 
 def _job_basis(*, user: User, job: Job) -> ReportBasis | None:
     """The basis of a single-configuration job (curve, closed, Monte Carlo, optimise)."""
-    result, params = job.result or {}, job.params
-    basis = result.get("basis") or (result.get("estimate") or {}).get("basis")
-    if not basis or not params.get("path"):
+    result, params = JobResult.from_dict(job.result or {}), JobParams.from_dict(job.params)
+    basis = result.any_basis
+    if basis is None or not params.path:
         return None
     from sizing.services.estimates import resolve_configuration
 
     try:
-        config = resolve_configuration(user=user, path=params["path"], configuration=params["configuration"])
+        config = resolve_configuration(user=user, path=params.path, configuration=str(params.configuration))
     except ValidationError:
         return None
     return report_basis(configuration=config, basis=basis)
