@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from models_lib.capacity import per_engine_mips_at
 from models_lib.cec import Cec, Lpar
 from models_lib.cec_place import (
     Change,
@@ -40,22 +41,17 @@ from sizing.selectors.fitted import current_reference
 Mips = tuple[float, float, float]
 
 
-def _per_cp_mips(table: CapacityTable, machine_type: str, setting: str | None, cps: int) -> float:
-    """LSPR MIPS of one CP of a ``cps``-way at ``setting`` (full speed where None)."""
-    rated = table.settings.get((machine_type, setting, cps)) if setting else None
-    rated = rated or table.ratings[(machine_type, cps)]
-    return rated.mips / cps
-
-
 def demand_mips(mixed: MixAnswer, cec: Cec, table: CapacityTable) -> dict[str, float]:
     """The mix's busy engines as MIPS per pool: CPs at the model's setting, zIIPs at full speed,
-    each at the LPAR's CP count (the rating the mix projected them with)."""
+    each rated as the mix rated them, at the LPAR's total engine count (its CPs plus its zIIPs:
+    the MP effect, ``models_lib.mix.share_lpar``), the rule every estimate rates by."""
     full = table.full_speed_setting.get(cec.machine_type, "")
     setting = None if cec.capacity_setting == full else cec.capacity_setting
     lpar = mixed.lpar
+    total = lpar.cps + lpar.ziips
     return {
-        "cp": lpar.gcp_busy * _per_cp_mips(table, cec.machine_type, setting, lpar.cps),
-        "ziip": lpar.ziip_busy * _per_cp_mips(table, cec.machine_type, None, lpar.cps),
+        "cp": lpar.gcp_busy * per_engine_mips_at(table, cec.machine_type, total, setting=setting, cps=lpar.cps),
+        "ziip": lpar.ziip_busy * per_engine_mips_at(table, cec.machine_type, total),
     }
 
 

@@ -152,9 +152,11 @@ def test_adding_to_an_lpar_is_the_mix_job_on_it(api: Any, user: Any) -> None:
     mix = run_mix(params={"machine": "z15", "cps": 8, "ziips": 4, "workloads": workloads}, owner=user,
                   progress=lambda done, total: None)  # fmt: skip
     cp, ziip = placed["pools"]
+    # the mix rates its engines at its LPAR's 8 CPs + 4 zIIPs (8561-712's MIPS / 12), the CEC at
+    # its 14 engines (8561-714's MIPS / 14): the MP effect on both sides
     per_engine = _mips("8561-714") / 14
-    assert_allclose(cp["added"], mix["combined"]["gcp_busy"] * _mips("8561-708") / 8 / per_engine, rtol=1e-9)
-    assert_allclose(ziip["added"], mix["combined"]["ziip_busy"] * _mips("8561-708") / 8 / per_engine, rtol=1e-9)
+    assert_allclose(cp["added"], mix["combined"]["gcp_busy"] * _mips("8561-712") / 12 / per_engine, rtol=1e-9)
+    assert_allclose(ziip["added"], mix["combined"]["ziip_busy"] * _mips("8561-712") / 12 / per_engine, rtol=1e-9)
     assert_allclose(cp["today"], 4.9, rtol=1e-12)
     assert cp["added_low"] <= cp["added"] <= cp["added_high"]
     assert placed["fits"] == all(p["total"] <= p["ceiling"] * p["share"] + 1e-9 for p in placed["pools"])
