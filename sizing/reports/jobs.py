@@ -88,21 +88,55 @@ def _number(value: Any) -> float | None:
         return None
 
 
-def param_rows(kind: str, params: dict[str, Any], result: JobResult) -> list[tuple[str, str]]:
+#: A job's own parameters in words (the estimate's inputs: ``presentation.INPUT_LABELS``).
+JOB_PARAM_LABELS = {
+    "cps_list": ("CP counts", ""),
+    "points": ("Rates per curve", ""),
+    "samples": ("Samples", ""),
+    "seed": ("Random seed", ""),
+    "max_cps": ("Most CPs considered", ""),
+    "max_ziips": ("Most specialty engines considered", ""),
+    "gcp": ("Cost of one CP", ""),
+    "ziip": ("Cost of one specialty engine", ""),
+    "objective": ("Objective", ""),
+}
+
+
+def _param_label(key: str) -> tuple[str, str]:
+    for label, name, unit in presentation.INPUT_LABELS:
+        if name == key:
+            return label, unit
+    return JOB_PARAM_LABELS.get(key, (key.replace("_", " ").capitalize(), ""))
+
+
+def param_rows(
+    kind: str, params: dict[str, Any], result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES
+) -> list[tuple[str, str]]:
+    """The job's question as the customer reads it: labels in words, product and machine names,
+    numbers with separators (never a parameter's name or a slug)."""
     rows: list[tuple[str, str]] = []
     asked = JobParams.from_dict(params)
     for key, value in params.items():
+        label, unit = _param_label(key)
         if key == "csv":
             rows.append(("Scenarios", f"{result.rows} rows of CSV (the table below, one row each)"))
         elif key == "workloads":
             for i, w in enumerate(asked.workloads, 1):
-                rows.append((f"Workload {i}", f"{w.path}/{w.configuration} at {num(w.tps)} TPS"))
+                rows.append((f"Workload {i}", f"{names.workload(w.path, w.configuration)} at {num(w.tps)} TPS"))
+        elif key == "path":
+            rows.append((label, names.path(value)))
+        elif key == "configuration":
+            rows.append((label, names.configuration(asked.path, value)))
+        elif key == "machine":
+            rows.append((label, names.machine(value)))
         elif isinstance(value, dict):
-            rows.append((key, ", ".join(f"{k} {cell(v)}" for k, v in value.items())))
+            rows.append((label, ", ".join(f"{k} {cell(v)}" for k, v in value.items())))
         elif isinstance(value, list):
-            rows.append((key, ", ".join(cell(v) for v in value)))
+            rows.append((label, ", ".join(cell(v) for v in value)))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            rows.append((label, presentation.input_value(key, value, unit)))
         else:
-            rows.append((key, cell(value)))
+            rows.append((label, cell(value)))
     return rows
 
 
@@ -527,7 +561,7 @@ def job_story(
     warnings = _all_warnings(typed)
     answer, chart, rest = _split_layout(LAYOUTS[kind](typed))
     story: Section = [*executive_summary(kind, params, answer, chart, warnings, names), PageBreak()]
-    story += [*heading("The question"), key_values(param_rows(kind, params, typed))]
+    story += [*heading("The question"), key_values(param_rows(kind, params, typed, names))]
     story += rest
     story += [*heading("Warnings"), *warning_list(warnings)]
     if kind != "batch":

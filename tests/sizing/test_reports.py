@@ -245,6 +245,23 @@ def test_job_report_numbers_are_the_results(api: Any, user: Any) -> None:
         assert f"{s['cps']} {s['knee_tps']:,.0f} {s['saturation_tps']:,.0f} {s['ceiling_tps']:,.0f}" in words
 
 
+def test_job_report_asks_its_question_in_words_and_names(api: Any, user: Any) -> None:
+    # The question table: labels in words, product and machine names (the seeds' names), never a
+    # parameter's name or a slug.
+    from sizing.models import Configuration, Machine, Path
+
+    job = _stored_job(user, "curve", {**FITEQ, "cps_list": [4, 6]})
+    words = report_words(api, f"/api/v1/jobs/{job.pk}/report.pdf")
+    path = Path.objects.get(slug=FITEQ["path"])
+    configuration = Configuration.objects.get(path=path, slug=FITEQ["configuration"])
+    machine = Machine.objects.get(slug=FITEQ["machine"])
+    assert "CP counts 4, 6" in words and "Target rate 5,000 TPS" in words
+    for name in (path.name, configuration.name, machine.name):
+        assert " ".join(name.split()) in words, name
+    for raw in ("cps_list", "fiteq-authenticator", "multi-region"):
+        assert raw not in words, raw
+
+
 def test_job_report_before_success_is_409(api: Any, user: Any) -> None:
     job = Job.objects.create(owner=user, kind="curve", params={}, status=JobStatus.RUNNING)
     response = api.get(f"/api/v1/jobs/{job.pk}/report.pdf")
