@@ -673,6 +673,17 @@ def _workbench_problems(pg: Any, url: str, case: Case) -> list[str]:
     pg.screenshot(path=str(ARTIFACTS / f"corpus-{case.machine.key}-{case.kind}.png"), full_page=True)
     out = _engine_problems(name, text, a["specialty_engine"])
     out += _slug_problems(name, text, case, body["target"]["machine"])
+    # the form's own words name the same engine: "zAAPs" given, "Mix of CPs and zAAPs"
+    engine = a["specialty_engine"]
+    labels = [
+        (pg.locator(selector).text_content() or "", want)
+        for selector, want in (
+            ('label[for="f-ziips"]', f"{engine}s"),
+            ('label[for="f-objective"]', f"Mix of CPs and {engine}s"),
+            ('#f-objective option[value="fewest-engines"]', f"Fewest engines (CPs + {engine}s)"),
+        )
+    ]  # text_content: the advanced options may be folded away
+    out += [f"{name}: the form says {said!r}, not {want!r}" for said, want in labels if said.strip() != want]
     out += [f"{name}: says {s!r}" for s in _not_published(a, case.kind) if s in text]
     # the cards: the JSON's numbers, formatted as a person reads them
     cards = {

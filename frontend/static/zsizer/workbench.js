@@ -264,6 +264,9 @@ function render(answer) {
   document.querySelector('[data-kpi-label="ziips_required"]').textContent = `${engine}s required`;
   // the demand chart's title names this generation's engine (zAAP on z10..zEC12)
   for (const el of document.querySelectorAll("[data-engine-term]")) el.hidden = el.dataset.engineTerm !== engine;
+  // the form's own words too: "zAAPs given", "Mix of CPs and zAAPs" on z10..zEC12
+  for (const el of document.querySelectorAll(".engine-name")) el.textContent = engine;
+  for (const el of document.querySelectorAll("[data-engine-text]")) el.textContent = el.dataset.engineText.replace("{engine}", engine);
   document.getElementById("chart-demand").setAttribute("aria-label", `Busy engines on CPs and ${engine}s`);
   kpi("ziips_required", shown.ziips_required, sub(shown.ziips_required, e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""));
   kpi("mips", shown.mips, shown.mips.note);
