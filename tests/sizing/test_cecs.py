@@ -282,3 +282,26 @@ def test_a_workload_past_its_software_limit_does_not_fit_whatever_the_share(api:
     below = api.post(url, {"lpar": "ALL", "workloads": [{**fiteq, "tps": limit * 0.98}]}, format="json").json()
     assert below["fits"] is True and below["binding"] is None and below["software_limits"] == []
     assert below["changes"] == []
+
+
+def test_the_placement_matches_its_openapi_schema_field_by_field(api: Any, user: Any) -> None:
+    """The generated schema closes every object (additionalProperties: false), so a field of the
+    answer it does not describe, or a type it gets wrong, fails here: one answer with the zIIP
+    change placed again, one past a workload's software limit."""
+    import jsonschema
+
+    components = api.get("/api/schema/?format=json").json()["components"]
+    fiteq = {"path": "fiteq-authenticator", "configuration": "multi-region"}
+    cec = _create(api, EXAMPLE)
+    big = _create(
+        api, {"name": "big", "model": "8561-720", "lpars": [{"name": "ALL", "cp": {"logical": 20, "weight": 10}}]}
+    )
+    answers = [
+        api.post(f"{cec['url']}place/", {"lpar": "PROD", "workloads": [{**ZOSCONNECT, "tps": 2000}]}, format="json"),
+        api.post(f"{big['url']}place/", {"lpar": "ALL", "workloads": [{**fiteq, "tps": 20_000}]}, format="json"),
+    ]
+    bodies = [r.json() for r in answers]
+    assert "with_specialty_change" in bodies[0] and bodies[1]["binding"] == "software-limit"
+    for body in bodies:
+        jsonschema.validate(body, {"$ref": "#/components/schemas/Placement", "components": components})
+    assert components["schemas"]["Placement"]["additionalProperties"] is False
