@@ -103,7 +103,7 @@ def range_text(answer: dict[str, Any]) -> str:
     """What the ends of the cost range say, when they disagree with the central answer."""
     low, high = answer["fits_range"]["low"], answer["fits_range"]["high"]
     if low == high == answer["fits"]:
-        return "It does at both ends of the engine's cost range too."
+        return f"It {'fits' if answer['fits'] else 'does not fit'} at both ends of the engine's cost range too."
     return (f"At the low end of the engine's cost range it {'fits' if low else 'does not fit'}, "
             f"at the high end it {'fits' if high else 'does not'}.")  # fmt: skip
 
