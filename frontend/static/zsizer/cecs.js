@@ -257,7 +257,11 @@ function showPlacement(answer) {
     ? `${names} fits in ${answer.lpar} within ${fmt.pct(answer.ceiling)} of its guaranteed share.`
     : `${names} does not fit in ${answer.lpar} within ${fmt.pct(answer.ceiling)} of its guaranteed share.${reason}`;
   document.querySelector("#place-table tbody").replaceChildren(...answer.pools.map((p) => poolRow(p, software.length > 0)));
-  document.getElementById("place-changes-heading").hidden = !changes.length;
+  const heading = document.getElementById("place-changes-heading");
+  heading.hidden = !changes.length;
+  heading.textContent = software.length
+    ? "Changes the pools need besides, cheapest first"
+    : "Changes that make it fit, cheapest first";
   document.getElementById("place-changes").replaceChildren(...changes.map((c) => el("li", {}, c.sentence)));
   const after = answer.with_specialty_change;
   const rest = after && after.changes.length ? ` Then: ${after.changes.map((c) => c.sentence).join(" ")}` : "";
