@@ -9,7 +9,14 @@ high ends of its range; it is expressed in engines of this CEC at its total engi
 total is within ``ceiling`` (the estimate's ``max_utilization``) of its guaranteed share: the
 capacity PR/SM guarantees it whatever the other LPARs do (:mod:`models_lib.cec`).
 
-What binds, in this order: ``cec`` (every LPAR's busy with the added work passes the pool's
+A workload at or beyond its own software limit (the rate its software station saturates at,
+FiTeq's wait for a free HSM channel, whatever the engines: :class:`SoftwareLimit`) makes the
+placement not fit whatever the pools' busy, as the estimate's predicate
+(:func:`models_lib.feasibility.fits_at`) never fits past it; what binds is then
+``software-limit``, and no weight, logical engine, engine or model is proposed against it: more
+instances or regions raise it (one plain sentence among the changes).
+
+What binds a pool, in this order: ``cec`` (every LPAR's busy with the added work passes the pool's
 engines at the ceiling: no weight or logical engine helps), ``logical`` (the share is held at
 the LPAR's logical engines), ``share`` (its weight).
 
@@ -39,6 +46,7 @@ __all__ = [
     "Change",
     "Placement",
     "PoolPlacement",
+    "SoftwareLimit",
     "cost_rank",
     "engines_change",
     "generation_rank",
@@ -47,6 +55,7 @@ __all__ = [
     "model_change",
     "place",
     "same_work",
+    "software_changes",
     "with_logical",
 ]
 
@@ -116,10 +125,34 @@ class PoolPlacement:
 
 
 @dataclass(frozen=True)
+class SoftwareLimit:
+    """A workload at or beyond its own software limit: ``tps`` placed (or at the peak), ``limit``
+    the rate its software station saturates at (transactions/s), whatever the engines."""
+
+    workload: str
+    tps: float
+    limit: float
+
+    def sentence(self, *, peak: bool = False, what: str = "no machine") -> str:
+        """One plain sentence: the limit, the rate past it (``peak``: a plan's peak, else the
+        rate placed), and that more instances or regions raise it (``what``: the changes that
+        do not)."""
+        rate = f"its peak of {self.tps:,.0f} TPS" if peak else f"the {self.tps:,.0f} TPS placed"
+        return (
+            f"{self.workload} saturates its own software at {self.limit:,.0f} TPS, below {rate}: {what} raises it; "
+            "more instances or regions do."
+        )
+
+
+#: What the placement says cannot raise a software limit.
+_NOT_RAISED_BY = "no weight, logical engine, added engine or other model"
+
+
+@dataclass(frozen=True)
 class Change:
     """A change that makes the LPAR carry the work, with what it sets."""
 
-    kind: str  # weight, logical, engines, model
+    kind: str  # weight, logical, engines, model; software-limit (a sentence, nothing to set)
     pool: str
     sentence: str
     weight: int | None = None
@@ -138,21 +171,27 @@ class Placement:
     new: bool
     pools: tuple[PoolPlacement, ...]
     changes: tuple[Change, ...]
+    software_limits: tuple[SoftwareLimit, ...] = ()
 
     @property
     def fits(self) -> bool:
-        return all(p.fits for p in self.pools)
+        return not self.software_limits and all(p.fits for p in self.pools)
 
     @property
     def fits_low(self) -> bool:
-        return all(p.fits_at(p.total_low) for p in self.pools)
+        # past the software limit at the central cost, past it (or the CPs' saturation) at either end
+        return not self.software_limits and all(p.fits_at(p.total_low) for p in self.pools)
 
     @property
     def fits_high(self) -> bool:
-        return all(p.fits_at(p.total_high) for p in self.pools)
+        return not self.software_limits and all(p.fits_at(p.total_high) for p in self.pools)
 
     @property
     def binding(self) -> str | None:
+        """``software-limit`` when a workload is at or beyond its own; else the first pool that
+        does not fit, as ``pool:binding``."""
+        if self.software_limits:
+            return "software-limit"
         return next((f"{p.pool}:{p.binding}" for p in self.pools if p.binding), None)
 
     def pool(self, name: str) -> PoolPlacement | None:
@@ -477,20 +516,29 @@ def _changes(cec: Cec, table: CapacityTable, name: str, pools: Sequence[PoolPlac
 
 def cost_rank(change: Change) -> int:
     """Cheapest first: a weight, logical engines (configuration only), specialty engines (no
-    software charge), CPs (MSU: software is priced on them), another model."""
+    software charge), CPs (MSU: software is priced on them), another model; a software limit's
+    sentence (what binds, which none of them raises) before them all."""
     if change.kind == "engines":
         return 2 if change.pool != "cp" else 3
-    return {"weight": 0, "logical": 1, "model": 4}[change.kind]
+    return {"software-limit": -1, "weight": 0, "logical": 1, "model": 4}[change.kind]
+
+
+def software_changes(limits: Sequence[SoftwareLimit]) -> tuple[Change, ...]:
+    """One sentence per workload at or beyond its software limit (pool ``""``: no pool raises it)."""
+    return tuple(Change("software-limit", "", s.sentence(what=_NOT_RAISED_BY)) for s in limits)
 
 
 def place(
     cec: Cec, table: CapacityTable, *, lpar: str, demand_mips: dict[str, Mips], ceiling: float,
     new_lpar: Lpar | None = None, need_mips: dict[str, Mips] | None = None,
+    software_limits: Sequence[SoftwareLimit] = (),
 ) -> Placement:  # fmt: skip
     """Place ``demand_mips`` (per pool: central, low and high MIPS) into LPAR ``lpar`` of
     ``cec`` (or into ``new_lpar``, added to it) within ``ceiling`` of its share; the changes
     are sized to ``need_mips`` where given (the demand with engines enough: the specialty
     engines' eligible work before it spills onto the CPs), else to ``demand_mips``.
+    ``software_limits``: the workloads at or beyond their own software limit on the LPAR (the
+    placement then does not fit; their sentences join the changes, none sized against them).
 
     Raises
     ------
@@ -511,4 +559,6 @@ def place(
     today = _today_mips(cec, table)
     pools = _pools(cec, table, lpar, demand_mips, ceiling, today)
     changes = _changes(cec, table, lpar, pools, {**demand_mips, **(need_mips or {})}, today)
-    return Placement(cec, lpar, new, pools, changes)
+    limits = tuple(software_limits)
+    changes = tuple(sorted((*changes, *software_changes(limits)), key=cost_rank))
+    return Placement(cec, lpar, new, pools, changes, limits)

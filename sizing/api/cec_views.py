@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from models_lib.checks import InputError
 from models_lib.rmf_partition import MAX_REPORT_CHARS, parse_partition_data
 from sizing.api.calibration_views import _check_size
+from sizing.api.cec_schema import PlacementSerializer
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.formats import FORMATS, asked_format, renderers, table_response
 from sizing.api.quotas import QuotaView
@@ -159,7 +160,7 @@ class CecViewSet(
 
     @extend_schema(
         request=CecPlaceSerializer,
-        responses={200: OpenApiTypes.OBJECT, **ERRORS, **NOT_FOUND},
+        responses={200: PlacementSerializer, **ERRORS, **NOT_FOUND},
         summary="Add sized workloads to one of the machine's LPARs (or a new one): fits, binding, changes "
         "(?format=csv: one row per pool; ?format=pdf: the PDF to hand over)",
         parameters=[CUSTOMER_PARAMETER],

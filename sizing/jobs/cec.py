@@ -36,6 +36,7 @@ from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.plan import scaled as cost_range_end
+from sizing.jobs.plan import software_limits
 from sizing.selectors.fitted import current_reference
 
 Mips = tuple[float, float, float]
@@ -76,6 +77,7 @@ def placement_json(placed: Placement, mixed: MixAnswer) -> dict[str, Any]:
         "fits_range": {"low": placed.fits_low, "high": placed.fits_high},
         "binding": placed.binding,
         "pools": [_pool_json(p, names[p.pool]) for p in placed.pools],
+        "software_limits": [{"workload": s.workload, "tps": s.tps, "limit": s.limit} for s in placed.software_limits],
         "changes": [
             {
                 "kind": c.kind,
@@ -147,9 +149,11 @@ def cec_place(
     # The eligible work with zIIPs enough (sized within the rules, none spilled): what a zIIP change must carry.
     sized = demand_mips(mix_lpar(mixed.models, mixed.rates, cps=cps, ziips=None, capacity=table), cec, table)
     need = {"ziip": (sized["ziip"], low["ziip"], max(high["ziip"], sized["ziip"]))}
+    names = [w.get("name") for w in workloads]
     placed = place(
-        cec, table, lpar=target.name, demand_mips=demand, ceiling=mixed.ceiling, new_lpar=new_lpar, need_mips=need
-    )
+        cec, table, lpar=target.name, demand_mips=demand, ceiling=mixed.ceiling, new_lpar=new_lpar, need_mips=need,
+        software_limits=software_limits(mixed, names),
+    )  # fmt: skip
     if verify and not placed.fits:
         again = {"owner": owner, "machine": machine, "workloads": workloads, "max_utilization": max_utilization}
         changes = verified_changes(placed, table, {**demand, **need}, **again, **engine)

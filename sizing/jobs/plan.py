@@ -27,6 +27,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from models_lib.cec_place import SoftwareLimit
 from models_lib.pricing import PriceBook, configuration_cost
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
@@ -138,16 +139,24 @@ def _reasons(answer: MixAnswer) -> list[dict[str, str]]:
                 "work that finds no zIIP runs on the CPs.",
             }
         )
-    for wm, t in zip(answer.models, answer.rates, strict=True):
+    out.extend({"code": "software-limit", "message": s.sentence(peak=True)} for s in software_limits(answer))
+    return out
+
+
+def software_limits(answer: MixAnswer, names: Sequence[str | None] = ()) -> list[SoftwareLimit]:
+    """The workloads of ``answer`` at or beyond their own software limit on its LPAR: where the
+    software station binds the saturation at the LPAR's CPs and zIIPs and the rate reaches it
+    (the estimate's predicate, :func:`models_lib.feasibility.fits_at`, never fits there); no
+    machine raises it, more instances or regions do.  ``names``: each workload as the customer
+    reads it (none: ``path/configuration``).  The one check of a plan's periods and of a CEC
+    placement (:func:`sizing.jobs.cec.cec_place`)."""
+    lpar = answer.lpar
+    out = []
+    for i, (wm, t) in enumerate(zip(answer.models, answer.rates, strict=True)):
         sat = wm.saturation(lpar.cps, lpar.ziips)
         if sat.binding == "software" and t >= sat.tps:
-            out.append(
-                {
-                    "code": "software-limit",
-                    "message": f"{wm.path}/{wm.configuration} saturates its own software at {sat.tps:,.0f} TPS, "
-                    f"below its peak of {t:,.0f} TPS: no machine raises it; more instances or regions do.",
-                }
-            )
+            name = names[i] if i < len(names) else None
+            out.append(SoftwareLimit(name or f"{wm.path}/{wm.configuration}", t, sat.tps))
     return out
 
 

@@ -24,7 +24,7 @@ from django.contrib.auth.models import User
 from models_lib.cec import Cec
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.cec_plan import CecPeriod, LparLoad, PoolLoad, RunOut, cec_periods, run_outs
-from sizing.jobs.plan import BASIS_WARNINGS, EXTRA_TABLES, KIND_EVALUATORS, _reasons, period_label
+from sizing.jobs.plan import BASIS_WARNINGS, EXTRA_TABLES, KIND_EVALUATORS, period_label
 from sizing.models import CecConfiguration
 from sizing.selectors.fitted import current_reference
 from sizing.services.cecs import cec_record, lpar_record
@@ -99,7 +99,7 @@ def _reasons_of(q: CecPeriod) -> list[dict[str, str]]:
         if not x.holds:
             out.append({"code": "cec", "message": f"The CEC's {x.engine}s: all LPARs {x.busy:,.2f} busy, above "
                         f"{x.capacity:,.2f} ({q.mixed.ceiling:.0%} of {x.installed} installed)."})  # fmt: skip
-    out.extend(r for r in _reasons(q.mixed) if r["code"] == "software-limit")
+    out.extend({"code": "software-limit", "message": s.sentence(peak=True)} for s in q.placed.software_limits)
     return out
 
 

@@ -29,7 +29,8 @@ from sizing.reports.document import (
 )
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, draw_bars
 
-BINDING = {None: "", "share": "its share (weight)", "logical": "its logical engines", "cec": "the CEC's engines"}
+BINDING = {None: "", "share": "its share (weight)", "logical": "its logical engines", "cec": "the CEC's engines",
+           "software-limit": "the workload's software limit"}  # fmt: skip
 
 
 def machine_section(row: CecConfiguration, shares: dict[str, Any], specialty: str, machine: str) -> list[Flowable]:
@@ -65,10 +66,12 @@ def machine_section(row: CecConfiguration, shares: dict[str, Any], specialty: st
 
 
 def _pool_rows(answer: dict[str, Any]) -> list[tuple[str, ...]]:
+    # past a workload's own software limit no pool carries the work, whatever its busy
+    software = bool(answer["software_limits"])
     return [
         (f"{p['engine']}s", num(p["today"], 2), f"{num(p['added'], 2)} ({num(p['added_low'], 2)} to {num(p['added_high'], 2)})",
          num(p["total"], 2), num(p["ceiling"] * p["share"], 2), f"{num(p['cec_busy'], 2)} of {p['installed']}",
-         "yes" if p["fits"] else "no", BINDING[p["binding"]])
+         "yes" if p["fits"] and not software else "no", BINDING["software-limit" if software else p["binding"]])
         for p in answer["pools"]
     ]  # fmt: skip
 
@@ -100,7 +103,7 @@ def range_text(answer: dict[str, Any]) -> str:
     """What the ends of the cost range say, when they disagree with the central answer."""
     low, high = answer["fits_range"]["low"], answer["fits_range"]["high"]
     if low == high == answer["fits"]:
-        return "It does at both ends of the engine's cost range too."
+        return f"It {'fits' if answer['fits'] else 'does not fit'} at both ends of the engine's cost range too."
     return (f"At the low end of the engine's cost range it {'fits' if low else 'does not fit'}, "
             f"at the high end it {'fits' if high else 'does not'}.")  # fmt: skip
 
@@ -133,15 +136,18 @@ def place_pdf(
                       f"{escape(answer['lpar'])} of {escape(row.name)} ({escape(row.model)}, {escape(machine)}), within "
                       f"{pct(answer['ceiling'])} of its guaranteed share."))  # fmt: skip
     verdict = "fits" if answer["fits"] else "does not fit"
-    story.append(para(f"<b>The answer.</b> The work {verdict} in {escape(answer['lpar'])}. {range_text(answer)} The "
-                      "range comes from the engine's cost range (published bounds or the fit's prediction "
-                      "interval)."))  # fmt: skip
+    # A workload past its own software limit: the reason (no machine raises it), not a change.
+    software = "".join(f" {escape(c['sentence'])}" for c in answer["changes"] if c["kind"] == "software-limit")
+    changes = [c for c in answer["changes"] if c["kind"] != "software-limit"]
+    story.append(para(f"<b>The answer.</b> The work {verdict} in {escape(answer['lpar'])}.{software} "
+                      f"{range_text(answer)} The range comes from the engine's cost range (published bounds or the "
+                      "fit's prediction interval)."))  # fmt: skip
     after = answer.get("with_specialty_change")
-    if answer["changes"]:
+    if changes:
         color = DECISION.hexval()
-        story.append(para(f'<font color="{color}"><b>Before you sign this: changes that make it fit, cheapest '
-                          "first</b></font>"))  # fmt: skip
-        story += [para(f'<font color="{color}">\u2022 {escape(c["sentence"])}</font>') for c in answer["changes"]]
+        head = "changes that make it fit" if not software else "changes the pools need besides"
+        story.append(para(f'<font color="{color}"><b>Before you sign this: {head}, cheapest first</b></font>'))
+        story += [para(f'<font color="{color}">\u2022 {escape(c["sentence"])}</font>') for c in changes]
     if after:
         then = "fits" if after["fits"] else "still does not fit"
         story.append(para(f"<b>Recommended change.</b> {escape(after['change'])} Then it {then}."))

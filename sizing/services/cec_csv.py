@@ -1,5 +1,6 @@
 """A placement as CSV (docs/csv.md rules): one row per pool of the LPAR, numbers to 6
-significant digits, ranges as ``_low``/``_high`` columns, the changes separated by `` | ``."""
+significant digits, ranges as ``_low``/``_high`` columns, the changes separated by `` | ``; a
+workload past its own software limit makes every row not fit, ``binding`` ``software-limit``."""
 
 from __future__ import annotations
 
@@ -19,14 +20,19 @@ HEADER = (
 def placement_rows(answer: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The rows of a placement answer (``/api/v1/cecs/{id}/place/``'s JSON)."""
     workloads = "; ".join(f"{w.get('name') or w['path']} {w['tps']:g} TPS" for w in answer["workloads"])
+    # A workload past its own software limit: no pool carries the work, whatever its busy; the
+    # sentence (pool "": no pool's change raises it) on every row.
+    software = bool(answer["software_limits"])
     rows = []
     for p in answer["pools"]:
-        changes = " | ".join(c["sentence"] for c in answer["changes"] if c["pool"] == p["pool"])
+        changes = " | ".join(c["sentence"] for c in answer["changes"] if c["pool"] in (p["pool"], ""))
         row = {
             "cec_id": answer["cec"], "model": answer["model"], "as_of": str(answer["as_of"]), "lpar": answer["lpar"],
             "new_lpar": answer["new_lpar"], "workloads": workloads, "changes": changes or None,
             "ceiling_of_share": p["ceiling"] * p["share"],
             **{k: p[k] for k in HEADER if k in p},
         }  # fmt: skip
+        if software:
+            row.update(fits=False, fits_low=False, fits_high=False, binding="software-limit")
         rows.append({k: spreadsheet_number(row.get(k)) for k in HEADER})
     return rows

@@ -251,3 +251,57 @@ def test_the_machine_over_time(api: Any) -> None:
     assert plan["runs_out"]["lpars"]["TEST"] is not None  # 1.2 CPs x 1.3^4 = 3.43, beyond 85 % of 2
     bad = api.post(f"{cec['url']}plan/", {**body, "lpar_growth_pct": {"NOPE": 5}}, format="json")
     assert bad.status_code == 400 and "lpar_growth_pct" in bad.json()
+
+
+def test_a_workload_past_its_software_limit_does_not_fit_whatever_the_share(api: Any, user: Any) -> None:
+    # Issue 29 with issue 32's rule: FiTeq multi-region saturates its own software station (the
+    # wait for a free HSM channel, REDP-5114 sec. 11.3) whatever the engines, so an LPAR with
+    # share to spare does not carry it past that rate: what binds is the software limit, no
+    # weight, logical engine, engine or model is proposed, more instances or regions are.
+    fiteq = {"path": "fiteq-authenticator", "configuration": "multi-region"}
+    cec = _create(
+        api, {"name": "big", "model": "8561-720", "lpars": [{"name": "ALL", "cp": {"logical": 20, "weight": 10}}]}
+    )
+    _, _, est = estimate_compute(user=user, inputs={**fiteq, "model": "8561-720", "tps": 10_000, "cps": 20, "ziips": 0})
+    assert est["saturation_binding"]["resource"] == "software"  # the limit, from the engine
+    limit = est["saturation_tps"]
+    url = f"{cec['url']}place/"
+    placed = api.post(url, {"lpar": "ALL", "workloads": [{**fiteq, "tps": limit * 1.02}]}, format="json").json()
+    assert all(p["fits"] for p in placed["pools"])  # the share carries the busy ...
+    assert placed["fits"] is False and placed["binding"] == "software-limit"  # ... not the rate
+    assert placed["fits_range"] == {"low": False, "high": False}
+    assert [s["limit"] for s in placed["software_limits"]] == [pytest.approx(limit, rel=1e-9)]
+    assert [c["kind"] for c in placed["changes"]] == ["software-limit"]
+    sentence = placed["changes"][0]["sentence"]
+    assert "instances or regions" in sentence and f"{limit:,.0f} TPS" in sentence
+    assert "fiteq-authenticator" not in sentence  # the product's name, not its slug
+    for fmt in ("csv", "pdf"):
+        response = api.post(url.rstrip("/") + f".{fmt}", {"lpar": "ALL", "workloads": [{**fiteq, "tps": limit * 1.02}]},
+                            format="json")  # fmt: skip
+        assert response.status_code == 200
+    below = api.post(url, {"lpar": "ALL", "workloads": [{**fiteq, "tps": limit * 0.98}]}, format="json").json()
+    assert below["fits"] is True and below["binding"] is None and below["software_limits"] == []
+    assert below["changes"] == []
+
+
+def test_the_placement_matches_its_openapi_schema_field_by_field(api: Any, user: Any) -> None:
+    """The generated schema closes every object (additionalProperties: false), so a field of the
+    answer it does not describe, or a type it gets wrong, fails here: one answer with the zIIP
+    change placed again, one past a workload's software limit."""
+    import jsonschema
+
+    components = api.get("/api/schema/?format=json").json()["components"]
+    fiteq = {"path": "fiteq-authenticator", "configuration": "multi-region"}
+    cec = _create(api, EXAMPLE)
+    big = _create(
+        api, {"name": "big", "model": "8561-720", "lpars": [{"name": "ALL", "cp": {"logical": 20, "weight": 10}}]}
+    )
+    answers = [
+        api.post(f"{cec['url']}place/", {"lpar": "PROD", "workloads": [{**ZOSCONNECT, "tps": 2000}]}, format="json"),
+        api.post(f"{big['url']}place/", {"lpar": "ALL", "workloads": [{**fiteq, "tps": 20_000}]}, format="json"),
+    ]
+    bodies = [r.json() for r in answers]
+    assert "with_specialty_change" in bodies[0] and bodies[1]["binding"] == "software-limit"
+    for body in bodies:
+        jsonschema.validate(body, {"$ref": "#/components/schemas/Placement", "components": components})
+    assert components["schemas"]["Placement"]["additionalProperties"] is False

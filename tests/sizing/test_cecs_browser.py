@@ -64,9 +64,10 @@ def test_a_machine_by_hand_placed_drawn_and_downloaded(page: Any, live_server: A
     assert rows.nth(0).locator("th").inner_text() == "CPs" and rows.nth(1).locator("th").inner_text() == "zIIPs"
     assert "the CEC's engines" in rows.nth(0).inner_text()
     changes = pg.locator("#place-changes li").all_inner_texts()
-    assert changes[0].startswith("Add 13 zIIPs: 17 zIIPs") and changes[1].startswith("Add 8 CPs: 8561-718")
+    # docs/cec.md's worked example (computed from the API by tests/sizing/test_cec_doc.py)
+    assert changes[0].startswith("Add 11 zIIPs: 15 zIIPs") and changes[1].startswith("Add 8 CPs: 8561-718")
     after = pg.locator("#place-after").inner_text()
-    assert after == "With the first change (Add 13 zIIPs: 17 zIIPs, with 14 logical zIIPs for PROD) the work fits."
+    assert after == "With the first change (Add 11 zIIPs: 15 zIIPs, with 12 logical zIIPs for PROD) the work fits."
     # The chart: each LPAR of each pool with busy today, added demand, headroom and its share.
     legend = pg.locator("#cec-chart .legendtext").all_text_contents()
     assert sorted(legend) == sorted(["Busy today", "Added demand", "Headroom to 85% of the share", "Guaranteed share"])
@@ -136,3 +137,43 @@ def test_the_cecs_page_has_no_accessibility_violations(page: Any, live_server: A
     pg.wait_for_selector("#place-answer:not([hidden])")
     violations = Axe().run(pg).response["violations"]
     assert [(v["id"], v["impact"], len(v["nodes"]), v["nodes"][0]["target"]) for v in violations] == []
+
+
+def test_a_workload_past_its_software_limit_is_the_reason_not_a_change(page: Any, live_server: Any) -> None:  # noqa: F811
+    # FiTeq multi-region at 9,000 TPS: past the rate its own software station saturates at
+    # (the API's software_limits, from the engine), whatever the LPAR's share; the page gives
+    # that as the reason, and every pool's row says what binds.
+    pg = page
+    pg.goto(f"{live_server.url}/cecs/")
+    pg.fill("#c-name", "Big z15")
+    pg.fill("#c-model", "8561-720")
+    _save(pg)
+    pg.select_option("#p-lpar", "PROD")
+    row = pg.locator("#place-workloads tbody tr").nth(0)
+    row.locator('[name="path"]').select_option("fiteq-authenticator")
+    row.locator('[name="configuration"]').select_option("multi-region")
+    row.locator('[name="tps"]').fill("9000")
+    with pg.expect_response(lambda r: "/place/" in r.url) as info:
+        pg.get_by_role("button", name="Place").click()
+    answer = info.value.json()
+    pg.wait_for_selector("#place-answer:not([hidden])")
+    (limit,) = answer["software_limits"]
+    sentence = pg.locator("#place-sentence").inner_text()
+    assert "does not fit in PROD" in sentence and "9,000 TPS" in sentence
+    assert f"saturates its own software at {limit['limit']:,.0f} TPS" in sentence
+    assert "more instances or regions do." in sentence and "fiteq-authenticator" not in sentence
+    rows = pg.locator("#place-table tbody tr")
+    assert all("the workload's software limit" in rows.nth(i).inner_text() for i in range(rows.count()))
+    changes = pg.locator("#place-changes li").all_inner_texts()
+    assert changes == [c["sentence"] for c in answer["changes"] if c["kind"] != "software-limit"]
+    heading = pg.locator("#place-changes-heading")
+    assert heading.is_visible() == bool(changes)
+    assert heading.inner_text() == "Changes the pools need besides, cheapest first"  # not "that make it fit"
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg.set_viewport_size({"width": 1440, "height": 900})
+    pg.screenshot(path=str(ARTIFACTS / "cecs-software-limit-1440.png"), full_page=True)
+    pg.set_viewport_size({"width": 390, "height": 844})
+    pg.wait_for_timeout(300)
+    pg.screenshot(path=str(ARTIFACTS / "cecs-software-limit-390.png"), full_page=True)
+    assert pg.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert pg.errors == []

@@ -374,3 +374,30 @@ def test_a_candidate_neither_text_nor_a_machine_is_a_400(api: Any) -> None:
     assert response.json()["candidates"]["1"] == [
         "Give a model (3931-708), a machine (z17), or one of your machines {cec, lpar, lpar_growth}."
     ]
+
+
+def test_a_period_past_a_workloads_software_limit_does_not_hold_on_the_machine(api: Any, user: Any) -> None:
+    # The placement's rule (a workload at or beyond its own software limit does not fit, whatever
+    # the share) carried into the plan: the year past FiTeq multi-region's software station does
+    # not hold, its reason is the software limit, its one change says more instances or regions.
+    from sizing.services.estimates import estimate_compute
+
+    fiteq = {"path": "fiteq-authenticator", "configuration": "multi-region"}
+    cec = _create_cec(
+        api, {"name": "big", "model": "8561-720", "lpars": [{"name": "ALL", "cp": {"logical": 20, "weight": 10}}]}
+    )
+    _, _, est = estimate_compute(user=user, inputs={**fiteq, "model": "8561-720", "tps": 10_000, "cps": 20, "ziips": 0})
+    assert est["saturation_binding"]["resource"] == "software"
+    limit = est["saturation_tps"]
+    body = {"name": "HSM", "horizon_years": 2,
+            "workloads": [{**fiteq, "tps": limit * 0.95, "peak_ratio": 1.0, "growth_pct": 10}],
+            "candidates": [{"cec": cec["id"], "lpar": "ALL"}]}  # fmt: skip
+    plan = _plan(api, body)["result"]
+    (mine,) = plan["candidates"]
+    first, second = mine["periods"]
+    assert first["holds"] and first["reasons"] == [] and first["changes"] == []
+    assert not second["holds"] and [r["code"] for r in second["reasons"]] == ["software-limit"]
+    assert f"{limit:,.0f} TPS" in second["reasons"][0]["message"]
+    (change,) = second["changes"]
+    assert "instances or regions" in change
+    assert plan["recommendation"]["binding"] == ["software-limit"]

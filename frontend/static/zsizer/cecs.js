@@ -227,7 +227,8 @@ function addPlaceWorkload(w = {}) {
   body.append(tr);
 }
 
-function poolRow(p) {
+function poolRow(p, software) {
+  // past a workload's own software limit no pool carries the work, whatever its busy
   const tr = el("tr");
   const cells = [
     `${p.engine}s`,
@@ -236,8 +237,10 @@ function poolRow(p) {
     fmt.num(p.total, 2),
     fmt.num(p.ceiling * p.share, 2),
     `${fmt.num(p.cec_busy, 2)} of ${p.installed}`,
-    p.fits ? "yes" : "no",
-    { share: "its share (weight)", logical: "its logical engines", cec: "the CEC's engines" }[p.binding] || "",
+    p.fits && !software ? "yes" : "no",
+    software
+      ? "the workload's software limit"
+      : { share: "its share (weight)", logical: "its logical engines", cec: "the CEC's engines" }[p.binding] || "",
   ];
   cells.forEach((text, i) => tr.append(el(i === 0 ? "th" : "td", i === 0 ? { scope: "row" } : { class: "num" }, text)));
   return tr;
@@ -246,11 +249,20 @@ function poolRow(p) {
 function showPlacement(answer) {
   document.getElementById("place-answer").hidden = false;
   const names = answer.workloads.map((w) => `${w.name || w.path} at ${fmt.int(w.tps)} TPS`).join(", ");
+  // A workload past its own software limit: the reason, not a change (no machine raises it).
+  const software = answer.changes.filter((c) => c.kind === "software-limit").map((c) => c.sentence);
+  const changes = answer.changes.filter((c) => c.kind !== "software-limit");
+  const reason = software.length ? ` ${software.join(" ")}` : "";
   document.getElementById("place-sentence").textContent = answer.fits
     ? `${names} fits in ${answer.lpar} within ${fmt.pct(answer.ceiling)} of its guaranteed share.`
-    : `${names} does not fit in ${answer.lpar} within ${fmt.pct(answer.ceiling)} of its guaranteed share.`;
-  document.querySelector("#place-table tbody").replaceChildren(...answer.pools.map(poolRow));
-  document.getElementById("place-changes").replaceChildren(...answer.changes.map((c) => el("li", {}, c.sentence)));
+    : `${names} does not fit in ${answer.lpar} within ${fmt.pct(answer.ceiling)} of its guaranteed share.${reason}`;
+  document.querySelector("#place-table tbody").replaceChildren(...answer.pools.map((p) => poolRow(p, software.length > 0)));
+  const heading = document.getElementById("place-changes-heading");
+  heading.hidden = !changes.length;
+  heading.textContent = software.length
+    ? "Changes the pools need besides, cheapest first"
+    : "Changes that make it fit, cheapest first";
+  document.getElementById("place-changes").replaceChildren(...changes.map((c) => el("li", {}, c.sentence)));
   const after = answer.with_specialty_change;
   const rest = after && after.changes.length ? ` Then: ${after.changes.map((c) => c.sentence).join(" ")}` : "";
   document.getElementById("place-after").textContent = after
