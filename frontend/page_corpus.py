@@ -221,7 +221,7 @@ def visit(pg: Any, base: str, page: Page, timeout_ms: int = 60_000) -> None:
             said.append(f"console {message.type}: {message.text}")
 
     def uncaught(error: Any) -> None:
-        said.append(f"uncaught: {error}")
+        said.append(f"uncaught: {getattr(error, 'stack', None) or error}")
 
     pg.on("console", console)
     pg.on("pageerror", uncaught)
@@ -249,7 +249,7 @@ def visit(pg: Any, base: str, page: Page, timeout_ms: int = 60_000) -> None:
             pg.wait_for_function(DRAWN, timeout=timeout_ms)
         pg.wait_for_timeout(300)  # Plotly's transitions
     except Exception as error:
-        console_said = "\n".join(said) or "(nothing in the console)"
+        console_said = "\n".join(dict.fromkeys(said)) or "(nothing in the console)"  # each line once
         raise AssertionError(f"page {page.name!r} ({page.url}) at {step}: {error}\n{console_said}") from error
     finally:
         pg.remove_listener("console", console)
