@@ -209,22 +209,48 @@ def pages(ids: dict[str, int]) -> list[Page]:
 
 
 def visit(pg: Any, base: str, page: Page, timeout_ms: int = 60_000) -> None:
-    """Open ``page`` in a Playwright page, wait until it is complete and press its buttons."""
-    if page.post:
-        pg.goto(f"{base}/", wait_until="networkidle", timeout=timeout_ms)
-        with pg.expect_navigation(wait_until="networkidle", timeout=timeout_ms) as sent:
-            pg.evaluate(SEND, f"{base}{page.url}")
-        response = sent.value
-    else:
-        response = pg.goto(f"{base}{page.url}", wait_until="networkidle", timeout=timeout_ms)
-    assert response is not None and response.status == page.status, (page.name, response and response.status)
-    if page.ready:
-        pg.wait_for_function(page.ready, timeout=timeout_ms)
-    pg.wait_for_function(DRAWN, timeout=timeout_ms)
-    for click in page.clicks:
-        if click.choose:
-            pg.get_by_label(click.choose, exact=True).check()
-        pg.get_by_role("button", name=click.button, exact=True).click()
-        pg.wait_for_selector(click.ready, state="attached", timeout=timeout_ms)
+    """Open ``page`` in a Playwright page, wait until it is complete and press its buttons.
+
+    A page that does not complete fails with its name, the step it was at and what the browser's
+    console said (errors and uncaught exceptions), so that the cause can be read from the test's
+    output."""
+    said: list[str] = []
+
+    def console(message: Any) -> None:
+        if message.type in ("error", "warning"):
+            said.append(f"console {message.type}: {message.text}")
+
+    def uncaught(error: Any) -> None:
+        said.append(f"uncaught: {getattr(error, 'stack', None) or error}")
+
+    pg.on("console", console)
+    pg.on("pageerror", uncaught)
+    step = "open"
+    try:
+        if page.post:
+            pg.goto(f"{base}/", wait_until="networkidle", timeout=timeout_ms)
+            with pg.expect_navigation(wait_until="networkidle", timeout=timeout_ms) as sent:
+                pg.evaluate(SEND, f"{base}{page.url}")
+            response = sent.value
+        else:
+            response = pg.goto(f"{base}{page.url}", wait_until="networkidle", timeout=timeout_ms)
+        assert response is not None and response.status == page.status, (page.name, response and response.status)
+        if page.ready:
+            step = "ready"
+            pg.wait_for_function(page.ready, timeout=timeout_ms)
+        step = "charts drawn"
         pg.wait_for_function(DRAWN, timeout=timeout_ms)
-    pg.wait_for_timeout(300)  # Plotly's transitions
+        for click in page.clicks:
+            step = f"click {click.button!r}"
+            if click.choose:
+                pg.get_by_label(click.choose, exact=True).check()
+            pg.get_by_role("button", name=click.button, exact=True).click()
+            pg.wait_for_selector(click.ready, state="attached", timeout=timeout_ms)
+            pg.wait_for_function(DRAWN, timeout=timeout_ms)
+        pg.wait_for_timeout(300)  # Plotly's transitions
+    except Exception as error:
+        console_said = "\n".join(dict.fromkeys(said)) or "(nothing in the console)"  # each line once
+        raise AssertionError(f"page {page.name!r} ({page.url}) at {step}: {error}\n{console_said}") from error
+    finally:
+        pg.remove_listener("console", console)
+        pg.remove_listener("pageerror", uncaught)

@@ -149,3 +149,24 @@ def test_the_corpus_names_every_page_route() -> None:
             continue
         assert [u for u in opened if _route(resolver, u) == pattern.name], pattern.name
     assert "/api/docs/" in opened
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_that_does_not_complete_is_named_with_what_the_console_said(live_server: Any) -> None:
+    """The test above opens some thirty pages; one that never completes fails with its name, the
+    step it was at and the browser's uncaught exceptions, not with a bare Playwright timeout."""
+    from playwright.sync_api import sync_playwright
+
+    throws = "() => { setTimeout(() => { throw new Error('corpus probe') }, 0); return false; }"
+    page = Page("probe", "/no-such-page/", throws, signed_in=False, status=404)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            pg = browser.new_context(viewport=PHONE).new_page()
+            with pytest.raises(AssertionError) as failed:
+                visit(pg, live_server.url, page, timeout_ms=5_000)
+        finally:
+            browser.close()
+    said = str(failed.value)
+    assert said.startswith("page 'probe' (/no-such-page/) at ready: "), said
+    assert "uncaught: Error: corpus probe\n    at " in said, said
