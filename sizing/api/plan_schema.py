@@ -87,7 +87,9 @@ class StoredCandidateSerializer(serializers.Serializer[Any]):
     machine_type = serializers.CharField()
     cps = serializers.IntegerField(required=False, help_text="the model's CPs (models, machines)")
     engine_setting = serializers.CharField(allow_null=True, help_text="sub-capacity setting; null at full speed")
-    specialty = serializers.CharField(required=False, help_text="your machine's specialty engine: zIIP, or zAAP")
+    specialty = serializers.CharField(
+        required=False, help_text="the candidate's specialty engine: zIIP, or zAAP on z10..zEC12/zBC12"
+    )
     machine_name = serializers.CharField(required=False, help_text="your machine's product name (IBM z15 T01)")
     lpar = serializers.CharField(required=False, help_text="your machine: the LPAR that takes the work")
     new_lpar = StoredLparSerializer(required=False, allow_null=True, help_text="your machine: the new LPAR, if any")

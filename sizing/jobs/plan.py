@@ -286,9 +286,13 @@ def evaluate_candidate(
         for wm in first.models
     ]  # fmt: skip
     priced = None if book is None else dataclasses.asdict(book)
+    # the generation's specialty engine: zAAP on z10..zEC12/zBC12 (benchmarks/engine_rules.yaml)
+    rules = capacity.engine_rules.get(first.machine_type)
+    specialty = "zAAP" if rules is not None and rules.java_engine == "zaap" else "zIIP"
     return json_result(
-        {**candidate, "index": index, "periods": periods, "models": models, "basis": basis, "price_book": priced}
-    )
+        {**candidate, "index": index, "periods": periods, "models": models, "basis": basis, "price_book": priced,
+         "specialty": specialty}
+    )  # fmt: skip
 
 
 def _first_not(flags: Sequence[bool]) -> int | None:

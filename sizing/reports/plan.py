@@ -154,6 +154,11 @@ def chart(
 def table_section(result: PlanResult) -> list[Flowable]:
     out: list[Flowable] = heading("Per period")
     engine = specialty_engine(result.candidates)
+    # both generations among the candidates: each row's count is its own engine (a narrow
+    # column wraps between words, never inside one)
+    many, busy = (
+        (f"{engine}s", f"{engine} busy") if engine != "specialty engine" else ("zAAPs or zIIPs", "zAAP or zIIP busy")
+    )
     rows = []
     for c in result.candidates:
         for q, p in zip(c.periods, result.periods, strict=True):
@@ -177,9 +182,9 @@ def table_section(result: PlanResult) -> list[Flowable]:
                 "Period",
                 "Model",
                 "CPs",
-                f"{engine}s",
+                many,
                 "CP busy",
-                f"{engine} busy",
+                busy,
                 "MSU used",
                 "Carries the peak",
             ],  # fmt: skip

@@ -22,10 +22,10 @@ STACK_COLORS = [c for c in PALETTE if c not in (CAPACITY, TARGET)]
 
 
 def specialty_engine(candidates: Sequence[PlanCandidate]) -> str:
-    """The specialty engine's name for a table of every candidate: zAAP when each candidate is a
-    machine of a zAAP generation (z10..zEC12), zIIP otherwise (the models' generations)."""
+    """The specialty engine's name for a table of every candidate: zAAP when each candidate is of a
+    zAAP generation (z10..zEC12), zIIP when each is of a later one, else "specialty engine"."""
     names = {c.specialty for c in candidates}
-    return "zAAP" if names == {"zAAP"} else "zIIP"
+    return names.pop() if len(names) == 1 else "specialty engine"
 
 
 def _span(low: float, high: float) -> str:

@@ -303,3 +303,28 @@ def test_a_software_limit_is_advised_more_instances_not_a_larger_machine(user: A
     rec = _create(api, body)["result"]["recommendation"]
     assert rec["kind"] == "none" and "software-limit" not in rec["binding"]
     assert "larger candidates" in rec["sentence"] and "instances" not in rec["sentence"]
+
+
+def test_each_candidate_names_its_generations_specialty_engine(api: Any, tmp_path: Any) -> None:
+    # z10..zEC12 run eligible Java work on zAAPs, later machines on zIIPs (the engine rules of
+    # benchmarks/engine_rules.yaml, as every estimate names them): each candidate says which, and
+    # the PDF's chart of a zEC12 model says zAAPs; a table of both says neither.
+    from sizing.services.cecs import specialty_name
+
+    body = {
+        "name": "zEC12 or z16",
+        "horizon_years": 2,
+        "workloads": WORKLOADS[:1],
+        "candidates": ["2827-708", "3931-708"],
+    }
+    plan = _create(api, body)
+    got = {c["label"]: c["specialty"] for c in plan["result"]["candidates"]}
+    assert got == {"2827-708": specialty_name("2827"), "3931-708": specialty_name("3931")}
+    assert got == {"2827-708": "zAAP", "3931-708": "zIIP"}
+    pdf = tmp_path / "plan.pdf"
+    pdf.write_bytes(api.get(f"/api/v1/plans/{plan['id']}/report.pdf").content)
+    flat = " ".join(
+        subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True, text=True).stdout.split()
+    )
+    assert "2827-708: busy CPs and zAAPs per period" in flat and "3931-708: busy CPs and zIIPs per period" in flat
+    assert "CP and specialty engine utilisation ceiling" in flat and "Model CPs zAAPs or zIIPs CP busy" in flat

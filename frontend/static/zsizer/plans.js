@@ -318,19 +318,20 @@ function drawChart(plan, index) {
   }
   const x = result.periods.map((p) => p.label);
   const labels = result.periods[0].workloads.map((w) => w.label);
+  const eng = c.specialty || "zIIP"; // zAAP on z10..zEC12
   const data = [];
   labels.forEach((label, i) => {
     data.push({ type: "bar", name: `${label} · CPs`, x, y: c.periods.map((q) => q.workloads[i].gcp_busy),
       marker: { color: COLORS.series[i % COLORS.series.length] }, hovertemplate: "%{y:,.2f} busy CPs<extra>%{fullData.name}</extra>" });
   });
   labels.forEach((label, i) => {
-    data.push({ type: "bar", name: `${label} · zIIPs`, x, y: c.periods.map((q) => q.workloads[i].ziip_busy),
+    data.push({ type: "bar", name: `${label} · ${eng}s`, x, y: c.periods.map((q) => q.workloads[i].ziip_busy),
       marker: { color: COLORS.series[(i + labels.length) % COLORS.series.length], pattern: { shape: "/" } },
-      hovertemplate: "%{y:,.2f} busy zIIPs<extra>%{fullData.name}</extra>" });
+      hovertemplate: `%{y:,.2f} busy ${eng}s<extra>%{fullData.name}</extra>` });
   });
   data.push({ type: "scatter", mode: "lines", name: "CPs installed", x, y: c.periods.map((q) => q.cps), line: { color: COLORS.capacity, shape: "hvh", width: 2 } });
   data.push({ type: "scatter", mode: "lines", name: "CP ceiling", x, y: c.periods.map((q) => q.cps * q.ceiling), line: { color: COLORS.ceiling, shape: "hvh", dash: "dash" } });
-  data.push({ type: "scatter", mode: "lines", name: "CPs + zIIPs", x, y: c.periods.map((q) => q.cps + q.ziips), line: { color: COLORS.ziip, shape: "hvh", dash: "dot" } });
+  data.push({ type: "scatter", mode: "lines", name: `CPs + ${eng}s`, x, y: c.periods.map((q) => q.cps + q.ziips), line: { color: COLORS.ziip, shape: "hvh", dash: "dot" } });
   const layout = {
     barmode: "stack",
     margin: { l: 58, r: 16, t: 8, b: 46 },
@@ -380,6 +381,11 @@ function render(plan) {
       ]),
     ),
   );
+  // the specialty engine of every candidate: zAAP on z10..zEC12, zIIP later; both: say neither
+  const engines = new Set(result.candidates.map((c) => c.specialty || "zIIP"));
+  const eng = engines.size === 1 ? [...engines][0] : null;
+  document.getElementById("th-specialty").textContent = eng ? `${eng}s` : "zAAPs or zIIPs";
+  document.getElementById("th-specialty-busy").textContent = eng ? `${eng} busy` : "zAAP or zIIP busy";
   const periods = document.querySelector("#period-table tbody");
   periods.replaceChildren(
     ...result.candidates.flatMap((c) =>
