@@ -56,21 +56,6 @@ PLAN = {
     "candidates": ["3931-708", "9175-708"],
     "generations": ["z17"],
 }
-#: tests/sizing/test_cecs.py's machine: three LPARs on a z15 T01 with 10 CPs.
-CEC = {
-    "name": "Production z15",
-    "model": "8561-710",
-    "ziips": 4,
-    "as_of": "2026-11-20",
-    "lpars": [
-        {"name": "PROD", "cp": {"logical": 8, "weight": 700, "busy_pct": 61.25},
-         "ziip": {"logical": 4, "weight": 700, "busy_pct": 21.0}},
-        {"name": "TEST", "cp": {"logical": 4, "weight": 200, "busy_pct": 30.0},
-         "ziip": {"logical": 2, "weight": 200, "busy_pct": 10.0}},
-        {"name": "DEV", "cp": {"logical": 2, "weight": 100, "busy_pct": 25.0},
-         "ziip": {"logical": 1, "weight": 100, "busy_pct": 10.0}},
-    ],
-}  # fmt: skip
 #: tests/sizing/test_price_book.py's book.
 PRICE_BOOK = {
     "currency": "EUR", "term_years": 5, "cp_price": 100_000.0, "cp_basis": "one-off",
@@ -111,6 +96,8 @@ def build(user: Any) -> dict[str, int]:
     """Store the pages' content for ``user`` through the API; the ids of what was stored."""
     from django.test import override_settings
     from rest_framework.test import APIClient
+
+    from sizing.api.cec_views import EXAMPLE as CEC  # the API's example machine: three LPARs on a z15 T01
 
     client = APIClient()
     client.force_authenticate(user)

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from models_lib.cec import MAX_WEIGHT, POOLS, Cec, Lpar, LparPool, check_cec, pool_engine_mips, pool_shares, share_of
 from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable, Rating
+from models_lib.limits import specialty_name
 from models_lib.upgrade import generation_of
 
 __all__ = [
@@ -429,7 +430,7 @@ def model_candidates(cec: Cec, table: CapacityTable, name: str, pool: str, deman
         most = math.floor(rules.ziips_per_cp * r.cps + _EPS) if rules is not None else cec.ziips
         if cec.ziips > most:
             continue
-        specialty = "zAAP" if rules is not None and rules.java_engine == "zaap" else "zIIP"
+        specialty = specialty_name(table, r.machine_type)
         base = dataclasses.replace(
             cec, model=r.model, machine_type=r.machine_type, capacity_setting=r.capacity_setting, cps=r.cps,
             specialty=specialty,

@@ -34,7 +34,7 @@ from typing import Literal
 
 from models_lib.inputs import CapacityTable, SpecialtyEngineRules
 
-__all__ = ["EngineLimits", "LimitCheck", "Smt2Capacity", "engine_limits", "smt2_ziip_capacity"]
+__all__ = ["EngineLimits", "LimitCheck", "Smt2Capacity", "engine_limits", "smt2_ziip_capacity", "specialty_name"]
 
 _TOLERANCE = 1e-9
 
@@ -134,6 +134,13 @@ def _count(name: str, value: int, *, minimum: int) -> int:
     return int(value)
 
 
+def specialty_name(table: CapacityTable, machine_type: str) -> Literal["zIIP", "zAAP"]:
+    """The specialty engine eligible Java work runs on: zAAP where the generation's rules say so
+    (z10..zEC12/zBC12, benchmarks/engine_rules.yaml), else zIIP (also where no rule is loaded)."""
+    rules = table.engine_rules.get(machine_type)
+    return "zAAP" if rules is not None and rules.java_engine == "zaap" else "zIIP"
+
+
 def engine_limits(table: CapacityTable, machine_type: str, capacity_setting: str | None = None) -> EngineLimits:
     """The configuration limits of ``machine_type`` at ``capacity_setting``.
 
@@ -174,11 +181,11 @@ def engine_limits(table: CapacityTable, machine_type: str, capacity_setting: str
         max_full = counts.get(full) if full is not None else max(counts.values())
         max_cps = counts[setting] if setting is not None else max_full
     rules: SpecialtyEngineRules | None = table.engine_rules.get(machine_type)
+    name = specialty_name(table, machine_type)
     if rules is None:
-        per_cp, name, max_engines = None, "zIIP", None
+        per_cp, max_engines = None, None
     else:
         per_cp = rules.zaaps_per_cp if rules.java_engine == "zaap" else rules.ziips_per_cp
-        name = "zAAP" if rules.java_engine == "zaap" else "zIIP"
         max_engines = rules.max_engines_for(machine_type)
     return EngineLimits(
         machine_type=machine_type,
@@ -187,7 +194,7 @@ def engine_limits(table: CapacityTable, machine_type: str, capacity_setting: str
         max_cps=max_cps,
         max_cps_full_speed=max_full,
         per_cp=per_cp,
-        specialty="zAAP" if name == "zAAP" else "zIIP",
+        specialty=name,
     )
 
 

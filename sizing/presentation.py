@@ -738,14 +738,29 @@ def input_value(key: str, value: Any, unit: str = "") -> str:
     return f"{text} {unit}" if unit else text
 
 
-def compare_input_rows(answers: Sequence[EstimateRecord | Mapping[str, Any]]) -> list[dict[str, Any]]:
+def compare_input_rows(
+    answers: Sequence[EstimateRecord | Mapping[str, Any]], names: ProductNames | None = None
+) -> list[dict[str, Any]]:
+    """The questions side by side: label, one cell per answer, and whether they differ; the path,
+    configuration and machine in product names (as the saved-estimates list shows them), never
+    slugs (``names``: none known, the slugs as they are)."""
+    names = names or NO_NAMES
     records = [_record(a) for a in answers]
     rows = []
+    paths: list[Any] = [None] * len(answers)
     for label, key, unit in INPUT_LABELS:
         raw = [_given(a, key) for a in records]
         if all(v is None for v in raw):
             continue
-        cells = ["default" if v is None else input_value(key, v, unit) for v in raw]
+        if key == "path":
+            paths = raw  # the path row comes before the configuration's (INPUT_LABELS)
+            cells = [names.path(v) for v in raw]
+        elif key == "configuration":
+            cells = [names.configuration(p, v) for p, v in zip(paths, raw, strict=True)]
+        elif key == "machine":
+            cells = [names.machine(v) for v in raw]
+        else:
+            cells = ["default" if v is None else input_value(key, v, unit) for v in raw]
         rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
     return rows
 
@@ -996,26 +1011,3 @@ class ProductNames:
 
 #: No names known: every slug prints as it is.
 NO_NAMES = ProductNames({}, {}, {})
-
-
-def named_compare_input_rows(answers: Sequence[Mapping[str, Any]], names: ProductNames) -> list[dict[str, Any]]:
-    """:func:`compare_input_rows` with the path, configuration and machine in product names (as
-    the saved-estimates list shows them), never slugs."""
-    rows = []
-    records = [_record(a) for a in answers]
-    paths: list[Any] = [None] * len(answers)
-    for label, key, unit in INPUT_LABELS:
-        raw = [_given(a, key) for a in records]
-        if all(v is None for v in raw):
-            continue
-        if key == "path":
-            paths = raw  # the path row comes before the configuration's (INPUT_LABELS)
-            cells = [names.path(v) for v in raw]
-        elif key == "configuration":
-            cells = [names.configuration(p, v) for p, v in zip(paths, raw, strict=True)]
-        elif key == "machine":
-            cells = [names.machine(v) for v in raw]
-        else:
-            cells = ["default" if v is None else input_value(key, v, unit) for v in raw]
-        rows.append({"label": label, "cells": cells, "differs": len(set(cells)) > 1})
-    return rows

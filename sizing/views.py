@@ -295,7 +295,7 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
     status = 400 if error else 200
     answers = [{**e.outputs, "inputs": e.inputs} for e in estimates]
     rows = presentation.compare_rows(answers)
-    input_rows = presentation.named_compare_input_rows(answers, product_names(signed_in_user(request)))
+    input_rows = presentation.compare_input_rows(answers, product_names(signed_in_user(request)))
     return render(
         request,
         "sizing/estimate_compare.html",

@@ -28,6 +28,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from models_lib.cec_place import SoftwareLimit
+from models_lib.limits import specialty_name
 from models_lib.pricing import PriceBook, configuration_cost
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
@@ -287,8 +288,7 @@ def evaluate_candidate(
     ]  # fmt: skip
     priced = None if book is None else dataclasses.asdict(book)
     # the generation's specialty engine: zAAP on z10..zEC12/zBC12 (benchmarks/engine_rules.yaml)
-    rules = capacity.engine_rules.get(first.machine_type)
-    specialty = "zAAP" if rules is not None and rules.java_engine == "zaap" else "zIIP"
+    specialty = specialty_name(capacity, first.machine_type)
     return json_result(
         {**candidate, "index": index, "periods": periods, "models": models, "basis": basis, "price_book": priced,
          "specialty": specialty}

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from rest_framework import serializers
 
+from models_lib import limits
 from models_lib.cec import MAX_WEIGHT, POOLS, Cec, Lpar, LparPool, check_cec, pool_engine_mips, shares_by_pool
 from models_lib.checks import InputError
 from models_lib.rmf_partition import PartitionDataReport
@@ -100,8 +101,7 @@ def lpar_json(lp: Lpar) -> dict[str, Any]:
 
 def specialty_name(machine_type: str) -> str:
     """zAAP where the generation runs eligible Java work on zAAPs (z10..zEC12/zBC12), else zIIP."""
-    rules = current_reference().lspr_table().engine_rules.get(machine_type)
-    return "zAAP" if rules is not None and rules.java_engine == "zaap" else "zIIP"
+    return limits.specialty_name(current_reference().lspr_table(), machine_type)
 
 
 def machine_name(row: CecConfiguration) -> str:
