@@ -31,11 +31,10 @@ from typing import Any
 from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, InterfaceError, OperationalError, connections, transaction
-from django.db.models import F, Value
+from django.db.models import Exists, F, OuterRef, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerOperationalError
@@ -47,6 +46,7 @@ from sizing.jobs import RUNNERS, JobStopped
 from sizing.models import Job, JobKind, JobStatus
 from sizing.services.batch_chunks import batch_after_chunk, batch_chunks_of, batch_split
 from sizing.services.plan_chunks import plan_chunks_of, plan_split
+from sizing.services.quotas import lock_owner
 
 logger = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ def job_submit(*, user: User, kind: str, params: dict[str, Any]) -> Job:
     if kind not in RUNNERS:
         raise ValidationError({"kind": [f"Unknown job kind {kind!r}."]})
     with transaction.atomic():
-        _lock_owner(user.pk)
+        lock_owner(user.pk)
         limit = settings.ZSIZER_MAX_QUEUED_JOBS_PER_USER
         queued = Job.objects.filter(owner_id=user.pk, parent=None, status=JobStatus.QUEUED).count()
         if queued >= limit:
@@ -148,12 +148,6 @@ def _run_job_task() -> Task[Any, Any]:
     """The worker's task, looked up by its name in the Celery app: sizing.tasks calls this module,
     so this module does not import it (``SizingConfig.ready`` registers the task in every process)."""
     return celery_app.tasks[RUN_JOB_TASK]
-
-
-def _lock_owner(owner_id: int) -> None:
-    """Serialise one user's submissions and claims (the user row, locked to the transaction's
-    end), so that the per-user limits count each other."""
-    list(get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True))
 
 
 def job_send(*, job_id: int, task_id: str) -> threading.Thread | None:
@@ -298,11 +292,32 @@ def job_run(
 
 def _claim(*, job_id: int, hostname: str) -> bool | None:
     """queued -> running: ``True`` if this delivery claimed the job, ``False`` if it was not
-    queued, ``None`` if its owner already has ``ZSIZER_MAX_RUNNING_JOBS_PER_USER`` jobs running
-    (it stays queued; the task looks again later)."""
-    now = timezone.now()
+    queued, ``None`` if its owner already has ``ZSIZER_MAX_RUNNING_JOBS_PER_USER`` jobs on workers
+    (:func:`jobs_on_workers`: it stays queued; the task looks again later).
+
+    The limit holds for the chunks of a split batch or plan as for any job: a 5,000-row batch is
+    20 chunks, and were they exempt one user's batch would take every worker."""
     queued = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED)
-    fields = {
+    row = queued.values("owner_id").first()
+    if row is None:
+        return False
+    if settings.CELERY_TASK_ALWAYS_EAGER:  # without a broker there are no workers to share
+        return bool(queued.update(**_claim_fields(hostname)))
+    with transaction.atomic():
+        lock_owner(row["owner_id"])
+        if jobs_on_workers(owner_id=row["owner_id"]) >= settings.ZSIZER_MAX_RUNNING_JOBS_PER_USER:
+            # The task's retry is its message: nothing for the reconciler.
+            queued.update(sent_at=timezone.now())
+            return None
+        # The start time is read under the lock, after the count: a job counted as ended had
+        # its finished_at written before this, so the owner's jobs' times never overlap more
+        # than the limit allows.
+        return bool(queued.update(**_claim_fields(hostname)))
+
+
+def _claim_fields(hostname: str) -> dict[str, Any]:
+    now = timezone.now()
+    return {
         "status": JobStatus.RUNNING,
         # started_at is the first start: a job queued again (lost worker, transient error) keeps it.
         "started_at": Coalesce(F("started_at"), Value(now)),
@@ -313,19 +328,13 @@ def _claim(*, job_id: int, hostname: str) -> bool | None:
         "progress": 0,
         "error": "",
     }
-    row = queued.values("owner_id", "parent_id").first()
-    if row is None:
-        return False
-    if row["parent_id"] is not None or settings.CELERY_TASK_ALWAYS_EAGER:
-        # A chunk runs under its batch's place; without a broker there are no workers to share.
-        return bool(queued.update(**fields))
-    with transaction.atomic():
-        _lock_owner(row["owner_id"])
-        running = Job.objects.filter(owner_id=row["owner_id"], parent=None, status=JobStatus.RUNNING).count()
-        if running >= settings.ZSIZER_MAX_RUNNING_JOBS_PER_USER:
-            queued.update(sent_at=now)  # the task's retry is its message: nothing for the reconciler
-            return None
-        return bool(queued.update(**fields))
+
+
+def jobs_on_workers(*, owner_id: int) -> int:
+    """How many of the owner's jobs a worker is computing now: running jobs, chunks included,
+    except a batch or plan split into chunks (it waits for them and holds no worker)."""
+    split = Exists(Job.objects.filter(parent_id=OuterRef("pk")))
+    return int(Job.objects.filter(owner_id=owner_id, status=JobStatus.RUNNING).exclude(split).count())
 
 
 def gave_up_message(attempts: int) -> str:

@@ -15,8 +15,12 @@ A new kind of stored row gets a quota with :func:`register_quota` (and a setting
 config/settings/base.py, documented in docs/configuration.md) and is checked by
 ``sizing.api.quotas.QuotaView`` on its create action, or by :func:`quota_check` in its service.
 
-Counts are read before the row is written: two creates of one user at the same instant can pass
-the limit by one each; the write throttles bound how far.
+A count and the create it allows are one transaction under a lock on the owner's user row
+(:func:`lock_owner`): ``sizing.api.quotas.QuotaView`` runs a create action in a transaction,
+checks the quota first thing in it and writes the row before the commit, so two creates of one
+user at the same instant are counted one after the other and never pass the limit together
+(other users are not held up).  The job service and the workers take the same lock for the
+per-user job limits (``sizing.services.jobs``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import QuerySet
 
 from sizing.models import Calibration, CecConfiguration, Estimate, Job, JobKind, JobStatus, Plan
@@ -120,10 +126,22 @@ def quota_usage(*, owner_id: int, name: str) -> QuotaUsage:
     return QuotaUsage(name=name, used=quota.used(owner_id), allowed=quota.limit, setting=quota.setting)
 
 
+def lock_owner(owner_id: int) -> None:
+    """Serialise one user's quota checks, submissions and job claims: lock their user row to the
+    end of the caller's transaction (one must be open), so that each counts the others' rows."""
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError("lock_owner() needs the caller's transaction")
+    list(get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True))
+
+
 def quota_check(*, owner_id: int, name: str) -> None:
     """Raise :class:`QuotaExceeded` if one more row of ``name`` would pass the owner's quota
-    (for kept jobs: after the oldest finished ones beyond it are deleted)."""
+    (for kept jobs: after the oldest finished ones beyond it are deleted).
+
+    Call it in the transaction that then writes the row: it locks the owner (:func:`lock_owner`)
+    until that transaction ends, so a concurrent create of theirs waits and counts this one."""
     quota = QUOTAS[name]
+    lock_owner(owner_id)
     if name == "jobs":
         _prune_finished_jobs(owner_id, keep=quota.limit - 1)
     used = quota.used(owner_id)

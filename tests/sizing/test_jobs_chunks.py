@@ -19,7 +19,7 @@ from django.utils import timezone
 from sizing.jobs.batch import run_batch
 from sizing.models import Job, JobStatus
 from sizing.services.job_recovery import broker_task_ids, jobs_reconcile
-from sizing.services.jobs import job_cancel, job_run
+from sizing.services.jobs import RUNNING_LIMIT_WAIT_S, job_cancel, job_run, jobs_on_workers
 from tests.celery_worker import fixture_reload_benchmarks, purge_queue, unique_queue  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,6 +82,38 @@ def test_a_big_batch_is_split_and_assembled_in_row_order_as_an_unsplit_run(
     small = _batch(user, "path,configuration,machine,tps,cps\n" + "\n".join(GOOD[:3]))
     assert job_run(job_id=small.pk, hostname="w1").state == JobStatus.SUCCEEDED
     assert _chunks(small) == [] and Job.objects.get(pk=small.pk).result["rows"] == 3
+
+
+def test_the_owners_running_limit_counts_chunks_and_not_their_split_batch(
+    user: Any, other_user: Any, split_batches: None, reload_benchmarks: None, settings: Any
+) -> None:
+    settings.ZSIZER_MAX_RUNNING_JOBS_PER_USER = 1
+    batch = _batch(user)
+    assert job_run(job_id=batch.pk, hostname="w1").state == JobStatus.RUNNING
+    first, second, third = _chunks(batch)
+    assert jobs_on_workers(owner_id=user.pk) == 0  # the split batch waits for its chunks on no worker
+    # A worker is computing the first chunk: that is the owner's one job on a worker.
+    now = timezone.now()
+    Job.objects.filter(pk=first.pk).update(status=JobStatus.RUNNING, attempts=1, last_started_at=now, heartbeat_at=now)
+    assert jobs_on_workers(owner_id=user.pk) == 1
+    for waiting in (second, third):
+        outcome = job_run(job_id=waiting.pk, hostname="w2")
+        assert (outcome.state, outcome.retry_in_s) == (JobStatus.QUEUED, RUNNING_LIMIT_WAIT_S)
+        waiting.refresh_from_db()
+        assert (waiting.status, waiting.attempts) == (JobStatus.QUEUED, 0) and waiting.sent_at is not None
+    # A new job of the same owner waits too; another engineer's batch does not.
+    mine = _batch(user, "path,configuration,machine,tps,cps\n" + GOOD[0] + "\n")
+    assert job_run(job_id=mine.pk, hostname="w2").state == JobStatus.QUEUED
+    theirs = _batch(other_user, "path,configuration,machine,tps,cps\n" + GOOD[0] + "\n")
+    assert job_run(job_id=theirs.pk, hostname="w3").state == JobStatus.SUCCEEDED
+    # The first chunk's worker ends it; the others then run one at a time and the batch is whole.
+    Job.objects.filter(pk=first.pk).update(status=JobStatus.QUEUED, attempts=0, heartbeat_at=None)
+    for chunk in (first, second, third):
+        assert job_run(job_id=chunk.pk, hostname="w2").state == JobStatus.SUCCEEDED
+    batch.refresh_from_db()
+    assert batch.status == JobStatus.SUCCEEDED
+    assert batch.result == run_batch(params={"csv": CSV}, owner=user, progress=lambda *_: None)
+    assert job_run(job_id=mine.pk, hostname="w2").state == JobStatus.SUCCEEDED
 
 
 def test_a_chunk_that_failed_fails_its_batch_with_its_rows_and_reason(

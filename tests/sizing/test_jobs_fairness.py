@@ -115,3 +115,60 @@ def test_a_flood_of_batches_and_plans_does_not_hold_back_another_users_curves(po
     unfinished = Job.objects.filter(pk__in=flood).exclude(status="succeeded").count()
     assert unfinished >= 3, unfinished
     assert p95 < 5.0, waits
+
+
+def _most_at_once(spans: list[tuple[Any, Any]]) -> int:
+    """The most of ``spans`` (start, end) that overlap at one instant (an end before a start)."""
+    events = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans], key=lambda e: (e[0], e[1]))
+    most = now = 0
+    for _, step in events:
+        now += step
+        most = max(most, now)
+    return most
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_big_batchs_chunks_keep_to_their_owners_running_limit_and_another_users_batch_gets_in(
+    settings: Any, reload_benchmarks: None
+) -> None:
+    """One user's batch of 10 chunks on a pool of two processes, with a running limit of one job
+    per user: the chunks run one at a time (never two at once, by their own start and end times),
+    so the second process is free for another user's batch, which starts while most of the big
+    batch's chunks have still to start.  Before chunks kept to the limit, the 10 chunks queued
+    first took both processes and the other batch started behind them."""
+    queue = unique_queue()
+    settings.ZSIZER_TASK_QUEUE = queue
+    settings.ZSIZER_MAX_QUEUED_JOBS_PER_USER = 40
+    env = {"ZSIZER_MAX_RUNNING_JOBS_PER_USER": "1", "ZSIZER_BATCH_CHUNK_ROWS": "20"}
+    # Every row's progress step slowed by 50 ms: a chunk of 20 rows takes a second or more.
+    worker = start_worker(queue=queue, consume="bulk", concurrency=2, env=env, slow_steps_s=0.05)
+    try:
+        users = get_user_model().objects
+        flooder = _client(users.create_user("flooder", password="flood-pass-1"))
+        engineer = _client(users.create_user("engineer", password="sizing-pass-1"))
+        big_csv = _batch_csv(200)
+        answer = flooder.post("/api/v1/jobs/", {"kind": "batch", "params": {"csv": big_csv}}, format="json")
+        assert answer.status_code == 202, answer.content
+        big_id = answer.json()["id"]
+        deadline = time.monotonic() + 60
+        while Job.objects.filter(parent_id=big_id).count() < 10:  # split: its 10 chunks are queued
+            assert time.monotonic() < deadline, worker.log_text()[-3000:]
+            time.sleep(0.05)
+        answer = engineer.post("/api/v1/jobs/", {"kind": "batch", "params": {"csv": _batch_csv(10)}}, format="json")
+        assert answer.status_code == 202, answer.content
+        small = wait_for_job(answer.json()["id"], timeout=120)
+        assert small.status == "succeeded", small.error
+        big = wait_for_job(big_id, timeout=240)
+        assert big.status == "succeeded", (big.error, worker.log_text()[-3000:])
+        chunks = list(Job.objects.filter(parent_id=big_id).order_by("pk"))
+        assert {c.status for c in chunks} == {"succeeded"} and len(chunks) == 10
+        assert _most_at_once([(c.last_started_at, c.finished_at) for c in chunks]) == 1
+        later = [c for c in chunks if c.last_started_at > small.started_at]
+        assert len(later) >= len(chunks) // 2, [(c.last_started_at, small.started_at) for c in chunks]
+        assert big.started_at < small.started_at < small.finished_at < big.finished_at
+        assert (big.result["rows"], big.result["succeeded"]) == (200, 200)
+    finally:
+        worker.kill()
+        purge_queue(queue)
+        worker.log.unlink(missing_ok=True)

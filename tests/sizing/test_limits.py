@@ -9,16 +9,22 @@ shared cache across processes and the spreadsheet's load: tests/sizing/test_thro
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.core.cache import caches
+from django.db import connection
 from django.test import override_settings
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 from sizing.api.throttles import SCOPES
 from sizing.models import BenchmarkPoint, Calibration, Job, JobStatus
+from sizing.services.quotas import QUOTAS
+from tests.celery_worker import fixture_reload_benchmarks, purge_queue, unique_queue  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -116,17 +122,72 @@ def test_kept_jobs_make_room_by_deleting_the_oldest_finished_and_refuse_when_all
 ) -> None:
     finished = [Job.objects.create(owner=user, kind="curve", params={}, status=JobStatus.SUCCEEDED) for _ in range(3)]
     with override_settings(ZSIZER_MAX_KEPT_JOBS_PER_USER=3):
-        # An invalid submission still passes the quota check first: room is made for it.
+        # A refused submission loses nothing: its check made room, and its 400 rolled that back.
         assert api.post("/api/v1/jobs/", {"kind": "curve", "params": {}}, format="json").status_code == 400
+        assert set(Job.objects.values_list("pk", flat=True)) == {j.pk for j in finished}
+        # An accepted one makes room by deleting the oldest finished job.
+        accepted = api.post("/api/v1/jobs/", {"kind": "curve", "params": CURVE}, format="json")
+        assert accepted.status_code == 202, accepted.content
         kept = set(Job.objects.values_list("pk", flat=True))
-        assert kept == {finished[1].pk, finished[2].pk}  # the oldest went
-        for _ in range(3):
+        assert kept == {finished[1].pk, finished[2].pk, accepted.json()["id"]}  # the oldest went
+        for _ in range(2):
             Job.objects.create(owner=user, kind="curve", params={}, status=JobStatus.QUEUED)
         Job.objects.filter(status=JobStatus.SUCCEEDED).delete()
         refused = api.post("/api/v1/jobs/", {"kind": "curve", "params": {}}, format="json")
         listed = api.get("/api/v1/jobs/").json()
     assert refused.status_code == 403 and refused.json()["quota"] == "jobs"
     assert listed["quota"]["used"] == 3 and listed["quota"]["allowed"] == 3
+
+
+#: A valid job and a valid estimate (published FiTeq points).
+CURVE = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z13", "cps_list": [4, 6, 8]}
+ESTIMATE = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z13", "tps": 8000}
+#: (quota, its setting, where a create is posted, the body, the create's status)
+CREATES = [
+    ("jobs", "ZSIZER_MAX_KEPT_JOBS_PER_USER", "/api/v1/jobs/", {"kind": "curve", "params": CURVE}, 202),
+    ("estimates", "ZSIZER_MAX_ESTIMATES_PER_USER", "/api/v1/estimates/", ESTIMATE, 201),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("quota", "setting", "url", "body", "created"), CREATES, ids=[c[0] for c in CREATES])
+def test_concurrent_creates_of_one_user_never_pass_the_quota(
+    user: Any, settings: Any, reload_benchmarks: None, quota: str, setting: str, url: str, body: Any, created: int
+) -> None:
+    """Eight creates at once from eight threads, each with its own connection to PostgreSQL, with
+    room for three: exactly three are stored and five refused naming the quota (the count and
+    the create are one transaction under a lock on the user's row)."""
+    limit, attempts = 3, 8
+    setattr(settings, setting, limit)
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # submitted jobs go to a queue of this test's own
+    settings.ZSIZER_TASK_QUEUE = unique_queue()
+    token = Token.objects.create(user=user).key
+    start = threading.Barrier(attempts)
+    answers: list[tuple[int, Any]] = []
+
+    def create() -> None:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        try:
+            start.wait(timeout=30)
+            response = client.post(url, body, format="json")
+            answers.append((response.status_code, response.json()))
+        finally:
+            connection.close()  # this thread's own
+
+    threads = [threading.Thread(target=create) for _ in range(attempts)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+    finally:
+        purge_queue(settings.ZSIZER_TASK_QUEUE)
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [created] * limit + [403] * (attempts - limit), answers
+    assert {b["quota"] for s, b in answers if s == 403} == {quota}
+    assert {(b["used"], b["allowed"]) for s, b in answers if s == 403} == {(limit, limit)}
+    assert QUOTAS[quota].used(user.pk) == limit
 
 
 # -- throttles ---------------------------------------------------------------------------------
