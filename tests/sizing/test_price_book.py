@@ -10,10 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from sizing.models import CapacityRating, PriceBook
+from sizing.selectors.price_books import book_cache_key
+from tests.celery_worker import fixture_reload_benchmarks  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -247,3 +253,42 @@ def test_the_pdf_and_csv_carry_the_cost(api: Any) -> None:
     assert row["cost_currency"] == "EUR" and row["cost_msu_basis"] == "installed"
     assert float(row["cost_total"]) == pytest.approx(body["cost"]["total"], rel=1e-5)  # 6 significant digits
     assert row["objective"] == "least-cost"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_book_is_read_from_the_cache_and_a_change_is_priced_by_the_next_estimate(
+    user: Any, reload_benchmarks: None, django_assert_num_queries: Any
+) -> None:
+    """A repeated estimate does not read the book from the database (one query fewer than the
+    same estimate with the book's cache entry dropped); a change of prices, by the API or by any
+    save of the row, is priced by the very next estimate; a deleted book prices nothing."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    assert client.put(URL, BOOK, format="json").status_code == 201
+    first = client.get("/api/v1/estimate", ZOSCONNECT).json()
+    installed = _rated_msu(first["capacity"]["model"])
+    assert first["cost"]["total"] == pytest.approx(
+        _by_hand(BOOK, first["cps"], first["ziips"], installed, 0), rel=1e-12
+    )
+    caches[settings.ZSIZER_ANSWER_CACHE].delete(book_cache_key(user))
+    with CaptureQueriesContext(connection) as cold:
+        assert client.get("/api/v1/estimate", ZOSCONNECT).json() == first
+    assert sum("sizing_pricebook" in q["sql"] for q in cold.captured_queries) == 1
+    with django_assert_num_queries(len(cold.captured_queries) - 1) as warm:
+        assert client.get("/api/v1/estimate", ZOSCONNECT).json() == first
+    assert not any("sizing_pricebook" in q["sql"] for q in warm.captured_queries)
+    # A new book through the API: the next estimate prices from it.
+    dearer = {**BOOK, "currency": "USD", "cp_price": 150_000.0, "term_years": 3}
+    assert client.put(URL, dearer, format="json").status_code == 200
+    after = client.get("/api/v1/estimate", ZOSCONNECT).json()
+    assert after["cost"]["currency"] == "USD"
+    assert after["cost"]["total"] == pytest.approx(_by_hand(dearer, after["cps"], after["ziips"], installed, 0))
+    # A change saved to the row by other code (the admin): seen too.
+    row = PriceBook.objects.get(owner=user)
+    row.msu_price = 0.0
+    row.save()
+    free_msu = client.get("/api/v1/estimate", ZOSCONNECT).json()["cost"]
+    by_hand = _by_hand({**dearer, "msu_price": 0.0}, after["cps"], after["ziips"], installed, 0)
+    assert (free_msu["software"], free_msu["total"]) == (0.0, pytest.approx(by_hand))
+    assert client.delete(URL).status_code == 204
+    assert "cost" not in client.get("/api/v1/estimate", ZOSCONNECT).json()
