@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MAX_UTILIZATION",
     "LEVEL_ORDER",
+    "SATURATION_KINDS",
     "WARNING_CODES",
     "WARNING_INPUTS",
     "WARNING_LEVELS",
@@ -48,6 +49,11 @@ __all__ = [
 #: between the two and leaves headroom for peaks inside an RMF interval: for a 10-CP pool the
 #: M/M/c queueing delay at 85 % is 2.6 times that at 76 %, and grows another 4.7 times by 95 %.
 DEFAULT_MAX_UTILIZATION = 0.85
+
+#: What an answer's ``saturation_tps`` is (``SizingResult.saturation_kind``): a central value, a
+#: lower bound (the central cost is the published upper bound), or unknown (no saturation rate:
+#: no CPU figures are published).
+SATURATION_KINDS = ("value", "lower-bound", "unknown")
 
 #: Stable warning codes, with what triggers them.
 WARNING_CODES: Mapping[str, str] = {
@@ -232,10 +238,11 @@ class SizingResult:
         "clients"), ``label``, ``utilization``.
     saturation_binding : SaturationBinding or None
         The resource that saturates first: ``resource``, ``label``.
-    saturation_kind : {"value", "lower-bound"}
+    saturation_kind : {"value", "lower-bound", "unknown"}
         "lower-bound" where the central cost is the published upper bound (bounds-only) and no
         projection band widens it: the true saturation rate is at least ``saturation_tps``,
-        which is then the low end of ``ranges.saturation_tps``.
+        which is then the low end of ``ranges.saturation_tps``.  "unknown" where
+        ``saturation_tps`` is ``None`` (no CPU figures are published: HostBridge).
     ranges : Ranges
         ``cps`` (CPs required), ``ziips``, ``saturation_tps``, ``response_time_ms``: [low,
         high] from the cost range (prediction interval or published bounds), widened by the

@@ -361,6 +361,7 @@ def no_cpu_result(
         response_time_ms=ResponseTime(None, floor.value_ms, None),
         ranges=replace(Ranges.unknown(), response_time_ms=Range(floor.value_ms, None)),
         saturation_tps=None,
+        saturation_kind="unknown",  # nothing is sized: no rate saturates anything we know of
         knee_tps=None,
         closed_throughput_tps=None,
         warnings=tuple(warnings),

@@ -384,9 +384,7 @@ def _answer(
         specialty_engine_max=cap,
         binding_resource=binding_at_target(chosen, req.policy, pw.response, req.t, rt.closed_throughput),
         saturation_binding=binding_label(d.sat, req.policy, pw.response),
-        # A lower bound only where the central cost is the upper end of its range and no band
-        # widens it: then the saturation is the low end of its range.
-        saturation_kind="lower-bound" if basis.cost_is_upper_bound and d.band == 0.0 else "value",
+        saturation_kind=saturation_kind(finite_or_none(d.sat.tps), basis.cost_is_upper_bound, d.band),
         ranges=d.ranges,
         capacity_detail=cap_block,
         warnings=d.warnings,
@@ -408,3 +406,13 @@ def _answer(
         cost=req.pricer.cost(chosen) if req.pricer is not None and fits else None,
         prepared=pw,
     )
+
+
+def saturation_kind(saturation_tps: float | None, cost_is_upper_bound: bool, band: float) -> str:
+    """What ``saturation_tps`` is: ``unknown`` where there is none (no CPU figures are published,
+    so no rate can be said to saturate anything), ``lower-bound`` where the central cost is the
+    upper end of its range and no band widens it (the saturation is then the low end of its
+    range), else ``value``."""
+    if saturation_tps is None:
+        return "unknown"
+    return "lower-bound" if cost_is_upper_bound and band == 0.0 else "value"

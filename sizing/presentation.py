@@ -260,7 +260,8 @@ def saturation_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     rec = _record(answer)
     sat = finite(rec.saturation_tps)
     if sat is None:
-        return Figure(DASH)
+        # saturation_kind "unknown": no CPU figures, so no rate can be said to saturate the CPs.
+        return Figure(DASH, note="no CPU figures published" if rec.saturation_kind == "unknown" else "")
     label = rec.saturation_binding.label if rec.saturation_binding is not None else ""
     note = f"bound by {label}" if label else ""
     if rec.saturation_kind == "lower-bound":

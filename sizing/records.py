@@ -484,6 +484,14 @@ def _response(value: Any) -> ResponseRecord:
     return ResponseRecord(_opt_float(value))  # version 0: one number
 
 
+def _saturation_kind(data: Json) -> str:
+    """The answer's ``saturation_kind``; ``unknown`` where it has no saturation rate, whatever an
+    answer stored before that kind existed said (HostBridge's were stored as ``value``)."""
+    if _opt_float(data.get("saturation_tps")) is None:
+        return "unknown"
+    return str(data.get("saturation_kind") or "value")
+
+
 # -- the record -------------------------------------------------------------------------------
 
 #: The answer's keys in the order the engine writes them (``SizingResult.to_dict``); ``to_dict``
@@ -667,7 +675,7 @@ class EstimateRecord:
             specialty_engine_max=_opt_int(data.get("specialty_engine_max")),
             binding_resource=_maybe(data.get("binding_resource"), _binding),
             saturation_binding=_maybe(data.get("saturation_binding"), _binding),
-            saturation_kind=str(data.get("saturation_kind") or "value"),
+            saturation_kind=_saturation_kind(data),
             ranges=RangesRecord(
                 cps=RangeRecord.read(ranges.get("cps")),
                 ziips=RangeRecord.read(ranges.get("ziips")),

@@ -245,7 +245,8 @@ def _question_names(estimate: Any) -> dict[str, str]:
 @login_required
 def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
     estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
-    answer = {"inputs": estimate.inputs, **estimate.outputs}
+    # The stored answer is read into its record once; every part of the page is written from it.
+    record = EstimateRecord.from_dict({"inputs": estimate.inputs, **estimate.outputs})
     names = _question_names(estimate)  # the question by name, as the PDF says it (never slugs)
     return _render_with_charts(
         request,
@@ -253,13 +254,11 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "estimate": estimate,
             "answer": estimate.outputs,
-            "figures": presentation.figures(answer),
-            **presentation.warnings_by_level(answer),
-            "basis_rows": presentation.basis_rows(answer),
-            "cost_rows": presentation.cost_rows(answer),
-            "assumptions": [
-                presentation.customer_wording(a) for a in EstimateRecord.from_dict(answer).basis.assumptions
-            ],
+            "figures": presentation.figures(record),
+            **presentation.warnings_by_level(record),
+            "basis_rows": presentation.basis_rows(record),
+            "cost_rows": presentation.cost_rows(record),
+            "assumptions": [presentation.customer_wording(a) for a in record.basis.assumptions],
             "input_rows": [
                 (label, names.get(key) or presentation.input_value(key, estimate.inputs[key], unit))
                 for label, key, unit in presentation.INPUT_LABELS
@@ -293,9 +292,10 @@ def estimate_compare(request: HttpRequest) -> HttpResponse:
             error = "One of those estimates does not exist or is not yours."
             estimates = []
     status = 400 if error else 200
-    answers = [{**e.outputs, "inputs": e.inputs} for e in estimates]
-    rows = presentation.compare_rows(answers)
-    input_rows = presentation.compare_input_rows(answers, product_names(signed_in_user(request)))
+    # Each stored answer read into its record once, for both tables.
+    records = [EstimateRecord.from_dict({**e.outputs, "inputs": e.inputs}) for e in estimates]
+    rows = presentation.compare_rows(records)
+    input_rows = presentation.compare_input_rows(records, product_names(signed_in_user(request)))
     return render(
         request,
         "sizing/estimate_compare.html",

@@ -21,6 +21,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from models_lib.answer import SATURATION_KINDS
 from models_lib.choice import OBJECTIVES
 from sizing.models import PriceBook
 
@@ -323,8 +324,9 @@ class EstimateResultSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="throughput of the closed network (clients, think time); null: open arrivals"
     )
     saturation_kind = serializers.ChoiceField(
-        choices=["value", "lower-bound"],
-        help_text="lower-bound: the central cost is the published upper bound (then the low end of its range)",
+        choices=list(SATURATION_KINDS),
+        help_text="lower-bound: the central cost is the published upper bound (then the low end of its range); "
+        "unknown: no saturation rate (saturation_tps null: no CPU figures are published)",
     )
     saturation_binding = BindingSerializer(allow_null=True, help_text="the resource that saturates first")
     binding_resource = BindingSerializer(allow_null=True, help_text="the busiest resource at the target TPS")

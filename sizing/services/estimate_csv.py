@@ -217,7 +217,7 @@ HEADER_COLUMNS: tuple[Column, ...] = (
     Column("saturation_tps", "transactions/s", "rate at which the binding resource saturates", ("record", "saturation_tps")),
     Column("saturation_tps_low", "transactions/s", "low end of its range", ("record", "ranges", "saturation_tps", 0)),
     Column("saturation_tps_high", "transactions/s", "high end of its range", ("record", "ranges", "saturation_tps", 1)),
-    Column("saturation_kind", "", "value, or lower-bound where the central cost is the published upper bound", ("record", "saturation_kind")),
+    Column("saturation_kind", "", "value; lower-bound where the central cost is the published upper bound; unknown where no CPU figures are published", ("record", "saturation_kind")),
     Column("saturation_binding_resource", "", "resource that saturates first", ("record", "saturation_binding", "resource")),
     Column("knee_tps", "transactions/s", "rate where response time starts to climb steeply", ("record", "knee_tps")),
     Column("closed_throughput_tps", "transactions/s", "throughput of the given clients and think time", ("record", "closed_throughput_tps")),

@@ -106,3 +106,16 @@ def test_answer_serializer_lists_every_key_of_to_dict() -> None:
     api_name = {"capacity_detail": "capacity"}
     # ``feasible`` is served beside ``feasibility`` (its first field), for clients that read one flag.
     assert {api_name.get(f.name, f.name) for f in fields(SizingResult) if f.name != "prepared"} | {"feasible"} == served
+
+
+def test_the_saturation_kinds_documented_are_the_engines() -> None:
+    """The schema's enum is the engine's list, which names every kind the engine writes: a central
+    value and a lower bound (``saturation_kind`` of the decision) and unknown (no saturation
+    rate: the answer of a path without CPU figures)."""
+    from models_lib.answer import SATURATION_KINDS
+    from models_lib.decision import saturation_kind
+
+    documented = schema.EstimateResultSerializer().fields["saturation_kind"]
+    assert list(documented.choices) == list(SATURATION_KINDS) == ["value", "lower-bound", "unknown"]
+    written = {saturation_kind(s, bound, band) for s in (None, 1_000.0) for bound in (False, True) for band in (0, 0.1)}
+    assert written == set(SATURATION_KINDS)
