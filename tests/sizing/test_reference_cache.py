@@ -78,7 +78,8 @@ def test_warm_get_estimate_runs_three_queries_token_version_and_price_book(api: 
     with CaptureQueriesContext(connection) as queries:
         _estimate(api, 1234.5)  # a different rate: computed, from the cached fits
     # DRF TokenAuthentication (1), the reference-data version (1) and the user's own price book
-    # (1: an estimate's cost comes from it, issue 32 item 2); no reference rows read.
+    # (1: an estimate's cost comes from it, issue 32 item 2; read from its row inside this test's
+    # transaction, from the shared cache outside one: test_price_book.py); no reference rows read.
     assert _tables(queries) == ["authtoken_token", "sizing_referenceversion", "sizing_pricebook"]
 
 
@@ -90,14 +91,16 @@ def test_within_the_check_interval_an_estimate_reads_no_reference_data(api: Any)
     assert _tables(queries) == ["authtoken_token", "sizing_pricebook"]
 
 
-def test_post_estimate_runs_five_queries_token_quota_version_price_book_insert(api: Any) -> None:
+def test_post_estimate_runs_six_queries_token_lock_quota_version_price_book_insert(api: Any) -> None:
     api.post("/api/v1/estimates/", {**FITEQ, "tps": 1000}, format="json")
     with CaptureQueriesContext(connection) as queries:
         response = api.post("/api/v1/estimates/", {**FITEQ, "tps": 3000}, format="json")
     assert response.status_code == 201
-    # the quota's count of saved estimates (issue 31) comes before the answer
+    # the quota's count of saved estimates (issue 31) comes before the answer, under the lock on
+    # the user's row that makes the count and the insert one step (sizing.services.quotas)
     assert _tables(queries) == [
         "authtoken_token",
+        "auth_user",
         "sizing_estimate",
         "sizing_referenceversion",
         "sizing_pricebook",
