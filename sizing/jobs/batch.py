@@ -24,7 +24,7 @@ from rest_framework import serializers
 from sizing.jobs.base import Progress, json_result, table
 from sizing.records import EstimateInputs, EstimateRecord, FitAnswerRecord
 from sizing.services.estimate_csv import FIT_HEADER, HEADER, UNITS, Subject, estimate_csv_row, spreadsheet_number
-from sizing.services.estimate_inputs import EstimateInputSerializer, estimate_inputs
+from sizing.services.estimate_inputs import EstimateInputSerializer, row_estimate_inputs
 from sizing.services.estimates import estimate_answer_records
 from sizing.services.fit import fit_compute
 from sizing.services.fit_inputs import FitInputSerializer
@@ -94,7 +94,7 @@ def _asks_fit(data: dict[str, str]) -> bool:
 def _checked(data: dict[str, str]) -> EstimateInputs | str:
     """An estimate row's inputs checked by the estimate's form, or the reason they are refused."""
     try:
-        return estimate_inputs({k: v for k, v in data.items() if k != "generations"})
+        return row_estimate_inputs({k: v for k, v in data.items() if k != "generations"})
     except serializers.ValidationError as exc:
         return _errors_text(exc.detail)
 

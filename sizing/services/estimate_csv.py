@@ -70,18 +70,26 @@ class Column:
     source: Path | Callable[[Subject], Any]
 
 
+#: Whether a type is a ``Mapping`` (asked once per type: the ABC's check is slow on every cell).
+_MAPPINGS: dict[type, bool] = {}
+
+
+def _step(value: Any, key: str | int) -> Any:
+    """One step of a column's path from ``value`` (not ``None``): a range's end, a mapping's key
+    (a refused row's inputs as given, a fit row's cells) or an attribute (``None`` if missing)."""
+    if isinstance(key, int):
+        return (value.low, value.high)[key] if isinstance(value, RangeRecord) else None
+    kind = type(value)
+    mapping = _MAPPINGS.get(kind)
+    if mapping is None:
+        mapping = _MAPPINGS[kind] = issubclass(kind, Mapping)
+    return value.get(key) if mapping else getattr(value, key, None)
+
+
 def _at(subject: Subject, path: Path) -> Any:
     value: Any = subject
     for key in path:
-        if isinstance(key, int):
-            if isinstance(value, RangeRecord):
-                value = (value.low, value.high)[key]
-            else:
-                return None
-        elif isinstance(value, Mapping):  # a refused row's inputs as given, a fit row's cells
-            value = value.get(key)
-        else:
-            value = getattr(value, key, None)
+        value = _step(value, key)
         if value is None:
             return None
     return value
@@ -275,20 +283,65 @@ def spreadsheet_number(value: Any) -> Any:
     return rounded
 
 
-def _cell(column: Column, subject: Subject) -> Any:
-    value = column.source(subject) if callable(column.source) else _at(subject, column.source)
-    if not isinstance(value, (int, float, str)):  # a block, not a cell: never a packed cell
+def _cell_value(value: Any) -> Any:
+    """A column's value as a cell: a number, text or ``None`` (a block, not a cell: never a packed cell)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        return spreadsheet_number(value)
+    if not isinstance(value, (int, float, str)):
         return None
     return spreadsheet_number(value)
 
 
+def _cell(column: Column, subject: Subject) -> Any:
+    return _cell_value(column.source(subject) if callable(column.source) else _at(subject, column.source))
+
+
+@dataclass(frozen=True)
+class _RowPlan:
+    """How to read a row's cells (:func:`_plan`): each distinct step of the columns' paths once
+    (``record`` once, ``record.basis`` once, its ``projection`` once...), then each cell from its
+    path's last value or its function.  The same cells as :func:`_cell` column by column."""
+
+    #: (the slot read, the key): step ``i`` writes slot ``i + 1``; slot 0 is the subject
+    steps: tuple[tuple[int, str | int], ...]
+    #: (the column's name, the slot of its value or its function)
+    cells: tuple[tuple[str, int | Callable[[Subject], Any]], ...]
+
+
+def _plan(columns: tuple[Column, ...]) -> _RowPlan:
+    slots: dict[Path, int] = {(): 0}
+    steps: list[tuple[int, str | int]] = []
+    cells: list[tuple[str, int | Callable[[Subject], Any]]] = []
+    for column in columns:
+        if callable(column.source):
+            cells.append((column.name, column.source))
+            continue
+        path = tuple(column.source)
+        for n in range(1, len(path) + 1):
+            if path[:n] not in slots:
+                steps.append((slots[path[: n - 1]], path[n - 1]))
+                slots[path[:n]] = len(steps)
+        cells.append((column.name, slots[path]))
+    return _RowPlan(tuple(steps), tuple(cells))
+
+
 #: Units of the columns of ``HEADER`` (and ``FIT_HEADER``), for an XLSX header.
 UNITS: dict[str, str] = {c.name: c.unit for c in (*HEADER_COLUMNS, *FIT_COLUMNS)}
+
+_PLANS = {False: _plan(HEADER_COLUMNS), True: _plan(HEADER_COLUMNS + FIT_COLUMNS)}
 
 
 def estimate_csv_row(subject: Subject | EstimateRecord, *, with_fit: bool = False) -> dict[str, Any]:
     """The cells of one estimate, keyed and ordered by ``HEADER`` (and ``FIT_HEADER``)."""
     if isinstance(subject, EstimateRecord):
         subject = Subject.of(subject)
-    columns = HEADER_COLUMNS + (FIT_COLUMNS if with_fit else ())
-    return {c.name: _cell(c, subject) for c in columns}
+    plan = _PLANS[with_fit]
+    values: list[Any] = [subject]
+    for slot, key in plan.steps:
+        value = values[slot]
+        values.append(None if value is None else _step(value, key))
+    cell = _cell_value
+    return {name: cell(values[source] if isinstance(source, int) else source(subject)) for name, source in plan.cells}
