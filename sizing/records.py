@@ -141,11 +141,15 @@ class EstimateInputs:
     def to_dict(self) -> dict[str, Any]:
         """The fields that are given (None and "" left out), as the selectors and caches key them."""
         out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _INPUT_NAMES:
+            value = getattr(self, name)
             if value is not None and value != "":
-                out[f.name] = value
+                out[name] = value
         return out
+
+
+#: ``EstimateInputs``' field names in order (``dataclasses.fields`` is slow to ask on every question).
+_INPUT_NAMES = tuple(f.name for f in fields(EstimateInputs))
 
 
 # -- the answer's blocks (field names are the JSON's keys) -----------------------------------
@@ -486,6 +490,13 @@ def _response(value: Any) -> ResponseRecord:
 
 # -- the record -------------------------------------------------------------------------------
 
+
+class _Read:
+    """``EstimateRecord.from_dict``'s default question: read from the answer's ``inputs``."""
+
+
+READ = _Read()
+
 #: The answer's keys in the order the engine writes them (``SizingResult.to_dict``); ``to_dict``
 #: writes them in this order, so that the served JSON is unchanged.
 ANSWER_KEYS = (
@@ -614,10 +625,11 @@ class EstimateRecord:
     # -- the JSON boundary --------------------------------------------------------------------
 
     @classmethod
-    def from_dict(cls, data: Json) -> EstimateRecord:
+    def from_dict(cls, data: Json, *, inputs: EstimateInputs | None | _Read = READ) -> EstimateRecord:
         """An answer as served (``{"inputs", "model_version", **answer}``), as stored
         (``Estimate.outputs`` with its inputs beside it) or a saved estimate as the API serves it;
-        of any schema version (see the module docstring)."""
+        of any schema version (see the module docstring).  ``inputs``: the record's question where
+        the caller has it typed already (else read from ``data["inputs"]``)."""
         version = _opt_int(data.get("schema_version"))
         if version is None:
             version = 1 if "feasibility" in data else 0
@@ -635,7 +647,7 @@ class EstimateRecord:
             )
         ranges = _obj(data.get("ranges"))
         return cls(
-            inputs=_inputs(_obj(data.get("inputs"))),
+            inputs=_inputs(_obj(data.get("inputs"))) if isinstance(inputs, _Read) else inputs,
             model_version=_opt_str(data.get("model_version")),
             path=_opt_str(data.get("path")),
             configuration=_opt_str(data.get("configuration")),

@@ -21,7 +21,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
-from sizing.jobs.base import Progress, json_result, table
+from sizing.jobs.base import Progress, json_result, json_safe, table
 from sizing.records import EstimateInputs, EstimateRecord, FitAnswerRecord
 from sizing.services.estimate_csv import FIT_HEADER, HEADER, UNITS, Subject, estimate_csv_row, spreadsheet_number
 from sizing.services.estimate_inputs import EstimateInputSerializer, row_estimate_inputs
@@ -185,12 +185,15 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
             given_inputs = {k: _given(k, v) for k, v in zip(header, given, strict=False) if v.strip()}
             subject = Subject(inputs=given_inputs, estimate_name=given_inputs.get("name"))
             cells = {**estimate_csv_row(subject, with_fit=with_fit), **cells}
+            number = spreadsheet_number
+        else:  # an estimate's cells (estimate_csv_row): spreadsheet numbers already
+            number = _as_is
         cells.update(row=n, error=error or None)
         # a chunk stored before rows had a status: an answered row counts as sized
         cells["status"] = cells.get("status") or "sized"
         counts[str(cells["status"])] += 1
-        table_rows.append([spreadsheet_number(cells.get(c)) for c in columns])
-    return json_result(
+        table_rows.append([_json_cell(number(cells.get(c))) for c in columns])
+    result = json_result(
         {
             "kind": "batch",
             "rows": len(answers),
@@ -198,9 +201,30 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
             "succeeded": len(answers) - counts["refused"],
             "failed": counts["refused"],
             "counts": counts,
-            "table": table(columns, table_rows),
         }
     )
+    # the table's cells made JSON-safe one by one above (json_result's walk, without asking a
+    # plain cell more than its type)
+    result["table"] = table(columns, table_rows)
+    return result
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+#: A cell of these types is JSON as it is.
+_PLAIN_CELLS = frozenset((str, int, bool, type(None)))
+
+
+def _json_cell(value: Any) -> Any:
+    """A cell as :func:`~sizing.jobs.base.json_safe` makes it, a plain one without the walk."""
+    kind = type(value)
+    if kind in _PLAIN_CELLS:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else None
+    return json_safe(value)
 
 
 def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:
