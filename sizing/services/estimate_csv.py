@@ -72,6 +72,8 @@ class Column:
 
 #: Whether a type is a ``Mapping`` (asked once per type: the ABC's check is slow on every cell).
 _MAPPINGS: dict[type, bool] = {}
+#: The types found not to be a ``Mapping``: a step reads their attributes.
+_OBJECTS: set[type] = set()
 
 
 def _step(value: Any, key: str | int) -> Any:
@@ -83,6 +85,8 @@ def _step(value: Any, key: str | int) -> Any:
     mapping = _MAPPINGS.get(kind)
     if mapping is None:
         mapping = _MAPPINGS[kind] = issubclass(kind, Mapping)
+        if not mapping:
+            _OBJECTS.add(kind)
     return value.get(key) if mapping else getattr(value, key, None)
 
 
@@ -283,6 +287,10 @@ def spreadsheet_number(value: Any) -> Any:
     return rounded
 
 
+#: Cells of these types are written as they are.
+_PLAIN_CELLS = frozenset((str, int, bool, type(None)))
+
+
 def _cell_value(value: Any) -> Any:
     """A column's value as a cell: a number, text or ``None`` (a block, not a cell: never a packed cell)."""
     kind = type(value)
@@ -311,6 +319,35 @@ class _RowPlan:
     cells: tuple[tuple[str, int | Callable[[Subject], Any]], ...]
 
 
+def _compiled(plan: _RowPlan) -> Callable[[Subject], dict[str, Any]]:
+    """:func:`estimate_csv_row`'s cells of ``plan`` as one generated function (as ``dataclasses``
+    generates ``__init__``; the source is our own column names and path keys): each step a local
+    variable, an attribute read directly where the value's type is known not to be a mapping
+    (:func:`_step` otherwise), a plain cell kept as it is (:func:`_cell_value` otherwise)."""
+    namespace: dict[str, Any] = {"_step": _step, "_OBJECTS": _OBJECTS, "_Range": RangeRecord,
+                                 "_cell": _cell_value, "_PLAIN": _PLAIN_CELLS}  # fmt: skip
+    lines = ["def row(s):", "    v0 = s"]
+    for n, (slot, key) in enumerate(plan.steps, 1):
+        v = f"v{slot}"
+        if isinstance(key, int):
+            read = f"(({v}.low, {v}.high)[{key}] if type({v}) is _Range else _step({v}, {key}))"
+        else:
+            read = f"(getattr({v}, {key!r}, None) if type({v}) in _OBJECTS else _step({v}, {key!r}))"
+        lines.append(f"    v{n} = None if {v} is None else {read}")
+    items = []
+    for n, (name, source) in enumerate(plan.cells):
+        if isinstance(source, int):
+            value = f"v{source}"
+        else:
+            namespace[f"_f{n}"] = source
+            value = f"_f{n}(s)"
+        items.append(f"        {name!r}: (x if type(x := {value}) in _PLAIN else _cell(x)),")
+    lines += ["    return {", *items, "    }"]
+    exec("\n".join(lines) + "\n", namespace)
+    function: Callable[[Subject], dict[str, Any]] = namespace["row"]
+    return function
+
+
 def _plan(columns: tuple[Column, ...]) -> _RowPlan:
     slots: dict[Path, int] = {(): 0}
     steps: list[tuple[int, str | int]] = []
@@ -332,16 +369,11 @@ def _plan(columns: tuple[Column, ...]) -> _RowPlan:
 UNITS: dict[str, str] = {c.name: c.unit for c in (*HEADER_COLUMNS, *FIT_COLUMNS)}
 
 _PLANS = {False: _plan(HEADER_COLUMNS), True: _plan(HEADER_COLUMNS + FIT_COLUMNS)}
+_ROWS = {with_fit: _compiled(plan) for with_fit, plan in _PLANS.items()}
 
 
 def estimate_csv_row(subject: Subject | EstimateRecord, *, with_fit: bool = False) -> dict[str, Any]:
     """The cells of one estimate, keyed and ordered by ``HEADER`` (and ``FIT_HEADER``)."""
     if isinstance(subject, EstimateRecord):
         subject = Subject.of(subject)
-    plan = _PLANS[with_fit]
-    values: list[Any] = [subject]
-    for slot, key in plan.steps:
-        value = values[slot]
-        values.append(None if value is None else _step(value, key))
-    cell = _cell_value
-    return {name: cell(values[source] if isinstance(source, int) else source(subject)) for name, source in plan.cells}
+    return _ROWS[with_fit](subject)
