@@ -70,6 +70,8 @@ def _obj(value: Any) -> Json:
 
 
 def _maybe(value: Any, build: Callable[[Json], T]) -> T | None:
+    if value is None:  # an absent block (the ABC's check is slow on every one)
+        return None
     return build(value) if type(value) is dict or isinstance(value, Mapping) else None
 
 
@@ -186,6 +188,8 @@ class RangeRecord:
 
     @classmethod
     def read(cls, value: Any) -> RangeRecord:
+        if type(value) is list and len(value) == 2:  # the current shape first: read on every answer
+            return cls(_opt_float(value[0]), _opt_float(value[1]))
         if isinstance(value, Mapping):  # version 0: {"low": .., "high": ..}
             return cls(_opt_float(value.get("low")), _opt_float(value.get("high")))
         if isinstance(value, (list, tuple)) and len(value) == 2:
@@ -481,7 +485,7 @@ def _inputs(data: Json) -> EstimateInputs | None:
 
 
 def _response(value: Any) -> ResponseRecord:
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):
         return ResponseRecord(
             _opt_float(value.get("value")), _opt_float(value.get("low")), _opt_float(value.get("high"))
         )
@@ -672,7 +676,9 @@ class EstimateRecord:
             saturation_tps=_opt_float(data.get("saturation_tps")),
             knee_tps=_opt_float(data.get("knee_tps")),
             closed_throughput_tps=_opt_float(data.get("closed_throughput_tps")),
-            warnings=tuple(_warning(w) for w in data.get("warnings") or () if isinstance(w, Mapping)),
+            warnings=tuple(
+                _warning(w) for w in data.get("warnings") or () if type(w) is dict or isinstance(w, Mapping)
+            ),
             basis=_basis(_obj(data.get("basis"))),
             max_utilization=_opt_float(data.get("max_utilization")),
             specialty_engine=str(data.get("specialty_engine") or "zIIP"),

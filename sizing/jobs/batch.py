@@ -185,14 +185,14 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
             given_inputs = {k: _given(k, v) for k, v in zip(header, given, strict=False) if v.strip()}
             subject = Subject(inputs=given_inputs, estimate_name=given_inputs.get("name"))
             cells = {**estimate_csv_row(subject, with_fit=with_fit), **cells}
-            number = spreadsheet_number
-        else:  # an estimate's cells (estimate_csv_row): spreadsheet numbers already
-            number = _as_is
         cells.update(row=n, error=error or None)
         # a chunk stored before rows had a status: an answered row counts as sized
         cells["status"] = cells.get("status") or "sized"
         counts[str(cells["status"])] += 1
-        table_rows.append([_json_cell(number(cells.get(c))) for c in columns])
+        if "cps_required" in answer:  # an estimate's cells (estimate_csv_row): spreadsheet numbers already
+            table_rows.append([v if type(v := cells.get(c)) in _PLAIN_CELLS else _json_cell(v) for c in columns])
+        else:
+            table_rows.append([_json_cell(spreadsheet_number(cells.get(c))) for c in columns])
     result = json_result(
         {
             "kind": "batch",
@@ -207,10 +207,6 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
     # plain cell more than its type)
     result["table"] = table(columns, table_rows)
     return result
-
-
-def _as_is(value: Any) -> Any:
-    return value
 
 
 #: A cell of these types is JSON as it is.

@@ -20,6 +20,7 @@ from sizing.records import EstimateInputs, EstimateRecord, RangeRecord
 from sizing.services.estimate_inputs import EstimateInputSerializer
 
 SIGNIFICANT_DIGITS = 6
+_ROUNDED = f".{SIGNIFICANT_DIGITS}g"
 
 
 @dataclass(frozen=True)
@@ -281,7 +282,7 @@ def spreadsheet_number(value: Any) -> Any:
         return value
     if not math.isfinite(value):
         return None
-    rounded = float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+    rounded = float(format(value, _ROUNDED))
     if rounded.is_integer() and abs(rounded) < 1e15:
         return int(rounded)
     return rounded
