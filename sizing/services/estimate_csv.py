@@ -100,15 +100,22 @@ def _at(subject: Subject, path: Path) -> Any:
     return value
 
 
-def _first(*paths: Path) -> Callable[[Subject], Any]:
-    def get(subject: Subject) -> Any:
-        for path in paths:
+@dataclass(frozen=True)
+class _First:
+    """The first of ``paths`` that has a value (a row plan reads each path's steps once)."""
+
+    paths: tuple[Path, ...]
+
+    def __call__(self, subject: Subject) -> Any:
+        for path in self.paths:
             value = _at(subject, path)
             if value is not None:
                 return value
         return None
 
-    return get
+
+def _first(*paths: Path) -> Callable[[Subject], Any]:
+    return _First(paths)
 
 
 def _warning_codes(subject: Subject) -> str | None:
@@ -316,8 +323,8 @@ class _RowPlan:
 
     #: (the slot read, the key): step ``i`` writes slot ``i + 1``; slot 0 is the subject
     steps: tuple[tuple[int, str | int], ...]
-    #: (the column's name, the slot of its value or its function)
-    cells: tuple[tuple[str, int | Callable[[Subject], Any]], ...]
+    #: (the column's name, the slot of its value, the slots of which the first value, or its function)
+    cells: tuple[tuple[str, int | tuple[int, ...] | Callable[[Subject], Any]], ...]
 
 
 def _compiled(plan: _RowPlan) -> Callable[[Subject], dict[str, Any]]:
@@ -326,7 +333,7 @@ def _compiled(plan: _RowPlan) -> Callable[[Subject], dict[str, Any]]:
     variable, an attribute read directly where the value's type is known not to be a mapping
     (:func:`_step` otherwise), a plain cell kept as it is (:func:`_cell_value` otherwise)."""
     namespace: dict[str, Any] = {"_step": _step, "_OBJECTS": _OBJECTS, "_Range": RangeRecord,
-                                 "_cell": _cell_value, "_PLAIN": _PLAIN_CELLS}  # fmt: skip
+                                 "_cell": _cell_value, "_PLAIN": _PLAIN_CELLS, "_number": spreadsheet_number}  # fmt: skip
     lines = ["def row(s):", "    v0 = s"]
     for n, (slot, key) in enumerate(plan.steps, 1):
         v = f"v{slot}"
@@ -339,10 +346,15 @@ def _compiled(plan: _RowPlan) -> Callable[[Subject], dict[str, Any]]:
     for n, (name, source) in enumerate(plan.cells):
         if isinstance(source, int):
             value = f"v{source}"
+        elif isinstance(source, tuple):  # the first of these values that is not None
+            value = f"v{source[-1]}"
+            for slot in reversed(source[:-1]):
+                value = f"(v{slot} if v{slot} is not None else {value})"
         else:
             namespace[f"_f{n}"] = source
             value = f"_f{n}(s)"
-        items.append(f"        {name!r}: (x if type(x := {value}) in _PLAIN else _cell(x)),")
+        cell = f"(x if type(x := {value}) in _PLAIN else _number(x) if type(x) is float else _cell(x))"
+        items.append(f"        {name!r}: {cell},")
     lines += ["    return {", *items, "    }"]
     exec("\n".join(lines) + "\n", namespace)
     function: Callable[[Subject], dict[str, Any]] = namespace["row"]
@@ -352,17 +364,22 @@ def _compiled(plan: _RowPlan) -> Callable[[Subject], dict[str, Any]]:
 def _plan(columns: tuple[Column, ...]) -> _RowPlan:
     slots: dict[Path, int] = {(): 0}
     steps: list[tuple[int, str | int]] = []
-    cells: list[tuple[str, int | Callable[[Subject], Any]]] = []
-    for column in columns:
-        if callable(column.source):
-            cells.append((column.name, column.source))
-            continue
-        path = tuple(column.source)
+    cells: list[tuple[str, int | tuple[int, ...] | Callable[[Subject], Any]]] = []
+
+    def slot(path: Path) -> int:
         for n in range(1, len(path) + 1):
             if path[:n] not in slots:
                 steps.append((slots[path[: n - 1]], path[n - 1]))
                 slots[path[:n]] = len(steps)
-        cells.append((column.name, slots[path]))
+        return slots[path]
+
+    for column in columns:
+        if isinstance(column.source, _First):
+            cells.append((column.name, tuple(slot(tuple(p)) for p in column.source.paths)))
+        elif callable(column.source):
+            cells.append((column.name, column.source))
+        else:
+            cells.append((column.name, slot(tuple(column.source))))
     return _RowPlan(tuple(steps), tuple(cells))
 
 
