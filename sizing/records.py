@@ -70,6 +70,8 @@ def _obj(value: Any) -> Json:
 
 
 def _maybe(value: Any, build: Callable[[Json], T]) -> T | None:
+    if value is None:  # an absent block (the ABC's check is slow on every one)
+        return None
     return build(value) if type(value) is dict or isinstance(value, Mapping) else None
 
 
@@ -141,11 +143,15 @@ class EstimateInputs:
     def to_dict(self) -> dict[str, Any]:
         """The fields that are given (None and "" left out), as the selectors and caches key them."""
         out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _INPUT_NAMES:
+            value = getattr(self, name)
             if value is not None and value != "":
-                out[f.name] = value
+                out[name] = value
         return out
+
+
+#: ``EstimateInputs``' field names in order (``dataclasses.fields`` is slow to ask on every question).
+_INPUT_NAMES = tuple(f.name for f in fields(EstimateInputs))
 
 
 # -- the answer's blocks (field names are the JSON's keys) -----------------------------------
@@ -182,6 +188,8 @@ class RangeRecord:
 
     @classmethod
     def read(cls, value: Any) -> RangeRecord:
+        if type(value) is list and len(value) == 2:  # the current shape first: read on every answer
+            return cls(_opt_float(value[0]), _opt_float(value[1]))
         if isinstance(value, Mapping):  # version 0: {"low": .., "high": ..}
             return cls(_opt_float(value.get("low")), _opt_float(value.get("high")))
         if isinstance(value, (list, tuple)) and len(value) == 2:
@@ -477,7 +485,7 @@ def _inputs(data: Json) -> EstimateInputs | None:
 
 
 def _response(value: Any) -> ResponseRecord:
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):
         return ResponseRecord(
             _opt_float(value.get("value")), _opt_float(value.get("low")), _opt_float(value.get("high"))
         )
@@ -493,6 +501,13 @@ def _saturation_kind(data: Json) -> str:
 
 
 # -- the record -------------------------------------------------------------------------------
+
+
+class _Read:
+    """``EstimateRecord.from_dict``'s default question: read from the answer's ``inputs``."""
+
+
+READ = _Read()
 
 #: The answer's keys in the order the engine writes them (``SizingResult.to_dict``); ``to_dict``
 #: writes them in this order, so that the served JSON is unchanged.
@@ -622,10 +637,11 @@ class EstimateRecord:
     # -- the JSON boundary --------------------------------------------------------------------
 
     @classmethod
-    def from_dict(cls, data: Json) -> EstimateRecord:
+    def from_dict(cls, data: Json, *, inputs: EstimateInputs | None | _Read = READ) -> EstimateRecord:
         """An answer as served (``{"inputs", "model_version", **answer}``), as stored
         (``Estimate.outputs`` with its inputs beside it) or a saved estimate as the API serves it;
-        of any schema version (see the module docstring)."""
+        of any schema version (see the module docstring).  ``inputs``: the record's question where
+        the caller has it typed already (else read from ``data["inputs"]``)."""
         version = _opt_int(data.get("schema_version"))
         if version is None:
             version = 1 if "feasibility" in data else 0
@@ -643,7 +659,7 @@ class EstimateRecord:
             )
         ranges = _obj(data.get("ranges"))
         return cls(
-            inputs=_inputs(_obj(data.get("inputs"))),
+            inputs=_inputs(_obj(data.get("inputs"))) if isinstance(inputs, _Read) else inputs,
             model_version=_opt_str(data.get("model_version")),
             path=_opt_str(data.get("path")),
             configuration=_opt_str(data.get("configuration")),
@@ -668,7 +684,9 @@ class EstimateRecord:
             saturation_tps=_opt_float(data.get("saturation_tps")),
             knee_tps=_opt_float(data.get("knee_tps")),
             closed_throughput_tps=_opt_float(data.get("closed_throughput_tps")),
-            warnings=tuple(_warning(w) for w in data.get("warnings") or () if isinstance(w, Mapping)),
+            warnings=tuple(
+                _warning(w) for w in data.get("warnings") or () if type(w) is dict or isinstance(w, Mapping)
+            ),
             basis=_basis(_obj(data.get("basis"))),
             max_utilization=_opt_float(data.get("max_utilization")),
             specialty_engine=str(data.get("specialty_engine") or "zIIP"),

@@ -21,10 +21,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
-from sizing.jobs.base import Progress, json_result, table
+from sizing.jobs.base import Progress, json_result, json_safe, table
 from sizing.records import EstimateInputs, EstimateRecord, FitAnswerRecord
 from sizing.services.estimate_csv import FIT_HEADER, HEADER, UNITS, Subject, estimate_csv_row, spreadsheet_number
-from sizing.services.estimate_inputs import EstimateInputSerializer, estimate_inputs
+from sizing.services.estimate_inputs import EstimateInputSerializer, row_estimate_inputs
 from sizing.services.estimates import estimate_answer_records
 from sizing.services.fit import fit_compute
 from sizing.services.fit_inputs import FitInputSerializer
@@ -94,7 +94,7 @@ def _asks_fit(data: dict[str, str]) -> bool:
 def _checked(data: dict[str, str]) -> EstimateInputs | str:
     """An estimate row's inputs checked by the estimate's form, or the reason they are refused."""
     try:
-        return estimate_inputs({k: v for k, v in data.items() if k != "generations"})
+        return row_estimate_inputs({k: v for k, v in data.items() if k != "generations"})
     except serializers.ValidationError as exc:
         return _errors_text(exc.detail)
 
@@ -189,8 +189,11 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
         # a chunk stored before rows had a status: an answered row counts as sized
         cells["status"] = cells.get("status") or "sized"
         counts[str(cells["status"])] += 1
-        table_rows.append([spreadsheet_number(cells.get(c)) for c in columns])
-    return json_result(
+        if "cps_required" in answer:  # an estimate's cells (estimate_csv_row): spreadsheet numbers already
+            table_rows.append([v if type(v := cells.get(c)) in _PLAIN_CELLS else _json_cell(v) for c in columns])
+        else:
+            table_rows.append([_json_cell(spreadsheet_number(cells.get(c))) for c in columns])
+    result = json_result(
         {
             "kind": "batch",
             "rows": len(answers),
@@ -198,9 +201,26 @@ def batch_result(*, header: list[str], answers: list[Answer]) -> dict[str, Any]:
             "succeeded": len(answers) - counts["refused"],
             "failed": counts["refused"],
             "counts": counts,
-            "table": table(columns, table_rows),
         }
     )
+    # the table's cells made JSON-safe one by one above (json_result's walk, without asking a
+    # plain cell more than its type)
+    result["table"] = table(columns, table_rows)
+    return result
+
+
+#: A cell of these types is JSON as it is.
+_PLAIN_CELLS = frozenset((str, int, bool, type(None)))
+
+
+def _json_cell(value: Any) -> Any:
+    """A cell as :func:`~sizing.jobs.base.json_safe` makes it, a plain one without the walk."""
+    kind = type(value)
+    if kind in _PLAIN_CELLS:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else None
+    return json_safe(value)
 
 
 def run_batch(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[str, Any]:

@@ -217,9 +217,10 @@ class Reference:
 
         return self._cached(("other-cost", configuration.pk), build)
 
-    def answer_key(self, parts: dict[str, Any]) -> str:
-        """The cache key of the answer for ``parts`` under this version."""
-        return f"answer:{self.token}:{code_digest()}:{_digest(parts)}"
+    def answer_key(self, parts: dict[str, Any], *, digest: str | None = None) -> str:
+        """The cache key of the answer for ``parts`` under this version (``digest``: the parts'
+        :func:`parts_digest` where the caller has it)."""
+        return f"answer:{self.token}:{code_digest()}:{digest or _digest(parts)}"
 
     def answer(self, parts: dict[str, Any], compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """The answer for ``parts`` (normalised inputs) under this version, computed once.
@@ -275,11 +276,11 @@ class Reference:
                 while len(_store.answers) > LOCAL_ANSWERS:
                     _store.answers.popitem(last=False)
 
-    def result(self, parts: dict[str, Any], compute: Callable[[], T]) -> T:
+    def result(self, parts: dict[str, Any], compute: Callable[[], T], *, digest: str | None = None) -> T:
         """The engine's typed answer for ``parts`` (the same normalised inputs as :meth:`answer`)
         under this version, computed once in this process; never shared (it holds its prepared
-        workload).  An exception is not kept."""
-        return self._local("results", LOCAL_RESULTS, parts, compute)
+        workload).  An exception is not kept.  ``digest``: as :meth:`answer_key`'s."""
+        return self._local("results", LOCAL_RESULTS, parts, compute, digest=digest)
 
     def prepared(self, parts: dict[str, Any], compute: Callable[[], T]) -> T:
         """A prepared workload for ``parts`` (configuration, target and rate-free options) under
@@ -287,10 +288,12 @@ class Reference:
         exception is not kept."""
         return self._local("prepared", LOCAL_PREPARED, parts, compute)
 
-    def _local(self, kind: str, limit: int, parts: dict[str, Any], compute: Callable[[], T]) -> T:
+    def _local(
+        self, kind: str, limit: int, parts: dict[str, Any], compute: Callable[[], T], *, digest: str | None = None
+    ) -> T:
         if self.token is None:
             return compute()
-        key = f"{kind}:{self.token}:{_digest(parts)}"
+        key = f"{kind}:{self.token}:{digest or _digest(parts)}"
         store: OrderedDict[str, Any] = getattr(_store, kind)
         hit = store.get(key) if _store.token == self.token else None
         if hit is not None:
@@ -314,6 +317,12 @@ def _shared_answers() -> Any:
 
 def _digest(parts: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def parts_digest(parts: dict[str, Any]) -> str:
+    """The digest of normalised inputs that :meth:`Reference.answer_key` and
+    :meth:`Reference.result` key them by (computed once where a caller asks both)."""
+    return _digest(parts)
 
 
 def current_reference() -> Reference:

@@ -20,6 +20,7 @@ from sizing.records import EstimateInputs, EstimateRecord, RangeRecord
 from sizing.services.estimate_inputs import EstimateInputSerializer
 
 SIGNIFICANT_DIGITS = 6
+_ROUNDED = f".{SIGNIFICANT_DIGITS}g"
 
 
 @dataclass(frozen=True)
@@ -70,32 +71,51 @@ class Column:
     source: Path | Callable[[Subject], Any]
 
 
+#: Whether a type is a ``Mapping`` (asked once per type: the ABC's check is slow on every cell).
+_MAPPINGS: dict[type, bool] = {}
+#: The types found not to be a ``Mapping``: a step reads their attributes.
+_OBJECTS: set[type] = set()
+
+
+def _step(value: Any, key: str | int) -> Any:
+    """One step of a column's path from ``value`` (not ``None``): a range's end, a mapping's key
+    (a refused row's inputs as given, a fit row's cells) or an attribute (``None`` if missing)."""
+    if isinstance(key, int):
+        return (value.low, value.high)[key] if isinstance(value, RangeRecord) else None
+    kind = type(value)
+    mapping = _MAPPINGS.get(kind)
+    if mapping is None:
+        mapping = _MAPPINGS[kind] = issubclass(kind, Mapping)
+        if not mapping:
+            _OBJECTS.add(kind)
+    return value.get(key) if mapping else getattr(value, key, None)
+
+
 def _at(subject: Subject, path: Path) -> Any:
     value: Any = subject
     for key in path:
-        if isinstance(key, int):
-            if isinstance(value, RangeRecord):
-                value = (value.low, value.high)[key]
-            else:
-                return None
-        elif isinstance(value, Mapping):  # a refused row's inputs as given, a fit row's cells
-            value = value.get(key)
-        else:
-            value = getattr(value, key, None)
+        value = _step(value, key)
         if value is None:
             return None
     return value
 
 
-def _first(*paths: Path) -> Callable[[Subject], Any]:
-    def get(subject: Subject) -> Any:
-        for path in paths:
+@dataclass(frozen=True)
+class _First:
+    """The first of ``paths`` that has a value (a row plan reads each path's steps once)."""
+
+    paths: tuple[Path, ...]
+
+    def __call__(self, subject: Subject) -> Any:
+        for path in self.paths:
             value = _at(subject, path)
             if value is not None:
                 return value
         return None
 
-    return get
+
+def _first(*paths: Path) -> Callable[[Subject], Any]:
+    return _First(paths)
 
 
 def _warning_codes(subject: Subject) -> str | None:
@@ -269,26 +289,109 @@ def spreadsheet_number(value: Any) -> Any:
         return value
     if not math.isfinite(value):
         return None
-    rounded = float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+    rounded = float(format(value, _ROUNDED))
     if rounded.is_integer() and abs(rounded) < 1e15:
         return int(rounded)
     return rounded
 
 
-def _cell(column: Column, subject: Subject) -> Any:
-    value = column.source(subject) if callable(column.source) else _at(subject, column.source)
-    if not isinstance(value, (int, float, str)):  # a block, not a cell: never a packed cell
+#: Cells of these types are written as they are.
+_PLAIN_CELLS = frozenset((str, int, bool, type(None)))
+
+
+def _cell_value(value: Any) -> Any:
+    """A column's value as a cell: a number, text or ``None`` (a block, not a cell: never a packed cell)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        return spreadsheet_number(value)
+    if not isinstance(value, (int, float, str)):
         return None
     return spreadsheet_number(value)
 
 
+def _cell(column: Column, subject: Subject) -> Any:
+    return _cell_value(column.source(subject) if callable(column.source) else _at(subject, column.source))
+
+
+@dataclass(frozen=True)
+class _RowPlan:
+    """How to read a row's cells (:func:`_plan`): each distinct step of the columns' paths once
+    (``record`` once, ``record.basis`` once, its ``projection`` once...), then each cell from its
+    path's last value or its function.  The same cells as :func:`_cell` column by column."""
+
+    #: (the slot read, the key): step ``i`` writes slot ``i + 1``; slot 0 is the subject
+    steps: tuple[tuple[int, str | int], ...]
+    #: (the column's name, the slot of its value, the slots of which the first value, or its function)
+    cells: tuple[tuple[str, int | tuple[int, ...] | Callable[[Subject], Any]], ...]
+
+
+def _compiled(plan: _RowPlan) -> Callable[[Subject], dict[str, Any]]:
+    """:func:`estimate_csv_row`'s cells of ``plan`` as one generated function (as ``dataclasses``
+    generates ``__init__``; the source is our own column names and path keys): each step a local
+    variable, an attribute read directly where the value's type is known not to be a mapping
+    (:func:`_step` otherwise), a plain cell kept as it is (:func:`_cell_value` otherwise)."""
+    namespace: dict[str, Any] = {"_step": _step, "_OBJECTS": _OBJECTS, "_Range": RangeRecord,
+                                 "_cell": _cell_value, "_PLAIN": _PLAIN_CELLS, "_number": spreadsheet_number}  # fmt: skip
+    lines = ["def row(s):", "    v0 = s"]
+    for n, (slot, key) in enumerate(plan.steps, 1):
+        v = f"v{slot}"
+        if isinstance(key, int):
+            read = f"(({v}.low, {v}.high)[{key}] if type({v}) is _Range else _step({v}, {key}))"
+        else:
+            read = f"(getattr({v}, {key!r}, None) if type({v}) in _OBJECTS else _step({v}, {key!r}))"
+        lines.append(f"    v{n} = None if {v} is None else {read}")
+    items = []
+    for n, (name, source) in enumerate(plan.cells):
+        if isinstance(source, int):
+            value = f"v{source}"
+        elif isinstance(source, tuple):  # the first of these values that is not None
+            value = f"v{source[-1]}"
+            for slot in reversed(source[:-1]):
+                value = f"(v{slot} if v{slot} is not None else {value})"
+        else:
+            namespace[f"_f{n}"] = source
+            value = f"_f{n}(s)"
+        cell = f"(x if type(x := {value}) in _PLAIN else _number(x) if type(x) is float else _cell(x))"
+        items.append(f"        {name!r}: {cell},")
+    lines += ["    return {", *items, "    }"]
+    exec("\n".join(lines) + "\n", namespace)
+    function: Callable[[Subject], dict[str, Any]] = namespace["row"]
+    return function
+
+
+def _plan(columns: tuple[Column, ...]) -> _RowPlan:
+    slots: dict[Path, int] = {(): 0}
+    steps: list[tuple[int, str | int]] = []
+    cells: list[tuple[str, int | tuple[int, ...] | Callable[[Subject], Any]]] = []
+
+    def slot(path: Path) -> int:
+        for n in range(1, len(path) + 1):
+            if path[:n] not in slots:
+                steps.append((slots[path[: n - 1]], path[n - 1]))
+                slots[path[:n]] = len(steps)
+        return slots[path]
+
+    for column in columns:
+        if isinstance(column.source, _First):
+            cells.append((column.name, tuple(slot(tuple(p)) for p in column.source.paths)))
+        elif callable(column.source):
+            cells.append((column.name, column.source))
+        else:
+            cells.append((column.name, slot(tuple(column.source))))
+    return _RowPlan(tuple(steps), tuple(cells))
+
+
 #: Units of the columns of ``HEADER`` (and ``FIT_HEADER``), for an XLSX header.
 UNITS: dict[str, str] = {c.name: c.unit for c in (*HEADER_COLUMNS, *FIT_COLUMNS)}
+
+_PLANS = {False: _plan(HEADER_COLUMNS), True: _plan(HEADER_COLUMNS + FIT_COLUMNS)}
+_ROWS = {with_fit: _compiled(plan) for with_fit, plan in _PLANS.items()}
 
 
 def estimate_csv_row(subject: Subject | EstimateRecord, *, with_fit: bool = False) -> dict[str, Any]:
     """The cells of one estimate, keyed and ordered by ``HEADER`` (and ``FIT_HEADER``)."""
     if isinstance(subject, EstimateRecord):
         subject = Subject.of(subject)
-    columns = HEADER_COLUMNS + (FIT_COLUMNS if with_fit else ())
-    return {c.name: _cell(c, subject) for c in columns}
+    return _ROWS[with_fit](subject)

@@ -90,8 +90,7 @@ def estimate_record(
     question = EstimateInputs.of(inputs)
     normalised = normalised_inputs(question, config_row, machine_row)
     body = {"inputs": normalised, "model_version": models_lib.__version__, **outputs}
-    named = EstimateInputs.from_dict({**normalised, "name": question.name})
-    return dataclasses.replace(EstimateRecord.from_dict(body), inputs=named)
+    return EstimateRecord.from_dict(body, inputs=EstimateInputs.from_dict({**normalised, "name": question.name}))
 
 
 def estimate_answer_record(*, user: User, inputs: Inputs) -> EstimateRecord:

@@ -29,6 +29,7 @@ from models_lib.prepared import PreparedWorkload, prepare
 from models_lib.pricing import PriceBook
 from models_lib.workload import WorkloadModel, workload_model
 from sizing.models import Calibration, Configuration, Visibility
+from sizing.selectors.fitted import parts_digest
 from sizing.selectors.scenario import Scenario
 from sizing.selectors.targets import Target
 from sizing.services.warning_levels import with_levels
@@ -213,7 +214,8 @@ def group_answers(
     in this process, the served one in both caches).  Where the engine refuses the group's
     options, each input is answered on its own (the same 400 per row)."""
     reference = scenario.reference
-    keys = [reference.answer_key(parts) for _, parts in group]
+    digests = [parts_digest(parts) for _, parts in group]
+    keys = [reference.answer_key(parts, digest=d) for (_, parts), d in zip(group, digests, strict=True)]
     found = reference.cached_answers(keys)
     todo: dict[str, int] = {}  # the missing answers' keys -> their first input
     for i, answer in enumerate(found):
@@ -221,7 +223,7 @@ def group_answers(
             todo.setdefault(keys[i], i)
     if todo:
         try:
-            computed = _computed_answers(scenario, target, [group[i] for i in todo.values()])
+            computed = _computed_answers(scenario, target, [(*group[i], digests[i]) for i in todo.values()])
         except ValidationError:  # the group's options refused: each input on its own, its own 400
             return [_one_answer(scenario, target, inputs) for inputs, _ in group]
         by_key = dict(zip(todo, computed, strict=True))
@@ -238,10 +240,11 @@ def _one_answer(scenario: Scenario, target: Target, inputs: dict[str, Any]) -> d
 
 
 def _computed_answers(
-    scenario: Scenario, target: Target, group: list[tuple[dict[str, Any], dict[str, Any]]]
+    scenario: Scenario, target: Target, group: list[tuple[dict[str, Any], dict[str, Any], str]]
 ) -> list[dict[str, Any]]:
-    """The served answers of ``group`` (inputs, parts; none cached; one workload and options),
-    the typed ones kept in this process as :func:`estimate_result` keeps them."""
+    """The served answers of ``group`` (inputs, parts, the parts' digest; none cached; one
+    workload and options), the typed ones kept in this process as :func:`estimate_result` keeps
+    them."""
     kwargs, _, _ = _estimate_key(target=target, inputs=group[0][0], price_book=scenario.price_book)
     options = {k: v for k, v in kwargs.items() if k not in RATE_ARGS}
     at_rate: dict[str, Any] = {k: v for k, v in kwargs.items() if k in RATE_ARGS}
@@ -249,13 +252,13 @@ def _computed_answers(
         at_rate["price_book"] = scenario.price_book
     try:
         prepared = scenario_prepared(scenario=scenario, target=target, options=options)
-        results = prepared.answers([float(inputs["tps"]) for inputs, _ in group], **at_rate)
+        results = prepared.answers([float(inputs["tps"]) for inputs, _, _ in group], **at_rate)
     except ValueError as exc:
         raise engine_error(exc) from None
     origin = data_origin(scenario.configuration)
     answers = []
-    for (_, parts), result in zip(group, results, strict=True):
-        kept = scenario.reference.result(parts, lambda result=result: result)  # type: ignore[misc]
+    for (_, parts, digest), result in zip(group, results, strict=True):
+        kept = scenario.reference.result(parts, lambda result=result: result, digest=digest)  # type: ignore[misc]
         outputs = kept.to_dict()
         outputs["warnings"] = with_levels(outputs["warnings"])
         outputs["basis"] = {**outputs["basis"], **origin}

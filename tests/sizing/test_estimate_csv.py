@@ -18,7 +18,18 @@ import pytest
 
 from sizing.jobs.batch import run_batch
 from sizing.models import Job, JobStatus
-from sizing.services.estimate_csv import FIT_HEADER, HEADER, spreadsheet_number
+from sizing.records import EstimateInputs
+from sizing.services.estimate_csv import (
+    FIT_COLUMNS,
+    FIT_HEADER,
+    HEADER,
+    HEADER_COLUMNS,
+    Subject,
+    _cell,
+    estimate_csv_row,
+    spreadsheet_number,
+)
+from sizing.services.estimates import estimate_answer_records
 
 pytestmark = pytest.mark.django_db
 
@@ -122,3 +133,31 @@ def test_docs_list_every_column_with_its_unit() -> None:
     text = DOCS.read_text(encoding="utf-8")
     documented = re.findall(r"^\| `([a-z0-9_]+)` \|", text, re.M)
     assert documented == [*HEADER, *FIT_HEADER]
+
+
+def test_a_row_read_by_its_plan_equals_each_column_read_on_its_own(user: Any) -> None:
+    """``estimate_csv_row`` reads each step of the columns' paths once (``_plan``): the cells are
+    those of each column read from the subject on its own (``_cell``), for answers of every kind
+    (sized, does not fit, a lower bound, no CPU data, a model), a refused row's inputs as given
+    and a "which model fits" row's cells."""
+    questions = [
+        {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z13", "tps": 5000.0},
+        {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z13", "tps": 10000.0},
+        {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z13", "tps": 9000.0, "cps": 4},
+        {"path": "zosconnect-cics", "configuration": "channel", "machine": "zec12", "tps": 800.0, "payload_bytes": 262144},
+        {"path": "hostbridge-http", "configuration": "default-tcpip", "machine": "z16", "tps": 20.0},
+        {"path": "cicstg", "configuration": "ipic-channel-64", "model": "3931-510", "tps": 1000.0, "name": "a model"},
+    ]  # fmt: skip
+    records = estimate_answer_records(user=user, inputs=[EstimateInputs.from_dict(q) for q in questions])
+    subjects: list[Any] = [r for r in records if not isinstance(r, Exception)]
+    assert len(subjects) == len(questions)
+    subjects += [
+        Subject(inputs={"path": "cicstg", "tps": 12.5, "cps": "many"}, estimate_name="refused", row=3, error="x"),
+        Subject(inputs={"generations": "z16"}, fit={"fit_cheapest": "3931-705", "fit_cps": 5, "fit_msu": 123.456789}),
+        Subject(),
+    ]
+    for subject in subjects:
+        for with_fit in (False, True):
+            columns = HEADER_COLUMNS + (FIT_COLUMNS if with_fit else ())
+            whole = subject if isinstance(subject, Subject) else Subject.of(subject)
+            assert estimate_csv_row(subject, with_fit=with_fit) == {c.name: _cell(c, whole) for c in columns}
