@@ -35,9 +35,10 @@ from reportlab.platypus import (
     Paragraph,
     SimpleDocTemplate,
     Spacer,
+    Table,
     TableStyle,
 )
-from reportlab.platypus.doctemplate import ActionFlowable, BaseDocTemplate
+from reportlab.platypus.doctemplate import ActionFlowable, BaseDocTemplate, NullActionFlowable
 
 from sizing.presentation import DASH as DASH
 from sizing.presentation import WarningText, number, prepared_line
@@ -340,6 +341,71 @@ class Layout:
         return out
 
 
+class _KeepWithNext(KeepTogether):
+    """What ReportLab bundles for a heading kept with what follows it.  ReportLab moves the whole
+    bundle to the next page when it does not fit, a long table under its heading included, which
+    left a page with a few lines on it (a batch's question above an empty page).  Where more than
+    :data:`MIN_FILL` of the frame is still free and the table or paragraph under the heading splits
+    there, the heading stays and what it heads splits under it (a table's header row repeats)."""
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:
+        parts: list[Flowable] = super().split(aW, aH)
+        frame = getattr(self, "_frame", None)
+        content: list[Flowable] = self.__dict__["_content"]
+        last = content[-1]
+        # KeepTogether begins its parts with a frame break where it moves, else with a no-op
+        moved = bool(parts) and isinstance(parts[0], ActionFlowable) and not isinstance(parts[0], NullActionFlowable)
+        splits = isinstance(last.inner if isinstance(last, _Shorten) else last, (Table, Paragraph))
+        if not moved or frame is None or aH < MIN_FILL * frame._height or not splits:
+            return parts
+        head = sum(f.wrap(aW, aH)[1] + f.getSpaceAfter() for f in content[:-1]) + last.getSpaceBefore()
+        last.wrapOn(self.canv, aW, aH - head)
+        if len(last.splitOn(self.canv, aW, aH - head)) < 2:
+            return parts
+        return list(content)
+
+
+class _Shorten(Flowable):
+    """A table that splits ``less`` points higher on page ``page`` than it would: the rows below
+    go onto the next page, which would otherwise be near-empty (:func:`render`)."""
+
+    def __init__(self, inner: Flowable, page: int, less: float) -> None:
+        super().__init__()
+        self.inner, self.page, self.less = inner, page, less
+
+    def _on_page(self) -> bool:
+        doc = getattr(getattr(self, "canv", None), "_doctemplate", None)  # as Flowable._doctemplateAttr
+        return bool(getattr(doc, "page", None) == self.page)
+
+    def wrap(self, aW: float, aH: float) -> tuple[float, float]:
+        w, h = self.inner.wrap(aW, aH)
+        self.width, self.height = w, h
+        if self._on_page() and h > self.less:
+            return w, aH + 1  # taller than the space: the frame splits it (split below)
+        return w, h
+
+    def getSpaceBefore(self) -> float:
+        return float(self.inner.getSpaceBefore())
+
+    def getSpaceAfter(self) -> float:
+        return float(self.inner.getSpaceAfter())
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:
+        h = self.inner.wrap(aW, aH)[1]
+        if self._on_page():
+            cut = min(h, aH) - self.less
+            self.inner.wrap(aW, cut)
+            shorter: list[Flowable] = self.inner.split(aW, cut)
+            if len(shorter) >= 2:  # the rows below the cut on the next page, not under it
+                return [shorter[0], _Balance(), *shorter[1:]]
+            self.inner.wrap(aW, aH)
+        parts: list[Flowable] = self.inner.split(aW, aH)
+        return [*parts[:-1], _Shorten(parts[-1], self.page, self.less)] if parts else parts
+
+    def draw(self) -> None:
+        self.inner.drawOn(self.canv, 0, 0)
+
+
 def _extent(frame: Any) -> tuple[float, float]:
     """Where a frame's content may begin and must end, points above the page's foot (ReportLab's
     Frame keeps them as private attributes: its top less the padding, its padded foot)."""
@@ -360,6 +426,7 @@ class _Measured(SimpleDocTemplate):
         # postponed flowable's mark), to be undone before another pass, as ReportLab's own
         # multiBuild does
         self._multiBuildEdits = edits.append
+        self.keepTogetherClass = _KeepWithNext
         self._index = {id(f): i for i, f in enumerate(story)}
         self._current: int | None = None
         self._before: tuple[int, float] = (1, 0.0)
@@ -428,6 +495,33 @@ def balance_break(story: Sequence[Flowable], layout: Layout, page: int) -> int |
     return max(sections or fits, key=lambda f: f[1])[0]
 
 
+def shorten_table(story: Sequence[Flowable], layout: Layout, page: int) -> list[Flowable] | None:
+    """Where no flowable begins on the page before ``page`` that could move (a long table fills
+    it): the story with the table that ends that page (it, then perhaps a note under it) split
+    higher, so that enough of its rows move onto ``page`` (:class:`_Shorten`).  None: no such
+    table."""
+    need = (TARGET_FILL - layout.fills[page - 1]) * layout.height
+    if layout.fills[page - 2] - need / layout.height < MIN_FILL + CURSOR_SLACK:
+        return None
+    later = [i for i, (on, _) in layout.starts.items() if on >= page]
+    at = (min(later) if later else len(story)) - 1  # the last story index begun before ``page``
+    # the table, or a table followed by a few short flowables on the page before (its note)
+    while at >= 0 and not isinstance(story[at], (Table, _Shorten)):
+        if layout.starts.get(at, (page - 1, 0.0))[0] != page - 1:
+            return None
+        at -= 1
+    if at < 0:
+        return None
+    # what follows the table on that page moves with its rows
+    end = layout.top - layout.fills[page - 2] * layout.height
+    on, y = layout.starts.get(at + 1, (page, end))
+    less = need - (y - end if on == page - 1 else 0.0)
+    found = story[at]
+    if isinstance(found, _Shorten):  # shortened on a pass before: more
+        return [*story[:at], _Shorten(found.inner, page - 1, found.less + max(less, 1.0)), *story[at + 1 :]]
+    return [*story[:at], _Shorten(found, page - 1, max(less, 1.0)), *story[at + 1 :]]
+
+
 def _build(story: Sequence[Flowable], meta: Meta, edits: list[Any]) -> tuple[bytes, Layout]:
     buffer = io.BytesIO()
     doc = _Measured(
@@ -467,10 +561,13 @@ def render_with_layout(story: list[Flowable], meta: Meta) -> tuple[bytes, Layout
     for _ in range(MAX_PASSES - 1):
         pages = layout.near_empty()
         _undo(edits)  # the headings kept with what follows again, before looking for a break
-        at = None if not pages else balance_break(story, layout, pages[0])
-        if at is None:
+        if not pages:
             break
-        story = [*story[:at], _Balance(), *story[at:]]
+        at = balance_break(story, layout, pages[0])
+        shorter = shorten_table(story, layout, pages[0]) if at is None else [*story[:at], _Balance(), *story[at:]]
+        if shorter is None:
+            break
+        story = shorter
         pdf, layout = _build(story, meta, edits)
     _undo(edits)  # the flowables as they were given
     return pdf, layout
@@ -482,8 +579,10 @@ def render(story: list[Flowable], meta: Meta) -> bytes:
     No page after the first is near-empty (:data:`MIN_FILL`): where a pass leaves one (the last
     lines of a section, the disclaimer alone on the last page), the next pass breaks the page
     before it earlier, at a section's heading where one is near enough, so that the near-empty
-    page holds :data:`TARGET_FILL` of the frame (:func:`balance_break`).  Nothing is dropped or
-    shrunk.
+    page holds :data:`TARGET_FILL` of the frame (:func:`balance_break`); where a long table
+    fills the page before, the table splits higher (:func:`shorten_table`).  A heading and a
+    long table under it split in place rather than leave a page with a few lines
+    (:class:`_KeepWithNext`).  Nothing is dropped or shrunk.
     """
     return render_with_layout(story, meta)[0]
 

@@ -205,6 +205,26 @@ def test_job_pdfs_of_every_kind_and_answer_have_no_near_empty_page(api: Any, use
     assert problems == {}
 
 
+def test_long_tables_split_under_their_heading_and_onto_a_short_last_page(api: Any, user: Any) -> None:
+    # A batch's scenarios table under its heading, 20 to 69 rows: ReportLab moved a heading and a
+    # table taller than the space left whole to the next page (the question alone on page 2:
+    # 0.05 from 34 rows on), and a table that filled its page left the disclaimer alone on the
+    # last (0.10 at 27 and 62 rows); the table now splits under its heading, and higher where the
+    # last page would be near-empty (its header row repeats on the next page).
+    problems = {}
+    for n in range(20, 70, 7):
+        rates = [1000 + 37 * t for t in range(n)]  # FiTeq on a z13: every row fits
+        csv = "path,configuration,machine,tps\n" + "".join(f"fiteq-authenticator,multi-region,z13,{r}\n" for r in rates)
+        job = _stored_job(user, "batch", {"csv": csv})
+        pdf = _pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf")
+        pages = near_empty(pdf)
+        if pages:
+            problems[n] = pages
+        words = " ".join(_words(pdf))
+        assert f"{n} fiteq-authenticator / multi-region z13 {rates[-1]:,}" in words, n  # the last row is printed
+    assert problems == {}
+
+
 def test_plan_and_cec_pdfs_have_no_near_empty_page(api: Any, settings: Any) -> None:
     settings.ZSIZER_PLAN_INLINE_EVALUATIONS = 100
     cec = api.post("/api/v1/cecs/", CEC_EXAMPLE, format="json").json()
