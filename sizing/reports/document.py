@@ -31,12 +31,14 @@ from reportlab.platypus import (
     Flowable,
     KeepTogether,
     LongTable,
+    PageBreak,
     Paragraph,
     SimpleDocTemplate,
     Spacer,
+    Table,
     TableStyle,
 )
-from reportlab.platypus.doctemplate import BaseDocTemplate
+from reportlab.platypus.doctemplate import ActionFlowable, BaseDocTemplate, NullActionFlowable
 
 from sizing.presentation import DASH as DASH
 from sizing.presentation import WarningText, number, prepared_line
@@ -289,12 +291,243 @@ def _furniture(meta: Meta) -> Any:
     return draw
 
 
-def render(story: list[Flowable], meta: Meta) -> bytes:
-    """Lay the story out on A4 pages with header and footer; the PDF as bytes."""
-    register_fonts()
+#: The least of the frame's height a page after the first holds, unless a deliberate break
+#: (:class:`NewSection`, ``PageBreak``) starts the page after it: below a quarter of the frame a
+#: page holds at most about 15 lines of body text (12 pt leading on a 739 pt frame), a leftover
+#: rather than a page (issue 30 item 6: "no near-empty page").
+MIN_FILL = 0.25
+#: What a page that was near-empty is filled to by the content moved onto it: a margin over
+#: :data:`MIN_FILL`, so that one more pass is rarely needed.
+TARGET_FILL = 0.32
+#: The frame's cursor stands below the last printed line by the line's space after it and the
+#: leading below its descent (about 8 pt): a page is measured against :data:`MIN_FILL` with this
+#: much more, so that its printed words reach the quarter too.
+CURSOR_SLACK = 0.02
+#: Layout passes at most: the first, and up to two that move content onto a near-empty page.
+MAX_PASSES = 3
+
+
+class NewSection(CondPageBreak):
+    """A deliberate break: a new page unless ``height`` points are still free.  The page before it
+    may end short (it ends a section); a page that simply overflows may not (:data:`MIN_FILL`)."""
+
+
+class _Balance(PageBreak):
+    """A page break the layout inserted to move content onto a page that would be near-empty."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a pass put things: each page's fill (the fraction of the frame's height used, from
+    the frame's own cursor), whether a deliberate break started it, and for each story index that
+    was drawn the page and height (points above the frame's foot) where it began."""
+
+    fills: tuple[float, ...]
+    deliberate: tuple[bool, ...]
+    starts: dict[int, tuple[int, float]]
+    #: the frame's usable height and its top, points
+    height: float
+    top: float
+
+    def near_empty(self) -> list[int]:
+        """The pages (1-based) below :data:`MIN_FILL`: not the first (the title and summary), not
+        one that a deliberate break started (a section that is short), and not one before a
+        deliberate break (it ends a section)."""
+        out = []
+        for page in range(2, len(self.fills) + 1):
+            ends_section = page < len(self.fills) and self.deliberate[page]
+            if self.fills[page - 1] < MIN_FILL + CURSOR_SLACK and not self.deliberate[page - 1] and not ends_section:
+                out.append(page)
+        return out
+
+
+class _KeepWithNext(KeepTogether):
+    """What ReportLab bundles for a heading kept with what follows it.  ReportLab moves the whole
+    bundle to the next page when it does not fit, a long table under its heading included, which
+    left a page with a few lines on it (a batch's question above an empty page).  Where more than
+    :data:`MIN_FILL` of the frame is still free and the table or paragraph under the heading splits
+    there, the heading stays and what it heads splits under it (a table's header row repeats)."""
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:
+        parts: list[Flowable] = super().split(aW, aH)
+        frame = getattr(self, "_frame", None)
+        content: list[Flowable] = self.__dict__["_content"]
+        last = content[-1]
+        # KeepTogether begins its parts with a frame break where it moves, else with a no-op
+        moved = bool(parts) and isinstance(parts[0], ActionFlowable) and not isinstance(parts[0], NullActionFlowable)
+        splits = isinstance(last.inner if isinstance(last, _Shorten) else last, (Table, Paragraph))
+        if not moved or frame is None or aH < MIN_FILL * frame._height or not splits:
+            return parts
+        head = sum(f.wrap(aW, aH)[1] + f.getSpaceAfter() for f in content[:-1]) + last.getSpaceBefore()
+        last.wrapOn(self.canv, aW, aH - head)
+        if len(last.splitOn(self.canv, aW, aH - head)) < 2:
+            return parts
+        return list(content)
+
+
+class _Shorten(Flowable):
+    """A table that splits ``less`` points higher on page ``page`` than it would: the rows below
+    go onto the next page, which would otherwise be near-empty (:func:`render`)."""
+
+    def __init__(self, inner: Flowable, page: int, less: float) -> None:
+        super().__init__()
+        self.inner, self.page, self.less = inner, page, less
+
+    def _on_page(self) -> bool:
+        doc = getattr(getattr(self, "canv", None), "_doctemplate", None)  # as Flowable._doctemplateAttr
+        return bool(getattr(doc, "page", None) == self.page)
+
+    def wrap(self, aW: float, aH: float) -> tuple[float, float]:
+        w, h = self.inner.wrap(aW, aH)
+        self.width, self.height = w, h
+        if self._on_page() and h > self.less:
+            return w, aH + 1  # taller than the space: the frame splits it (split below)
+        return w, h
+
+    def getSpaceBefore(self) -> float:
+        return float(self.inner.getSpaceBefore())
+
+    def getSpaceAfter(self) -> float:
+        return float(self.inner.getSpaceAfter())
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:
+        h = self.inner.wrap(aW, aH)[1]
+        if self._on_page():
+            cut = min(h, aH) - self.less
+            self.inner.wrap(aW, cut)
+            shorter: list[Flowable] = self.inner.split(aW, cut)
+            if len(shorter) >= 2:  # the rows below the cut on the next page, not under it
+                return [shorter[0], _Balance(), *shorter[1:]]
+            self.inner.wrap(aW, aH)
+        parts: list[Flowable] = self.inner.split(aW, aH)
+        return [*parts[:-1], _Shorten(parts[-1], self.page, self.less)] if parts else parts
+
+    def draw(self) -> None:
+        self.inner.drawOn(self.canv, 0, 0)
+
+
+def _extent(frame: Any) -> tuple[float, float]:
+    """Where a frame's content may begin and must end, points above the page's foot (ReportLab's
+    Frame keeps them as private attributes: its top less the padding, its padded foot)."""
+    return float(frame._y2 - frame._topPadding), float(frame._y1p)
+
+
+def _cursor(frame: Any) -> float:
+    """Where the frame's next flowable would begin, points above the page's foot."""
+    return float(frame._y)
+
+
+class _Measured(SimpleDocTemplate):
+    """A document that records its layout (:class:`Layout`) as it builds."""
+
+    def __init__(self, *args: Any, story: Sequence[Flowable], edits: list[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # what the layout changes on the story's flowables (a heading's keepWithNext, a
+        # postponed flowable's mark), to be undone before another pass, as ReportLab's own
+        # multiBuild does
+        self._multiBuildEdits = edits.append
+        self.keepTogetherClass = _KeepWithNext
+        self._index = {id(f): i for i, f in enumerate(story)}
+        self._current: int | None = None
+        self._before: tuple[int, float] = (1, 0.0)
+        self._last_top: Flowable | None = None
+        self.fills: list[float] = []
+        self.deliberate: list[bool] = []
+        self.starts: dict[int, tuple[int, float]] = {}
+
+    def handle_pageBegin(self) -> None:
+        last = self._last_top
+        self.deliberate.append(isinstance(last, (NewSection, PageBreak)) and not isinstance(last, _Balance))
+        super().handle_pageBegin()
+
+    def handle_pageEnd(self) -> None:
+        top, foot = _extent(self.frame)
+        self.fills.append((top - _cursor(self.frame)) / (top - foot))
+        super().handle_pageEnd()
+
+    def handle_flowable(self, flowables: list[Flowable]) -> None:
+        frame = getattr(self, "frame", None)  # none yet while the first page is begun
+        if flowables and frame is not None:
+            front = flowables[0]
+            index = self._index.get(id(front))
+            if index is not None:
+                self._current, self._last_top = index, front
+            self._before = (self.page, _cursor(frame))
+        super().handle_flowable(flowables)
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        # a break (a KeepTogether that moves begins with one) is not where the content begins
+        if isinstance(flowable, ActionFlowable):
+            return
+        if self._current is not None and self._current not in self.starts:
+            self.starts[self._current] = self._before
+
+    def layout(self) -> Layout:
+        top, foot = _extent(self.pageTemplate.frames[0])
+        return Layout(tuple(self.fills), tuple(self.deliberate), dict(self.starts), top - foot, top)
+
+
+def _keeps_with_next(flowable: Flowable) -> bool:
+    """A heading (kept with what follows) or the break that keeps room for one."""
+    keep = getattr(flowable, "keepWithNext", None)  # as Flowable.getKeepWithNext reads it
+    if keep is None:
+        keep = getattr(getattr(flowable, "style", None), "keepWithNext", 0)
+    return isinstance(flowable, CondPageBreak) or bool(keep)
+
+
+def balance_break(story: Sequence[Flowable], layout: Layout, page: int) -> int | None:
+    """Where to break the page before ``page`` so that ``page`` holds :data:`TARGET_FILL` of the
+    frame and the page before it keeps :data:`MIN_FILL`: the story index of the last flowable
+    that begins on the page before and moves enough; one that starts a section (a heading) is
+    preferred while the page before keeps half of itself.  None: no such place."""
+    need = (TARGET_FILL - layout.fills[page - 1]) * layout.height
+    end = layout.top - layout.fills[page - 2] * layout.height  # where the page before ends
+    fits: list[tuple[int, float]] = []
+    for i, (on, y) in layout.starts.items():
+        if on != page - 1 or i == 0 or _keeps_with_next(story[i - 1]) or isinstance(story[i], PageBreak):
+            continue
+        moved, kept = y - end, (layout.top - y) / layout.height
+        if moved >= need and kept >= MIN_FILL + CURSOR_SLACK:
+            fits.append((i, kept))
+    if not fits:
+        return None
+    sections = [(i, kept) for i, kept in fits if isinstance(story[i], CondPageBreak) and kept >= 0.5]
+    return max(sections or fits, key=lambda f: f[1])[0]
+
+
+def shorten_table(story: Sequence[Flowable], layout: Layout, page: int) -> list[Flowable] | None:
+    """Where no flowable begins on the page before ``page`` that could move (a long table fills
+    it): the story with the table that ends that page (it, then perhaps a note under it) split
+    higher, so that enough of its rows move onto ``page`` (:class:`_Shorten`).  None: no such
+    table."""
+    need = (TARGET_FILL - layout.fills[page - 1]) * layout.height
+    if layout.fills[page - 2] - need / layout.height < MIN_FILL + CURSOR_SLACK:
+        return None
+    later = [i for i, (on, _) in layout.starts.items() if on >= page]
+    at = (min(later) if later else len(story)) - 1  # the last story index begun before ``page``
+    # the table, or a table followed by a few short flowables on the page before (its note)
+    while at >= 0 and not isinstance(story[at], (Table, _Shorten)):
+        if layout.starts.get(at, (page - 1, 0.0))[0] != page - 1:
+            return None
+        at -= 1
+    if at < 0:
+        return None
+    # what follows the table on that page moves with its rows
+    end = layout.top - layout.fills[page - 2] * layout.height
+    on, y = layout.starts.get(at + 1, (page, end))
+    less = need - (y - end if on == page - 1 else 0.0)
+    found = story[at]
+    if isinstance(found, _Shorten):  # shortened on a pass before: more
+        return [*story[:at], _Shorten(found.inner, page - 1, found.less + max(less, 1.0)), *story[at + 1 :]]
+    return [*story[:at], _Shorten(found, page - 1, max(less, 1.0)), *story[at + 1 :]]
+
+
+def _build(story: Sequence[Flowable], meta: Meta, edits: list[Any]) -> tuple[bytes, Layout]:
     buffer = io.BytesIO()
-    doc = SimpleDocTemplate(
+    doc = _Measured(
         buffer,
+        story=story,
+        edits=edits,
         pagesize=PAGE,
         leftMargin=MARGIN,
         rightMargin=MARGIN,
@@ -309,8 +542,49 @@ def render(story: list[Flowable], meta: Meta) -> bytes:
         initialFontSize=9,
     )
     furniture = _furniture(meta)
-    doc.build(story, onFirstPage=furniture, onLaterPages=furniture)
-    return buffer.getvalue()
+    doc.build(list(story), onFirstPage=furniture, onLaterPages=furniture)
+    return buffer.getvalue(), doc.layout()
+
+
+def _undo(edits: list[Any]) -> None:
+    """Undo what a pass changed on the story's flowables (ReportLab's multiBuild does the same)."""
+    while edits:
+        change, *args = edits.pop(0)
+        change(*args)
+
+
+def render_with_layout(story: list[Flowable], meta: Meta) -> tuple[bytes, Layout]:
+    """:func:`render`, with the layout of the last pass."""
+    register_fonts()
+    edits: list[Any] = []
+    pdf, layout = _build(story, meta, edits)
+    for _ in range(MAX_PASSES - 1):
+        pages = layout.near_empty()
+        _undo(edits)  # the headings kept with what follows again, before looking for a break
+        if not pages:
+            break
+        at = balance_break(story, layout, pages[0])
+        shorter = shorten_table(story, layout, pages[0]) if at is None else [*story[:at], _Balance(), *story[at:]]
+        if shorter is None:
+            break
+        story = shorter
+        pdf, layout = _build(story, meta, edits)
+    _undo(edits)  # the flowables as they were given
+    return pdf, layout
+
+
+def render(story: list[Flowable], meta: Meta) -> bytes:
+    """Lay the story out on A4 pages with header and footer; the PDF as bytes.
+
+    No page after the first is near-empty (:data:`MIN_FILL`): where a pass leaves one (the last
+    lines of a section, the disclaimer alone on the last page), the next pass breaks the page
+    before it earlier, at a section's heading where one is near enough, so that the near-empty
+    page holds :data:`TARGET_FILL` of the frame (:func:`balance_break`); where a long table
+    fills the page before, the table splits higher (:func:`shorten_table`).  A heading and a
+    long table under it split in place rather than leave a page with a few lines
+    (:class:`_KeepWithNext`).  Nothing is dropped or shrunk.
+    """
+    return render_with_layout(story, meta)[0]
 
 
 def title_block(

@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connections, transaction
 from django.utils import timezone
-from reportlab.platypus import CondPageBreak, Flowable, PageBreak
+from reportlab.platypus import Flowable, PageBreak
 
 import models_lib
 from config.celery import app as celery_app
@@ -126,7 +126,7 @@ def comparison_report_pdf(*, user: User, estimates: Sequence[Estimate], customer
         story += [
             # a new page, unless the last one still has half of itself free (no near-empty page
             # of the previous estimate's last lines)
-            CondPageBreak(document.PAGE[1] / 2),
+            document.NewSection(document.PAGE[1] / 2),
             document.para(document.escape(f"#{subject.id} {scenario_name(subject)}"), document.styles().title),
         ]
         story += parts
