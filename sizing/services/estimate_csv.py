@@ -250,7 +250,7 @@ HEADER_COLUMNS: tuple[Column, ...] = (
     Column("measured_cpu_per_tran_ms", "CP-ms per transaction", "fitted CPU per transaction of that component on the measured machine (not the target's)", ("record", "basis", "model", "slope_ms")),
     Column("projection_factor", "ratio", "capacity per CP of the target over the measured machine (LSPR)", ("record", "basis", "projection", "factor")),
     Column("fit_points", "points", "published points the cost model was fitted to", ("record", "basis", "model", "n")),
-    Column("fit_r2", "ratio 0-1", "R squared of that fit", ("basis", "model", "r2")),
+    Column("fit_r2", "ratio 0-1", "R squared of that fit", ("record", "basis", "model", "r2")),
     Column("basis_points", "", "ids of those points, separated by ;", _point_ids),
     Column("eligible_share", "fraction 0-1", "zIIP-eligible share of the work", ("record", "basis", "eligible_share", "value")),
     Column("eligible_share_low", "fraction 0-1", "low end of its range", ("record", "basis", "eligible_share", "low")),

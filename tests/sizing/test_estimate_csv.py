@@ -97,6 +97,9 @@ def test_get_saved_list_and_batch_csv_share_one_header(api: Any, user: Any) -> N
         assert float(row["cpu_per_tran_ms"]) == pytest.approx(answer["cpu_per_tran_ms"]["total"], rel=5e-6)
         assert float(row["response_time_ms_low"]) == pytest.approx(answer["response_time_ms"]["low"], rel=5e-6)
         assert row["ziip_utilization"] == ""  # none: no zIIPs, an empty cell
+        # The fit behind the basis: its points and R squared, as the JSON answer gives them.
+        assert int(row["fit_points"]) == answer["basis"]["model"]["n"]
+        assert row["fit_r2"] == str(spreadsheet_number(answer["basis"]["model"]["r2"]))
     assert one[0]["estimate_id"] == str(saved["id"]) and one[0]["estimate_name"] == "Bank A"
     assert got[0]["estimate_id"] == "" and got[0]["row"] == "" and got[0]["error"] == ""
 
