@@ -56,6 +56,15 @@ def demand_mips(mixed: MixAnswer, cec: Cec, table: CapacityTable) -> dict[str, f
     }
 
 
+def kept_on_specialty(mixed: MixAnswer) -> float:
+    """The share of the mix's eligible work its specialty engines run (1: none spilled onto the
+    CPs): ``models_lib.mix.share_lpar`` keeps the same share of every workload's eligible work
+    on them, so the spilled native busy over all the eligible native busy is the rest."""
+    eligible = sum(wm.native_busy(t) * wm.eligible for wm, t in zip(mixed.models, mixed.rates, strict=True))
+    kept = 1.0 - mixed.lpar.spilled / eligible if eligible > 0.0 else 1.0
+    return kept if kept > 0.0 else 1.0
+
+
 def _pool_json(p: PoolPlacement, engine: str) -> dict[str, Any]:
     return {
         "pool": p.pool, "engine": engine, "today": p.today, "added": p.added, "added_low": p.added_low,
@@ -146,9 +155,13 @@ def cec_place(
     ]
     central, low, high = (demand_mips(m, cec, table) for m in (mixed, *ends))
     demand = {pool: (central[pool], low[pool], high[pool]) for pool in central}
-    # The eligible work with zIIPs enough (sized within the rules, none spilled): what a zIIP change must carry.
-    sized = demand_mips(mix_lpar(mixed.models, mixed.rates, cps=cps, ziips=None, capacity=table), cec, table)
+    # The eligible work with zIIPs enough (sized within the rules): what a zIIP change on this model must carry.
+    enough = mix_lpar(mixed.models, mixed.rates, cps=cps, ziips=None, capacity=table)
+    sized = demand_mips(enough, cec, table)
     need = {"ziip": (sized["ziip"], low["ziip"], max(high["ziip"], sized["ziip"]))}
+    # Another model is sized to all of it: what the ratio beside this LPAR's CPs spills onto them too.
+    whole = sized["ziip"] / kept_on_specialty(enough)
+    elsewhere = {"ziip": (whole, low["ziip"], max(high["ziip"], whole))}
     names = [w.get("name") for w in workloads]
     placed = place(
         cec, table, lpar=target.name, demand_mips=demand, ceiling=mixed.ceiling, new_lpar=new_lpar, need_mips=need,
@@ -156,7 +169,7 @@ def cec_place(
     )  # fmt: skip
     if verify and not placed.fits:
         again = {"owner": owner, "machine": machine, "workloads": workloads, "max_utilization": max_utilization}
-        changes = verified_changes(placed, table, {**demand, **need}, **again, **engine)
+        changes = verified_changes(placed, table, {**demand, **elsewhere}, **again, **engine)
         placed = dataclasses.replace(placed, changes=changes)
     return placed, mixed
 
@@ -206,24 +219,63 @@ def _verified_engines(placed: Placement, table: CapacityTable, change: Change, *
     return None
 
 
+def _smaller(placed: Placement, other: Cec, table: CapacityTable, pool: str) -> Cec | None:
+    """``other`` with one engine of ``pool`` fewer (the next lower capacity identifier of its
+    type and setting for CPs), today's busy kept as the same work; ``None`` when that is below
+    today's model, fewer zIIPs than today's, or fewer engines than the LPAR's logical ones."""
+    cec = placed.cec
+    if pool == "cp":
+        rated = table.settings.get((other.machine_type, other.capacity_setting, other.cps - 1))
+        here = table.settings.get((cec.machine_type, cec.capacity_setting, cec.cps))
+        if rated is None or not rated.model or (here is not None and rated.mips < here.mips):
+            return None
+        fewer = dataclasses.replace(other, cps=other.cps - 1, model=rated.model)
+    else:
+        if other.ziips - 1 < cec.ziips:
+            return None
+        fewer = dataclasses.replace(other, ziips=other.ziips - 1)
+    if any(lp.pool(pool).logical > fewer.installed(pool) for lp in fewer.lpars):
+        return None
+    return same_work(cec, fewer, table)
+
+
 def _sized_model(placed: Placement, table: CapacityTable, pool: str, demand: Mips, **again: Any) -> Change | None:
     """The smallest other model (this generation or a later one, no smaller than today's) whose
-    pool carries the work, checked by placing the work again on it (its own LSPR rating)."""
+    pool carries the work, checked by placing the work again on it (its own LSPR rating): the
+    first of the screened candidates that carries it, then the capacity identifiers of its type
+    and setting below it (one engine of the pool fewer at a time) while they still do (the
+    screen rates the work as this model does, a little off the other model's own rating)."""
     reference = current_reference()
     slugs = {m.machine_type: m.slug for m in reference.catalogue().machines.values()}
     ceiling = next(p.ceiling for p in placed.pools)
-    for other in model_candidates(placed.cec, table, placed.lpar, pool, demand, ceiling):
+
+    def carried(other: Cec) -> PoolPlacement | None:
         slug = slugs.get(other.machine_type)
         if slug is None:
-            continue
+            return None
         try:
             answer, _ = cec_place(cec=other, lpar=placed.lpar, verify=False, **{**again, "machine": slug})
         except (InputError, ValueError):
-            continue
+            return None
         p = answer.pool(pool)
-        if p is not None and p.fits:
-            return model_change(placed.cec, other, placed.lpar, pool, p)
+        return p if p is not None and p.fits else None
+
+    for other in model_candidates(placed.cec, table, placed.lpar, pool, demand, ceiling):
+        p = carried(other)
+        if p is None:
+            continue
+        for _ in range(_MAX_STEPS_DOWN):
+            fewer = _smaller(placed, other, table, pool)
+            q = carried(fewer) if fewer is not None else None
+            if fewer is None or q is None:
+                break
+            other, p = fewer, q
+        return model_change(placed.cec, other, placed.lpar, pool, p)
     return None
+
+
+#: Most capacity identifiers tried below the first candidate that carries the work.
+_MAX_STEPS_DOWN = 8
 
 
 def verified_changes(

@@ -82,19 +82,22 @@ MIDRANGE: dict[str, Any] = {
 }  # fmt: skip
 
 
-def test_another_model_is_sized_and_carries_the_work(api: Any) -> None:
+@pytest.mark.parametrize(("tps", "engines", "others"), [(2000, {"ziip"}, {"cp"}), (2500, set(), {"cp", "ziip"})])
+def test_another_model_is_sized_and_carries_the_work(api: Any, tps: float, engines: set[str], others: set[str]) -> None:
     # 8562-Z06 is the largest model of its type (6 CPs): no CP can be added on it, so the CPs
-    # need another model; the zIIPs within the ratio (2 per CP: 12) carry the eligible work.
-    placed = _place(api, _create(api, MIDRANGE), "PROD", 2000)
+    # need another model; at 2,000 TPS the zIIPs within the ratio (2 per CP: 12) carry the
+    # eligible work.  At 2,500 TPS they do not: the zIIPs need another model too, sized to all
+    # the eligible work (what the ratio beside PROD's 6 CPs spills onto the CPs included).
+    placed = _place(api, _create(api, MIDRANGE), "PROD", tps)
     assert not _pool(placed, "cp")["fits"] and not _pool(placed, "ziip")["fits"]
-    assert {c["pool"] for c in placed["changes"] if c["kind"] == "engines"} == {"ziip"}
+    assert {c["pool"] for c in placed["changes"] if c["kind"] == "engines"} == engines
     models = {c["pool"]: c for c in placed["changes"] if c["kind"] == "model"}
-    assert set(models) == {"cp"}, placed["changes"]
+    assert set(models) == others, placed["changes"]
     for pool, change in models.items():
         assert change["model"] and change["model"] in change["sentence"] and change["model"] != MIDRANGE["model"]
         ziips = change["engines"] if pool == "ziip" else MIDRANGE["ziips"]
         moved = _with(MIDRANGE, "PROD", pool, model=change["model"], ziips=ziips, logical=change["logical"])
-        again = _place(api, _same_work(api, MIDRANGE, moved), "PROD", 2000)
+        again = _place(api, _same_work(api, MIDRANGE, moved), "PROD", tps)
         # Placing the work on that model (today's busy as the same work in MIPS) fits the pool,
         # with the figures the sentence gives.
         assert _pool(again, pool)["fits"], (change["sentence"], _pool(again, pool))
@@ -109,7 +112,7 @@ def test_another_model_is_sized_and_carries_the_work(api: Any) -> None:
     smaller = f"{machine_type}-{rest[0]}{int(rest[1:]) - 1:02d}"
     assert int(rest[1:]) - 1 >= change["logical"], "the smaller model would not hold PROD's logical CPs"
     below = _with(MIDRANGE, "PROD", "cp", model=smaller, logical=change["logical"])
-    assert not _pool(_place(api, _same_work(api, MIDRANGE, below), "PROD", 2000), "cp")["fits"]
+    assert not _pool(_place(api, _same_work(api, MIDRANGE, below), "PROD", tps), "cp")["fits"]
 
 
 @pytest.mark.parametrize(
