@@ -34,6 +34,7 @@ from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.workload import WorkloadModel
 from sizing.selectors.fitted import current_reference
+from sizing.services.reports import product_names
 
 #: Engine warnings about a workload's basis that a plan passes on besides the model warnings of
 #: every job (``sizing.jobs.base.MODEL_WARNINGS``): what the sized demand covers.
@@ -120,8 +121,9 @@ def scaled(models: Sequence[WorkloadModel], rates: Sequence[float], end: int) ->
     return out
 
 
-def _reasons(answer: MixAnswer) -> list[dict[str, str]]:
-    """Why the LPAR does not carry the peak within the ceiling (empty: it does)."""
+def _reasons(answer: MixAnswer, names: Sequence[str | None] = ()) -> list[dict[str, str]]:
+    """Why the LPAR does not carry the peak within the ceiling (empty: it does); ``names``: the
+    workloads as the customer reads them, for a software limit's sentence."""
     lpar = answer.lpar
     out: list[dict[str, str]] = []
     for w in answer.warnings:
@@ -140,7 +142,7 @@ def _reasons(answer: MixAnswer) -> list[dict[str, str]]:
                 "work that finds no zIIP runs on the CPs.",
             }
         )
-    out.extend({"code": "software-limit", "message": s.sentence(peak=True)} for s in software_limits(answer))
+    out.extend({"code": "software-limit", "message": s.sentence(peak=True)} for s in software_limits(answer, names))
     return out
 
 
@@ -196,6 +198,9 @@ def evaluate_candidate(
         )  # fmt: skip
     capacity = current_reference().lspr_table()
     fixed = candidate.get("cps")
+    # The workloads by their products' names ("FiTeq Authenticator, multi-region"), never slugs.
+    products = product_names(owner)
+    names = [products.workload(w.get("path"), w.get("configuration")) for w in inputs["workloads"]]
     periods: list[dict[str, Any]] = []
     answers: list[MixAnswer] = []
     all_rates = period_rates(inputs)
@@ -224,7 +229,7 @@ def evaluate_candidate(
         ends = [
             mix_lpar(scaled(answer.models, rates, e), rates, cps=fixed, ziips=None, capacity=capacity) for e in (0, 1)
         ]
-        reasons = _reasons(answer)
+        reasons = _reasons(answer, names)
         periods.append(
             {
                 "period": p,

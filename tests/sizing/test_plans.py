@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from numpy.testing import assert_allclose
 
 from sizing.jobs.mix import run_mix
-from sizing.models import CapacityRating, Job, Plan
+from sizing.models import CapacityRating, Configuration, Job, Plan
 from sizing.services.estimates import estimate_compute
 
 pytestmark = pytest.mark.django_db
@@ -294,9 +294,16 @@ def test_a_software_limit_is_advised_more_instances_not_a_larger_machine(user: A
     assert est["feasibility"]["reason"] == "software-limit"  # the estimate names the same resource
     body = {"name": "HSM", "horizon_years": 2, "workloads": [{**fiteq, "tps": 10000, "peak_ratio": 1.0}],
             "candidates": ["9175-710"], "generations": ["z17"]}  # fmt: skip
-    rec = _create(api, body)["result"]["recommendation"]
+    plan = _create(api, body)
+    rec = plan["result"]["recommendation"]
     assert rec["kind"] == "none" and rec["binding"] == ["software-limit"]
     assert "instances or regions" in rec["sentence"] and "larger candidates" not in rec["sentence"]
+    # Each candidate's reason names the workload by its product's names (the reference data's), not its slugs.
+    config = Configuration.objects.get(path__slug=fiteq["path"], slug=fiteq["configuration"])
+    for c in plan["result"]["candidates"]:
+        messages = [r["message"] for q in c["periods"] for r in q["reasons"] if r["code"] == "software-limit"]
+        assert messages and all(m.startswith(f"{config.path.name}, {config.name} saturates") for m in messages)
+        assert not any("fiteq-authenticator" in m for m in messages)
     # A peak the CPs cannot carry (CICS TS at 2,000,000 TPS) still asks for larger machines.
     body = {"name": "big", "horizon_years": 2, "workloads": [{**CICSTS, "tps": 2_000_000, "peak_ratio": 1.0}],
             "candidates": ["9175-702"]}  # fmt: skip
