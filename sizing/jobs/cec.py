@@ -34,21 +34,22 @@ from models_lib.cec_place import (
 )
 from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable
+from models_lib.mix import Shared, share_lpar
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.plan import scaled as cost_range_end
 from sizing.jobs.plan import software_limits
+from sizing.jobs.workload import WorkloadModel
 from sizing.selectors.fitted import current_reference
 
 Mips = tuple[float, float, float]
 
 
-def demand_mips(mixed: MixAnswer, cec: Cec, table: CapacityTable) -> dict[str, float]:
-    """The mix's busy engines as MIPS per pool: CPs at the model's setting, zIIPs at full speed,
-    each rated as the mix rated them, at the LPAR's total engine count (its CPs plus its zIIPs:
-    the MP effect, ``models_lib.mix.share_lpar``), the rule every estimate rates by."""
+def demand_mips(lpar: Shared, cec: Cec, table: CapacityTable) -> dict[str, float]:
+    """The mix's busy engines (its LPAR, ``models_lib.mix.share_lpar``) as MIPS per pool: CPs at
+    the model's setting, zIIPs at full speed, each rated as the mix rated them, at the LPAR's
+    total engine count (its CPs plus its zIIPs: the MP effect), the rule every estimate rates by."""
     full = table.full_speed_setting.get(cec.machine_type, "")
     setting = None if cec.capacity_setting == full else cec.capacity_setting
-    lpar = mixed.lpar
     total = lpar.cps + lpar.ziips
     return {
         "cp": lpar.gcp_busy * per_engine_mips_at(table, cec.machine_type, total, setting=setting, cps=lpar.cps),
@@ -56,13 +57,18 @@ def demand_mips(mixed: MixAnswer, cec: Cec, table: CapacityTable) -> dict[str, f
     }
 
 
-def kept_on_specialty(mixed: MixAnswer) -> float:
+def kept_on_specialty(models: Sequence[WorkloadModel], rates: Sequence[float], lpar: Shared) -> float:
     """The share of the mix's eligible work its specialty engines run (1: none spilled onto the
     CPs): ``models_lib.mix.share_lpar`` keeps the same share of every workload's eligible work
     on them, so the spilled native busy over all the eligible native busy is the rest."""
-    eligible = sum(wm.native_busy(t) * wm.eligible for wm, t in zip(mixed.models, mixed.rates, strict=True))
-    kept = 1.0 - mixed.lpar.spilled / eligible if eligible > 0.0 else 1.0
+    eligible = sum(wm.native_busy(t) * wm.eligible for wm, t in zip(models, rates, strict=True))
+    kept = 1.0 - lpar.spilled / eligible if eligible > 0.0 else 1.0
     return kept if kept > 0.0 else 1.0
+
+
+#: Workload models loaded for one placement and the placements that check its changes, by
+#: (machine, capacity setting): the model of a workload depends on them, not on the CPs or zIIPs.
+Loaded = dict[tuple[str, str | None], tuple[WorkloadModel, ...]]
 
 
 def _pool_json(p: PoolPlacement, engine: str) -> dict[str, Any]:
@@ -127,12 +133,15 @@ def cec_place(
     new_lpar: Lpar | None = None,
     max_utilization: float | None = None,
     verify: bool = True,
+    loaded: Loaded | None = None,
     **engine: Any,
 ) -> tuple[Placement, MixAnswer]:
     """Place ``workloads`` (``path``, ``configuration``, ``tps``, optional ``payload_bytes``) into
     LPAR ``lpar`` of ``cec`` (or into ``new_lpar``); ``engine``: the estimate's engine options.
     With ``verify``, each engines change is checked by placing the work again after it (and
     grown until the pool fits), and another model is sized (:func:`verified_changes`).
+    ``loaded``: workload models already loaded for these workloads (filled as they are loaded),
+    so the placements that check the changes load each machine's once.
 
     Raises
     ------
@@ -145,22 +154,31 @@ def cec_place(
     full = table.full_speed_setting.get(cec.machine_type, "")
     setting = None if cec.capacity_setting == full else cec.capacity_setting
     cps, ziips = target.cp.logical, target.ziip.logical
-    mixed = mix_evaluate(
-        owner=owner, workloads=workloads, machine=machine, cps=cps, ziips=ziips, max_utilization=max_utilization,
-        capacity_setting=setting, capacity=table, **engine,
-    )  # fmt: skip
-    ends = [
-        mix_lpar(cost_range_end(mixed.models, mixed.rates, e), mixed.rates, cps=cps, ziips=ziips, capacity=table)
-        for e in (0, 1)
-    ]
-    central, low, high = (demand_mips(m, cec, table) for m in (mixed, *ends))
+    loaded = {} if loaded is None else loaded
+    models = loaded.get((machine, setting))
+    if models is None:
+        mixed = mix_evaluate(
+            owner=owner, workloads=workloads, machine=machine, cps=cps, ziips=ziips, max_utilization=max_utilization,
+            capacity_setting=setting, capacity=table, **engine,
+        )  # fmt: skip
+        loaded[(machine, setting)] = mixed.models
+    else:  # mix_evaluate without loading them again
+        mixed = mix_lpar(models, [float(e["tps"]) for e in workloads], cps=cps, ziips=ziips, capacity=table)
+    rates, ceiling = mixed.rates, mixed.ceiling
+
+    def lpar_of(ms: Sequence[WorkloadModel], z: int | None) -> Shared:
+        # The mix's LPAR at these CPs (evaluate_mix's, without its headroom and response times).
+        return share_lpar(ms, rates, cps=cps, ziips=z, ceiling=ceiling)
+
+    ends = [lpar_of(cost_range_end(mixed.models, rates, e), ziips) for e in (0, 1)]
+    central, low, high = (demand_mips(x, cec, table) for x in (mixed.lpar, *ends))
     demand = {pool: (central[pool], low[pool], high[pool]) for pool in central}
     # The eligible work with zIIPs enough (sized within the rules): what a zIIP change on this model must carry.
-    enough = mix_lpar(mixed.models, mixed.rates, cps=cps, ziips=None, capacity=table)
+    enough = lpar_of(mixed.models, None)
     sized = demand_mips(enough, cec, table)
     need = {"ziip": (sized["ziip"], low["ziip"], max(high["ziip"], sized["ziip"]))}
     # Another model is sized to all of it: what the ratio beside this LPAR's CPs spills onto them too.
-    whole = sized["ziip"] / kept_on_specialty(enough)
+    whole = sized["ziip"] / kept_on_specialty(mixed.models, rates, enough)
     elsewhere = {"ziip": (whole, low["ziip"], max(high["ziip"], whole))}
     names = [w.get("name") for w in workloads]
     placed = place(
@@ -168,7 +186,8 @@ def cec_place(
         software_limits=software_limits(mixed, names),
     )  # fmt: skip
     if verify and not placed.fits:
-        again = {"owner": owner, "machine": machine, "workloads": workloads, "max_utilization": max_utilization}
+        again = {"owner": owner, "machine": machine, "workloads": workloads, "max_utilization": max_utilization,
+                 "loaded": loaded}  # fmt: skip
         changes = verified_changes(placed, table, {**demand, **elsewhere}, **again, **engine)
         placed = dataclasses.replace(placed, changes=changes)
     return placed, mixed

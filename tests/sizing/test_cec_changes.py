@@ -165,3 +165,21 @@ def test_one_lpar_holding_every_engine_with_ziips_is_the_estimate(api: Any, user
     assert est["capacity"]["basis"]["mp_engines"] == 14
     assert_allclose(_pool(placed, "cp")["added"], est["busy_cps"]["gcp"], rtol=1e-9)
     assert_allclose(_pool(placed, "ziip")["added"], est["busy_cps"]["ziip"], rtol=1e-9)
+
+
+def test_no_machine_types_engine_gets_faster_with_more_engines() -> None:
+    # Another model's screen (models_lib.cec_place.model_candidates) stops adding zIIPs to a model
+    # once an LPAR's work today no longer fits its logical engines there: more engines, none of
+    # them faster.  That holds when one engine's MIPS at N engines (the LSPR rating's MIPS(N) / N)
+    # never rises with N, for every machine type of the seeded LSPR table.
+    from models_lib.capacity import per_engine_mips_at
+    from sizing.selectors.fitted import current_reference
+
+    table = current_reference().lspr_table()
+    checked = 0
+    for machine_type in {t for t, _ in table.ratings}:
+        counts = sorted(n for t, n in table.ratings if t == machine_type)
+        per_engine = [per_engine_mips_at(table, machine_type, n) for n in range(1, counts[-1] + 1)]
+        assert all(b <= a + 1e-9 for a, b in zip(per_engine, per_engine[1:], strict=False)), machine_type
+        checked += len(per_engine)
+    assert checked > 1000
