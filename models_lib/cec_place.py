@@ -443,9 +443,19 @@ def model_candidates(cec: Cec, table: CapacityTable, name: str, pool: str, deman
                 # More zIIPs are more engines, none of them faster (LSPR's MP effect: a type's
                 # MIPS(N)/N never rises with N), so today's work has no more room on them either.
                 break
-            if pool not in mips or not _may_carry(other, name, pool, demand, ceiling, today, mips[pool]):
+            if pool not in mips:
                 continue
-            found = _carries(cec, other, table, name, pool, demand, ceiling, today)
+            added = demand
+            if pool == "ziip" and rules is not None:
+                # The LPAR's logical CPs admit so many zIIPs (the ratio, as the mix applies it to
+                # the LPAR): its eligible work beyond what they carry within the ceiling runs on
+                # its CPs, on any model, and is no zIIP demand.
+                usable = math.floor(rules.ziips_per_cp * cec.lpar(name).cp.logical + _EPS)
+                cap = usable * ceiling * mips[pool]
+                added = (min(demand[0], cap), min(demand[1], cap), min(demand[2], cap))
+            if not _may_carry(other, name, pool, added, ceiling, today, mips[pool]):
+                continue
+            found = _carries(cec, other, table, name, pool, added, ceiling, today)
             if found is not None:
                 out.append(found)
                 break

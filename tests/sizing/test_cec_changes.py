@@ -5,6 +5,7 @@ on this model carries the work, another model is sized and placing the work on i
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -82,7 +83,10 @@ MIDRANGE: dict[str, Any] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize(("tps", "engines", "others"), [(2000, {"ziip"}, {"cp"}), (2500, set(), {"cp", "ziip"})])
+@pytest.mark.parametrize(
+    ("tps", "engines", "others"),
+    [(2000, {"ziip"}, {"cp"}), (2500, set(), {"cp", "ziip"}), (4000, set(), {"cp", "ziip"})],
+)
 def test_another_model_is_sized_and_carries_the_work(api: Any, tps: float, engines: set[str], others: set[str]) -> None:
     # 8562-Z06 is the largest model of its type (6 CPs): no CP can be added on it, so the CPs
     # need another model; at 2,000 TPS the zIIPs within the ratio (2 per CP: 12) carry the
@@ -106,6 +110,13 @@ def test_another_model_is_sized_and_carries_the_work(api: Any, tps: float, engin
         assert float(figures.group(1)) == pytest.approx(_pool(again, pool)["total"], abs=0.005)
         ceiling = _pool(again, pool)["ceiling"] * _pool(again, pool)["share"]
         assert float(figures.group(2)) == pytest.approx(ceiling, abs=0.005)
+    # PROD's 6 logical CPs admit 12 zIIPs (2 per CP, benchmarks/engine_rules.yaml): the zIIP model
+    # is sized to what they carry, its logical zIIPs a few more for PROD's zIIP busy today.
+    ziip = models["ziip"] if "ziip" in models else None
+    if ziip is not None:
+        today = MIDRANGE["lpars"][0]["ziip"]
+        ceiling = _pool(placed, "ziip")["ceiling"]
+        assert ziip["logical"] <= 2 * 6 + math.ceil(today["logical"] * today["busy_pct"] / 100 / ceiling)
     # The next smaller capacity identifier of the CP model's type and setting does not carry it.
     change = models["cp"]
     machine_type, rest = change["model"].split("-")
