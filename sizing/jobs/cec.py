@@ -35,6 +35,7 @@ from models_lib.cec_place import (
 from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable
 from models_lib.mix import Shared, share_lpar
+from models_lib.upgrade import generation_of
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.plan import scaled as cost_range_end
 from sizing.jobs.plan import software_limits
@@ -315,20 +316,21 @@ def verified_changes(
         if p.fits or any(c.pool == p.pool and not c.others_short for c in out):
             continue
         sized = _sized_model(placed, table, p.pool, demand.get(p.pool, (0.0, 0.0, 0.0)), **again)
-        unsized = next((c for c in placed.changes if c.kind == "model" and c.pool == p.pool), None)
         if sized is not None:
             out.append(sized)
-        elif unsized is not None:
-            out.append(unsized)
-        else:
-            engine = placed.cec.engine_name(p.pool)
-            out.append(
-                Change(
-                    "model",
-                    p.pool,
-                    f"No rated model of this generation or a later one carries {placed.lpar}'s {engine}s with this LPAR layout.",
-                )
+            continue
+        engine, lpar = placed.cec.engine_name(p.pool), placed.lpar
+        generation = generation_of(table, placed.cec.machine_type) or placed.cec.machine_type
+        out.append(
+            Change(
+                "model",
+                p.pool,
+                f"No rated model of {generation} or a later generation carries {lpar}'s {engine}s with this LPAR "
+                f"layout: on each, {lpar}'s share cannot hold its work today and the added work within "
+                f"{p.ceiling:.0%}, or another LPAR's work today would not fit its logical engines. Spread the work "
+                "over more LPARs or machines.",
             )
+        )
     return tuple(sorted(out, key=cost_rank))
 
 

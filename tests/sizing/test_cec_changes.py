@@ -194,3 +194,17 @@ def test_no_machine_types_engine_gets_faster_with_more_engines() -> None:
         assert all(b <= a + 1e-9 for a, b in zip(per_engine, per_engine[1:], strict=False)), machine_type
         checked += len(per_engine)
     assert checked > 1000
+
+
+def test_when_no_model_carries_the_work_the_answer_says_so_and_why(api: Any) -> None:
+    # 40,000 TPS into the midrange PROD: no capacity identifier of the seeded LSPR table, of z15
+    # or later, gives PROD's CPs a share that carries it; the zIIPs still get their model.
+    placed = _place(api, _create(api, MIDRANGE), "PROD", 40000)
+    cp = [c for c in placed["changes"] if c["pool"] == "cp"]
+    assert [(c["kind"], c["model"]) for c in cp] == [("model", None)]
+    assert cp[0]["sentence"] == (
+        "No rated model of z15 or a later generation carries PROD's CPs with this LPAR layout: on each, PROD's "
+        f"share cannot hold its work today and the added work within {_pool(placed, 'cp')['ceiling']:.0%}, or "
+        "another LPAR's work today would not fit its logical engines. Spread the work over more LPARs or machines."
+    )
+    assert any(c["pool"] == "ziip" and c["kind"] == "model" and c["model"] for c in placed["changes"])
