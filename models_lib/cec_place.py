@@ -412,6 +412,7 @@ def model_candidates(cec: Cec, table: CapacityTable, name: str, pool: str, deman
     floor = here.mips if here is not None else 0.0
     rank = generation_rank(generation_of(table, cec.machine_type))
     today = _today_mips(cec, table)
+    mips_of: dict[tuple[str, str, str, int, int], float] = {}
 
     def generation(r: Rating) -> str:
         return r.generation or generation_of(table, r.machine_type)
@@ -436,13 +437,76 @@ def model_candidates(cec: Cec, table: CapacityTable, name: str, pool: str, deman
             specialty=specialty,
         )  # fmt: skip
         for ziips in range(cec.ziips, (most if pool == "ziip" else cec.ziips) + 1):
-            found = _carries(cec, dataclasses.replace(base, ziips=ziips), table, name, pool, demand, ceiling, today)
+            other = dataclasses.replace(base, ziips=ziips)
+            mips = _today_fits(other, table, today, mips_of)
+            if mips is None:
+                # More zIIPs are more engines, none of them faster (LSPR's MP effect: a type's
+                # MIPS(N)/N never rises with N), so today's work has no more room on them either.
+                break
+            if pool not in mips:
+                continue
+            added = demand
+            if pool == "ziip" and rules is not None:
+                # The LPAR's logical CPs admit so many zIIPs (the ratio, as the mix applies it to
+                # the LPAR): its eligible work beyond what they carry within the ceiling runs on
+                # its CPs, on any model, and is no zIIP demand.
+                usable = math.floor(rules.ziips_per_cp * cec.lpar(name).cp.logical + _EPS)
+                cap = usable * ceiling * mips[pool]
+                added = (min(demand[0], cap), min(demand[1], cap), min(demand[2], cap))
+            if not _may_carry(other, name, pool, added, ceiling, today, mips[pool]):
+                continue
+            found = _carries(cec, other, table, name, pool, added, ceiling, today)
             if found is not None:
                 out.append(found)
                 break
         if len(out) >= limit:
             break
     return out
+
+
+def _today_fits(other: Cec, table: CapacityTable, today: dict[str, dict[str, float]],
+                mips_of: dict[tuple[str, str, str, int, int], float]) -> dict[str, float] | None:  # fmt: skip
+    """One engine's MIPS of each pool of ``other`` when every LPAR's work today fits its logical
+    engines there (the first test of :func:`_carries`), else ``None``; ``mips_of``: those MIPS by
+    (pool, type, setting, CPs, total engines), filled as computed."""
+    out: dict[str, float] = {}
+    for pool_name in POOLS:
+        if other.installed(pool_name) == 0:
+            continue
+        key = (pool_name, other.machine_type, other.capacity_setting, other.cps, other.total_engines)
+        mips = mips_of.get(key)
+        if mips is None:
+            try:
+                mips = pool_engine_mips(table, other, pool_name)
+            except InputError:
+                mips = 0.0
+            mips_of[key] = mips
+        if mips <= 0.0:
+            return None
+        if any(today[pool_name].get(lp.name, 0.0) / mips > lp.pool(pool_name).logical + _EPS for lp in other.lpars):
+            return None
+        out[pool_name] = mips
+    return out
+
+
+def _may_carry(other: Cec, name: str, pool: str, demand: Mips, ceiling: float, today: dict[str, dict[str, float]],
+               mips: float) -> bool:  # fmt: skip
+    """False when ``other`` (one engine of its ``pool``: ``mips``) cannot carry LPAR ``name``'s
+    pool whatever its logical engines: its work today and the added work pass the ceiling of the
+    most its share can be.  That is the shared engines less what the other LPARs get at least
+    (each its weight's part of the shared engines, or its logical engines if fewer: PR/SM only
+    refills a share from LPARs capped below theirs [1]_ of models_lib.cec).  A cheap screen
+    before :func:`_carries`, which it never contradicts (a bound of the same share)."""
+    installed = other.installed(pool)
+    shared = installed - sum(lp.pool(pool).logical for lp in other.lpars if lp.dedicated and lp.name != name)
+    members = [lp for lp in other.lpars if not lp.dedicated and lp.pool(pool).logical > 0 and lp.name != name]
+    weights = sum(lp.pool(pool).weight or 0 for lp in members) + (other.lpar(name).pool(pool).weight or 0)
+    others = sum(
+        min(float(lp.pool(pool).logical), (lp.pool(pool).weight or 0) / weights * shared) if weights else 0.0
+        for lp in members
+    )
+    most = min(float(installed), shared - others) if not other.lpar(name).dedicated else float(installed)
+    return (today[pool].get(name, 0.0) + demand[0]) / mips <= ceiling * most + _EPS
 
 
 def _carries(cec: Cec, other: Cec, table: CapacityTable, name: str, pool: str, demand: Mips, ceiling: float,

@@ -807,6 +807,16 @@ def batch_summary(rows: int, counts: Mapping[str, int] | None, succeeded: int = 
     return f"{count(rows)} scenarios: {', '.join(parts)}" + (" (the error says why)." if counts.get("refused") else ".")
 
 
+def mix_combined(tps: Any, gcp_utilization: Any, ziips: Any, ziip_utilization: Any, engine: str = "zIIP") -> str:
+    """A workload mix's combined load: "41,200 TPS, CPs 72% busy, zIIPs 64% busy"; with no
+    specialty engines sized or given, the CPs alone (there is no zIIP busy to print: the LPAR
+    line says how many there are)."""
+    text = f"{count(tps, 'TPS')}, CPs {percent(gcp_utilization)} busy"
+    if finite(ziips) and finite(ziip_utilization) is not None:
+        text += f", {engine}s {percent(ziip_utilization)} busy"
+    return text
+
+
 def mix_headroom(mix: MixHeadroomRecord) -> str:
     """How far the rates of a workload mix can grow together, in one sentence for the jobs panel
     and the job's PDF alike.

@@ -172,8 +172,9 @@ class CecViewSet(
         customer = asked_customer(request)
         question = place_inputs(user=user, row=row, data=request.data)
         cec = cec_record(row)
+        # loaded: the workloads' models, loaded once for the placement, its checks and the zIIP change's
         common = {"owner": user, "machine": row.machine, "workloads": question["workloads"],
-                  "max_utilization": question["max_utilization"], **question["engine"]}  # fmt: skip
+                  "max_utilization": question["max_utilization"], "loaded": {}, **question["engine"]}  # fmt: skip
         try:
             placed, mixed = cec_place(cec=cec, lpar=question["lpar"], new_lpar=question["new_lpar"], **common)
             after = None if placed.fits or placed.new else specialty_first(placed, **common)

@@ -34,26 +34,42 @@ from models_lib.cec_place import (
 )
 from models_lib.checks import InputError
 from models_lib.inputs import CapacityTable
+from models_lib.mix import Shared, share_lpar
+from models_lib.upgrade import generation_of
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.plan import scaled as cost_range_end
 from sizing.jobs.plan import software_limits
+from sizing.jobs.workload import WorkloadModel
 from sizing.selectors.fitted import current_reference
 
 Mips = tuple[float, float, float]
 
 
-def demand_mips(mixed: MixAnswer, cec: Cec, table: CapacityTable) -> dict[str, float]:
-    """The mix's busy engines as MIPS per pool: CPs at the model's setting, zIIPs at full speed,
-    each rated as the mix rated them, at the LPAR's total engine count (its CPs plus its zIIPs:
-    the MP effect, ``models_lib.mix.share_lpar``), the rule every estimate rates by."""
+def demand_mips(lpar: Shared, cec: Cec, table: CapacityTable) -> dict[str, float]:
+    """The mix's busy engines (its LPAR, ``models_lib.mix.share_lpar``) as MIPS per pool: CPs at
+    the model's setting, zIIPs at full speed, each rated as the mix rated them, at the LPAR's
+    total engine count (its CPs plus its zIIPs: the MP effect), the rule every estimate rates by."""
     full = table.full_speed_setting.get(cec.machine_type, "")
     setting = None if cec.capacity_setting == full else cec.capacity_setting
-    lpar = mixed.lpar
     total = lpar.cps + lpar.ziips
     return {
         "cp": lpar.gcp_busy * per_engine_mips_at(table, cec.machine_type, total, setting=setting, cps=lpar.cps),
         "ziip": lpar.ziip_busy * per_engine_mips_at(table, cec.machine_type, total),
     }
+
+
+def kept_on_specialty(models: Sequence[WorkloadModel], rates: Sequence[float], lpar: Shared) -> float:
+    """The share of the mix's eligible work its specialty engines run (1: none spilled onto the
+    CPs): ``models_lib.mix.share_lpar`` keeps the same share of every workload's eligible work
+    on them, so the spilled native busy over all the eligible native busy is the rest."""
+    eligible = sum(wm.native_busy(t) * wm.eligible for wm, t in zip(models, rates, strict=True))
+    kept = 1.0 - lpar.spilled / eligible if eligible > 0.0 else 1.0
+    return kept if kept > 0.0 else 1.0
+
+
+#: Workload models loaded for one placement and the placements that check its changes, by
+#: (machine, capacity setting): the model of a workload depends on them, not on the CPs or zIIPs.
+Loaded = dict[tuple[str, str | None], tuple[WorkloadModel, ...]]
 
 
 def _pool_json(p: PoolPlacement, engine: str) -> dict[str, Any]:
@@ -118,12 +134,15 @@ def cec_place(
     new_lpar: Lpar | None = None,
     max_utilization: float | None = None,
     verify: bool = True,
+    loaded: Loaded | None = None,
     **engine: Any,
 ) -> tuple[Placement, MixAnswer]:
     """Place ``workloads`` (``path``, ``configuration``, ``tps``, optional ``payload_bytes``) into
     LPAR ``lpar`` of ``cec`` (or into ``new_lpar``); ``engine``: the estimate's engine options.
     With ``verify``, each engines change is checked by placing the work again after it (and
     grown until the pool fits), and another model is sized (:func:`verified_changes`).
+    ``loaded``: workload models already loaded for these workloads (filled as they are loaded),
+    so the placements that check the changes load each machine's once.
 
     Raises
     ------
@@ -136,27 +155,41 @@ def cec_place(
     full = table.full_speed_setting.get(cec.machine_type, "")
     setting = None if cec.capacity_setting == full else cec.capacity_setting
     cps, ziips = target.cp.logical, target.ziip.logical
-    mixed = mix_evaluate(
-        owner=owner, workloads=workloads, machine=machine, cps=cps, ziips=ziips, max_utilization=max_utilization,
-        capacity_setting=setting, capacity=table, **engine,
-    )  # fmt: skip
-    ends = [
-        mix_lpar(cost_range_end(mixed.models, mixed.rates, e), mixed.rates, cps=cps, ziips=ziips, capacity=table)
-        for e in (0, 1)
-    ]
-    central, low, high = (demand_mips(m, cec, table) for m in (mixed, *ends))
+    loaded = {} if loaded is None else loaded
+    models = loaded.get((machine, setting))
+    if models is None:
+        mixed = mix_evaluate(
+            owner=owner, workloads=workloads, machine=machine, cps=cps, ziips=ziips, max_utilization=max_utilization,
+            capacity_setting=setting, capacity=table, **engine,
+        )  # fmt: skip
+        loaded[(machine, setting)] = mixed.models
+    else:  # mix_evaluate without loading them again
+        mixed = mix_lpar(models, [float(e["tps"]) for e in workloads], cps=cps, ziips=ziips, capacity=table)
+    rates, ceiling = mixed.rates, mixed.ceiling
+
+    def lpar_of(ms: Sequence[WorkloadModel], z: int | None) -> Shared:
+        # The mix's LPAR at these CPs (evaluate_mix's, without its headroom and response times).
+        return share_lpar(ms, rates, cps=cps, ziips=z, ceiling=ceiling)
+
+    ends = [lpar_of(cost_range_end(mixed.models, rates, e), ziips) for e in (0, 1)]
+    central, low, high = (demand_mips(x, cec, table) for x in (mixed.lpar, *ends))
     demand = {pool: (central[pool], low[pool], high[pool]) for pool in central}
-    # The eligible work with zIIPs enough (sized within the rules, none spilled): what a zIIP change must carry.
-    sized = demand_mips(mix_lpar(mixed.models, mixed.rates, cps=cps, ziips=None, capacity=table), cec, table)
+    # The eligible work with zIIPs enough (sized within the rules): what a zIIP change on this model must carry.
+    enough = lpar_of(mixed.models, None)
+    sized = demand_mips(enough, cec, table)
     need = {"ziip": (sized["ziip"], low["ziip"], max(high["ziip"], sized["ziip"]))}
+    # Another model is sized to all of it: what the ratio beside this LPAR's CPs spills onto them too.
+    whole = sized["ziip"] / kept_on_specialty(mixed.models, rates, enough)
+    elsewhere = {"ziip": (whole, low["ziip"], max(high["ziip"], whole))}
     names = [w.get("name") for w in workloads]
     placed = place(
         cec, table, lpar=target.name, demand_mips=demand, ceiling=mixed.ceiling, new_lpar=new_lpar, need_mips=need,
         software_limits=software_limits(mixed, names),
     )  # fmt: skip
     if verify and not placed.fits:
-        again = {"owner": owner, "machine": machine, "workloads": workloads, "max_utilization": max_utilization}
-        changes = verified_changes(placed, table, {**demand, **need}, **again, **engine)
+        again = {"owner": owner, "machine": machine, "workloads": workloads, "max_utilization": max_utilization,
+                 "loaded": loaded}  # fmt: skip
+        changes = verified_changes(placed, table, {**demand, **elsewhere}, **again, **engine)
         placed = dataclasses.replace(placed, changes=changes)
     return placed, mixed
 
@@ -206,24 +239,63 @@ def _verified_engines(placed: Placement, table: CapacityTable, change: Change, *
     return None
 
 
+def _smaller(placed: Placement, other: Cec, table: CapacityTable, pool: str) -> Cec | None:
+    """``other`` with one engine of ``pool`` fewer (the next lower capacity identifier of its
+    type and setting for CPs), today's busy kept as the same work; ``None`` when that is below
+    today's model, fewer zIIPs than today's, or fewer engines than the LPAR's logical ones."""
+    cec = placed.cec
+    if pool == "cp":
+        rated = table.settings.get((other.machine_type, other.capacity_setting, other.cps - 1))
+        here = table.settings.get((cec.machine_type, cec.capacity_setting, cec.cps))
+        if rated is None or not rated.model or (here is not None and rated.mips < here.mips):
+            return None
+        fewer = dataclasses.replace(other, cps=other.cps - 1, model=rated.model)
+    else:
+        if other.ziips - 1 < cec.ziips:
+            return None
+        fewer = dataclasses.replace(other, ziips=other.ziips - 1)
+    if any(lp.pool(pool).logical > fewer.installed(pool) for lp in fewer.lpars):
+        return None
+    return same_work(cec, fewer, table)
+
+
 def _sized_model(placed: Placement, table: CapacityTable, pool: str, demand: Mips, **again: Any) -> Change | None:
     """The smallest other model (this generation or a later one, no smaller than today's) whose
-    pool carries the work, checked by placing the work again on it (its own LSPR rating)."""
+    pool carries the work, checked by placing the work again on it (its own LSPR rating): the
+    first of the screened candidates that carries it, then the capacity identifiers of its type
+    and setting below it (one engine of the pool fewer at a time) while they still do (the
+    screen rates the work as this model does, a little off the other model's own rating)."""
     reference = current_reference()
     slugs = {m.machine_type: m.slug for m in reference.catalogue().machines.values()}
     ceiling = next(p.ceiling for p in placed.pools)
-    for other in model_candidates(placed.cec, table, placed.lpar, pool, demand, ceiling):
+
+    def carried(other: Cec) -> PoolPlacement | None:
         slug = slugs.get(other.machine_type)
         if slug is None:
-            continue
+            return None
         try:
             answer, _ = cec_place(cec=other, lpar=placed.lpar, verify=False, **{**again, "machine": slug})
         except (InputError, ValueError):
-            continue
+            return None
         p = answer.pool(pool)
-        if p is not None and p.fits:
-            return model_change(placed.cec, other, placed.lpar, pool, p)
+        return p if p is not None and p.fits else None
+
+    for other in model_candidates(placed.cec, table, placed.lpar, pool, demand, ceiling):
+        p = carried(other)
+        if p is None:
+            continue
+        for _ in range(_MAX_STEPS_DOWN):
+            fewer = _smaller(placed, other, table, pool)
+            q = carried(fewer) if fewer is not None else None
+            if fewer is None or q is None:
+                break
+            other, p = fewer, q
+        return model_change(placed.cec, other, placed.lpar, pool, p)
     return None
+
+
+#: Most capacity identifiers tried below the first candidate that carries the work.
+_MAX_STEPS_DOWN = 8
 
 
 def verified_changes(
@@ -244,20 +316,21 @@ def verified_changes(
         if p.fits or any(c.pool == p.pool and not c.others_short for c in out):
             continue
         sized = _sized_model(placed, table, p.pool, demand.get(p.pool, (0.0, 0.0, 0.0)), **again)
-        unsized = next((c for c in placed.changes if c.kind == "model" and c.pool == p.pool), None)
         if sized is not None:
             out.append(sized)
-        elif unsized is not None:
-            out.append(unsized)
-        else:
-            engine = placed.cec.engine_name(p.pool)
-            out.append(
-                Change(
-                    "model",
-                    p.pool,
-                    f"No rated model of this generation or a later one carries {placed.lpar}'s {engine}s with this LPAR layout.",
-                )
+            continue
+        engine, lpar = placed.cec.engine_name(p.pool), placed.lpar
+        generation = generation_of(table, placed.cec.machine_type) or placed.cec.machine_type
+        out.append(
+            Change(
+                "model",
+                p.pool,
+                f"No rated model of {generation} or a later generation carries {lpar}'s {engine}s with this LPAR "
+                f"layout: on each, {lpar}'s share cannot hold its work today and the added work within "
+                f"{p.ceiling:.0%}, or another LPAR's work today would not fit its logical engines. Spread the work "
+                "over more LPARs or machines.",
             )
+        )
     return tuple(sorted(out, key=cost_rank))
 
 

@@ -27,13 +27,15 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from models_lib.cec_place import SoftwareLimit
+from models_lib.cec_place import SoftwareLimit, generation_rank
 from models_lib.limits import specialty_name
 from models_lib.pricing import PriceBook, configuration_cost
+from models_lib.upgrade import generation_of
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.workload import WorkloadModel
 from sizing.selectors.fitted import current_reference
+from sizing.services.reports import product_names
 
 #: Engine warnings about a workload's basis that a plan passes on besides the model warnings of
 #: every job (``sizing.jobs.base.MODEL_WARNINGS``): what the sized demand covers.
@@ -120,8 +122,9 @@ def scaled(models: Sequence[WorkloadModel], rates: Sequence[float], end: int) ->
     return out
 
 
-def _reasons(answer: MixAnswer) -> list[dict[str, str]]:
-    """Why the LPAR does not carry the peak within the ceiling (empty: it does)."""
+def _reasons(answer: MixAnswer, names: Sequence[str | None] = ()) -> list[dict[str, str]]:
+    """Why the LPAR does not carry the peak within the ceiling (empty: it does); ``names``: the
+    workloads as the customer reads them, for a software limit's sentence."""
     lpar = answer.lpar
     out: list[dict[str, str]] = []
     for w in answer.warnings:
@@ -140,7 +143,7 @@ def _reasons(answer: MixAnswer) -> list[dict[str, str]]:
                 "work that finds no zIIP runs on the CPs.",
             }
         )
-    out.extend({"code": "software-limit", "message": s.sentence(peak=True)} for s in software_limits(answer))
+    out.extend({"code": "software-limit", "message": s.sentence(peak=True)} for s in software_limits(answer, names))
     return out
 
 
@@ -196,6 +199,9 @@ def evaluate_candidate(
         )  # fmt: skip
     capacity = current_reference().lspr_table()
     fixed = candidate.get("cps")
+    # The workloads by their products' names ("FiTeq Authenticator, multi-region"), never slugs.
+    products = product_names(owner)
+    names = [products.workload(w.get("path"), w.get("configuration")) for w in inputs["workloads"]]
     periods: list[dict[str, Any]] = []
     answers: list[MixAnswer] = []
     all_rates = period_rates(inputs)
@@ -224,7 +230,7 @@ def evaluate_candidate(
         ends = [
             mix_lpar(scaled(answer.models, rates, e), rates, cps=fixed, ziips=None, capacity=capacity) for e in (0, 1)
         ]
-        reasons = _reasons(answer)
+        reasons = _reasons(answer, names)
         periods.append(
             {
                 "period": p,
@@ -299,16 +305,59 @@ def _first_not(flags: Sequence[bool]) -> int | None:
     return next((i + 1 for i, ok in enumerate(flags) if not ok), None)
 
 
-def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, horizon: int) -> dict[str, Any]:
-    """The cheapest plan in MSU-years: one model that holds every period, or model A now and
-    model B from period N (A holds the periods before N, B the rest, A installs fewer MSU)."""
-    per = years_per_period(period)
-    options = [
-        {**m, "machine": c["machine"], "candidate": c["label"]}
+def generation(machine_type: str | None) -> tuple[int, str]:
+    """(place in time, name) of ``machine_type``'s generation in the LSPR table: (16, "z16")."""
+    name = generation_of(current_reference().lspr_table(), machine_type or "") if machine_type else ""
+    return generation_rank(name), name
+
+
+def _options(candidates: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every model the candidates offer (with its machine, candidate and generation's place)."""
+    return [
+        {**m, "machine": c["machine"], "candidate": c["label"], "rank": generation(c.get("machine_type"))[0]}
         for c in candidates
         for m in c["models"]
         if m["msu_installed"] is not None
     ]
+
+
+def _backwards(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Changing from ``a`` to ``b`` would go back a generation: no upgrade a planner signs."""
+    return bool(a["rank"] and b["rank"] and b["rank"] < a["rank"])
+
+
+def older_note(chosen: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]]) -> str:
+    """A sentence when the plan recommends a model of an older generation than your machine (the
+    newest of your machines among the candidates), which it does only because you listed it;
+    empty otherwise (no machine of yours among the candidates: nothing to be older than)."""
+    mine = [c for c in candidates if c.get("kind") == "cec"]
+    if not mine:
+        return ""
+    yours = max(mine, key=lambda c: generation(c.get("machine_type"))[0])
+    rank, name = generation(yours.get("machine_type"))
+    by_model = {m["model"]: c for c in candidates for m in c["models"]}
+    older = []
+    for model in (chosen.get("model"), chosen.get("upgrade_to")):
+        c = by_model.get(str(model))
+        if c is None or c.get("kind") == "cec":
+            continue
+        r, g = generation(c.get("machine_type"))
+        if r and rank and r < rank:
+            older.append(f"{model} is a {g}")
+    if not older:
+        return ""
+    return (
+        f" {' and '.join(older)}, an older generation than your {yours['cec']['name']} ({yours['model']}, {name}): "
+        "it is recommended because you listed it as a candidate."
+    )
+
+
+def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, horizon: int) -> dict[str, Any]:
+    """The cheapest plan in MSU-years: one model that holds every period, or model A now and
+    model B from period N (A holds the periods before N, B the rest, A installs fewer MSU, B is
+    of A's generation or a later one: going back a generation is no upgrade)."""
+    per = years_per_period(period)
+    options = _options(candidates)
     lasting = sorted((o for o in options if all(o["holds"])), key=lambda o: (o["msu_installed"], o["cps"], o["model"]))
     single = None
     if lasting:
@@ -319,7 +368,8 @@ def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, hori
     upgrade = None
     for a in options:
         for b in options:
-            if a["msu_installed"] >= b["msu_installed"] or "cec" in b:  # one's own machine is no upgrade
+            # one's own machine is no upgrade, nor is going back a generation
+            if a["msu_installed"] >= b["msu_installed"] or "cec" in b or _backwards(a, b):
                 continue
             for n in range(2, horizon + 1):
                 if not (all(a["holds"][: n - 1]) and all(b["holds"][n - 1 :])):
@@ -339,7 +389,7 @@ def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, hori
         binding = binding_resources(candidates)
         return {"kind": "none", "binding": binding, "sentence": advice(binding), "single": None}
     chosen["single"] = single
-    chosen["sentence"] = _sentence(chosen, period)
+    chosen["sentence"] = _sentence(chosen, period) + older_note(chosen, candidates)
     return chosen
 
 
@@ -391,9 +441,7 @@ def least_cost_recommendation(*, candidates: Sequence[Mapping[str, Any]], period
     if stored is None:
         return {"kind": "none", "sentence": "No price book: least-cost has nothing to price.", "single": None}
     book, per = PriceBook(**stored), years_per_period(period)
-    options = [
-        {**m, "machine": c["machine"]} for c in candidates for m in c["models"] if m["msu_installed"] is not None
-    ]
+    options = _options(candidates)
     single = None
     for o in (o for o in options if all(o["holds"])):
         total = stretch_cost(book, o, 1, horizon, per)
@@ -404,7 +452,12 @@ def least_cost_recommendation(*, candidates: Sequence[Mapping[str, Any]], period
     for a in options:
         for b in options:
             for n in range(2, horizon + 1):
-                if a is b or "cec" in b or not (all(a["holds"][: n - 1]) and all(b["holds"][n - 1 :])):
+                if (
+                    a is b
+                    or "cec" in b
+                    or _backwards(a, b)
+                    or not (all(a["holds"][: n - 1]) and all(b["holds"][n - 1 :]))
+                ):
                     continue
                 total = stretch_cost(book, a, 1, n - 1, per) + stretch_cost(book, b, n, horizon, per)
                 if upgrade is None or total < upgrade["cost"] - 1e-9:
@@ -423,7 +476,7 @@ def least_cost_recommendation(*, candidates: Sequence[Mapping[str, Any]], period
                 "alone or with one upgrade.", "single": None}  # fmt: skip
     chosen.update(single=single, currency=book.currency)
     money = f"{book.currency} {chosen['cost']:,.0f} over the horizon from your price book"
-    chosen["sentence"] = _sentence(chosen, period).rsplit(":", 1)[0] + f": {money}."
+    chosen["sentence"] = _sentence(chosen, period).rsplit(":", 1)[0] + f": {money}." + older_note(chosen, candidates)
     return chosen
 
 

@@ -342,7 +342,7 @@ def mix_section(result: JobResult) -> Section:
         ),
         (
             "Combined",
-            f"{num(c.tps)} TPS, CPs {pct(c.gcp_utilization)} busy, zIIPs {pct(c.ziip_utilization)} busy",
+            presentation.mix_combined(c.tps, c.gcp_utilization, result.ziips, c.ziip_utilization),
         ),
         ("MIPS and MSU", f"{num(c.mips)} MIPS, {num(c.msu)} MSU"),
         (

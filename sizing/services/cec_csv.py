@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sizing.presentation import count
 from sizing.services.estimate_csv import spreadsheet_number
 
 #: The columns, in order (``docs/cec.md`` lists them).
@@ -17,9 +18,16 @@ HEADER = (
 )  # fmt: skip
 
 
+def workloads_text(answer: Mapping[str, Any]) -> str:
+    """The ``workloads`` cell: each workload's name (its product's, given by the placement's
+    inputs) at its rate, a count with separators as the page and the PDF print it
+    ("... at 9,000 TPS"), separated by ``; `` (docs/csv.md: not a number's separator)."""
+    return "; ".join(f"{w.get('name') or w['path']} at {count(w['tps'], 'TPS')}" for w in answer["workloads"])
+
+
 def placement_rows(answer: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The rows of a placement answer (``/api/v1/cecs/{id}/place/``'s JSON)."""
-    workloads = "; ".join(f"{w.get('name') or w['path']} {w['tps']:g} TPS" for w in answer["workloads"])
+    workloads = workloads_text(answer)
     # A workload past its own software limit: no pool carries the work, whatever its busy; the
     # sentence (pool "": no pool's change raises it) on every row.
     software = bool(answer["software_limits"])

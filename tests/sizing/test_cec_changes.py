@@ -5,6 +5,7 @@ on this model carries the work, another model is sized and placing the work on i
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -82,19 +83,25 @@ MIDRANGE: dict[str, Any] = {
 }  # fmt: skip
 
 
-def test_another_model_is_sized_and_carries_the_work(api: Any) -> None:
+@pytest.mark.parametrize(
+    ("tps", "engines", "others"),
+    [(2000, {"ziip"}, {"cp"}), (2500, set(), {"cp", "ziip"}), (4000, set(), {"cp", "ziip"})],
+)
+def test_another_model_is_sized_and_carries_the_work(api: Any, tps: float, engines: set[str], others: set[str]) -> None:
     # 8562-Z06 is the largest model of its type (6 CPs): no CP can be added on it, so the CPs
-    # need another model; the zIIPs within the ratio (2 per CP: 12) carry the eligible work.
-    placed = _place(api, _create(api, MIDRANGE), "PROD", 2000)
+    # need another model; at 2,000 TPS the zIIPs within the ratio (2 per CP: 12) carry the
+    # eligible work.  At 2,500 TPS they do not: the zIIPs need another model too, sized to all
+    # the eligible work (what the ratio beside PROD's 6 CPs spills onto the CPs included).
+    placed = _place(api, _create(api, MIDRANGE), "PROD", tps)
     assert not _pool(placed, "cp")["fits"] and not _pool(placed, "ziip")["fits"]
-    assert {c["pool"] for c in placed["changes"] if c["kind"] == "engines"} == {"ziip"}
+    assert {c["pool"] for c in placed["changes"] if c["kind"] == "engines"} == engines
     models = {c["pool"]: c for c in placed["changes"] if c["kind"] == "model"}
-    assert set(models) == {"cp"}, placed["changes"]
+    assert set(models) == others, placed["changes"]
     for pool, change in models.items():
         assert change["model"] and change["model"] in change["sentence"] and change["model"] != MIDRANGE["model"]
         ziips = change["engines"] if pool == "ziip" else MIDRANGE["ziips"]
         moved = _with(MIDRANGE, "PROD", pool, model=change["model"], ziips=ziips, logical=change["logical"])
-        again = _place(api, _same_work(api, MIDRANGE, moved), "PROD", 2000)
+        again = _place(api, _same_work(api, MIDRANGE, moved), "PROD", tps)
         # Placing the work on that model (today's busy as the same work in MIPS) fits the pool,
         # with the figures the sentence gives.
         assert _pool(again, pool)["fits"], (change["sentence"], _pool(again, pool))
@@ -103,13 +110,20 @@ def test_another_model_is_sized_and_carries_the_work(api: Any) -> None:
         assert float(figures.group(1)) == pytest.approx(_pool(again, pool)["total"], abs=0.005)
         ceiling = _pool(again, pool)["ceiling"] * _pool(again, pool)["share"]
         assert float(figures.group(2)) == pytest.approx(ceiling, abs=0.005)
+    # PROD's 6 logical CPs admit 12 zIIPs (2 per CP, benchmarks/engine_rules.yaml): the zIIP model
+    # is sized to what they carry, its logical zIIPs a few more for PROD's zIIP busy today.
+    ziip = models["ziip"] if "ziip" in models else None
+    if ziip is not None:
+        today = MIDRANGE["lpars"][0]["ziip"]
+        ceiling = _pool(placed, "ziip")["ceiling"]
+        assert ziip["logical"] <= 2 * 6 + math.ceil(today["logical"] * today["busy_pct"] / 100 / ceiling)
     # The next smaller capacity identifier of the CP model's type and setting does not carry it.
     change = models["cp"]
     machine_type, rest = change["model"].split("-")
     smaller = f"{machine_type}-{rest[0]}{int(rest[1:]) - 1:02d}"
     assert int(rest[1:]) - 1 >= change["logical"], "the smaller model would not hold PROD's logical CPs"
     below = _with(MIDRANGE, "PROD", "cp", model=smaller, logical=change["logical"])
-    assert not _pool(_place(api, _same_work(api, MIDRANGE, below), "PROD", 2000), "cp")["fits"]
+    assert not _pool(_place(api, _same_work(api, MIDRANGE, below), "PROD", tps), "cp")["fits"]
 
 
 @pytest.mark.parametrize(
@@ -162,3 +176,35 @@ def test_one_lpar_holding_every_engine_with_ziips_is_the_estimate(api: Any, user
     assert est["capacity"]["basis"]["mp_engines"] == 14
     assert_allclose(_pool(placed, "cp")["added"], est["busy_cps"]["gcp"], rtol=1e-9)
     assert_allclose(_pool(placed, "ziip")["added"], est["busy_cps"]["ziip"], rtol=1e-9)
+
+
+def test_no_machine_types_engine_gets_faster_with_more_engines() -> None:
+    # Another model's screen (models_lib.cec_place.model_candidates) stops adding zIIPs to a model
+    # once an LPAR's work today no longer fits its logical engines there: more engines, none of
+    # them faster.  That holds when one engine's MIPS at N engines (the LSPR rating's MIPS(N) / N)
+    # never rises with N, for every machine type of the seeded LSPR table.
+    from models_lib.capacity import per_engine_mips_at
+    from sizing.selectors.fitted import current_reference
+
+    table = current_reference().lspr_table()
+    checked = 0
+    for machine_type in {t for t, _ in table.ratings}:
+        counts = sorted(n for t, n in table.ratings if t == machine_type)
+        per_engine = [per_engine_mips_at(table, machine_type, n) for n in range(1, counts[-1] + 1)]
+        assert all(b <= a + 1e-9 for a, b in zip(per_engine, per_engine[1:], strict=False)), machine_type
+        checked += len(per_engine)
+    assert checked > 1000
+
+
+def test_when_no_model_carries_the_work_the_answer_says_so_and_why(api: Any) -> None:
+    # 40,000 TPS into the midrange PROD: no capacity identifier of the seeded LSPR table, of z15
+    # or later, gives PROD's CPs a share that carries it; the zIIPs still get their model.
+    placed = _place(api, _create(api, MIDRANGE), "PROD", 40000)
+    cp = [c for c in placed["changes"] if c["pool"] == "cp"]
+    assert [(c["kind"], c["model"]) for c in cp] == [("model", None)]
+    assert cp[0]["sentence"] == (
+        "No rated model of z15 or a later generation carries PROD's CPs with this LPAR layout: on each, PROD's "
+        f"share cannot hold its work today and the added work within {_pool(placed, 'cp')['ceiling']:.0%}, or "
+        "another LPAR's work today would not fit its logical engines. Spread the work over more LPARs or machines."
+    )
+    assert any(c["pool"] == "ziip" and c["kind"] == "model" and c["model"] for c in placed["changes"])

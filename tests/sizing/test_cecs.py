@@ -16,7 +16,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from sizing.jobs.mix import run_mix
-from sizing.models import CapacityRating, CecConfiguration
+from sizing.models import CapacityRating, CecConfiguration, Configuration
 from sizing.services.estimates import estimate_compute
 
 pytestmark = pytest.mark.django_db
@@ -212,6 +212,9 @@ def test_placement_as_csv_and_pdf(api: Any) -> None:
             "TRUE" if pool["fits"] else "FALSE"
         )  # docs/csv.md: booleans as a spreadsheet writes them
     assert rows[0]["changes"] == " | ".join(c["sentence"] for c in answer["changes"] if c["pool"] == "cp")
+    # The workloads cell names the product (from the reference data) and its rate with separators.
+    config = Configuration.objects.get(path__slug=ZOSCONNECT["path"], slug=ZOSCONNECT["configuration"])
+    assert {r["workloads"] for r in rows} == {f"{config.path.name} ({config.name}) at 2,000 TPS"}
     response = api.post(f"{cec['url']}".rstrip("/") + "/place.pdf", body, format="json")
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True,

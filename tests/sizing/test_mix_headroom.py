@@ -83,3 +83,26 @@ def test_the_page_and_the_pdf_say_the_same_headroom(api: Any, user: Any) -> None
     assert response.status_code == 200, response.content[:300]
     words = " ".join(" ".join(pdf_text(response.content)).split())
     assert sentence in words
+
+
+def test_the_combined_line_prints_no_zIIP_busy_without_zIIPs(api: Any, user: Any) -> None:
+    # FiTeq alone has no zIIP-eligible work: the mix sizes no zIIPs, and the PDF's combined line
+    # says the CPs' busy only (it printed "zIIPs — busy"); with CICS TG beside it, one zIIP is
+    # sized and its busy is the pool's busy engines over the zIIPs.
+    alone = {"machine": "z16", "workloads": PARAMS["workloads"][:1]}
+    for params in (alone, PARAMS):
+        result = run_mix(params=params, owner=user, progress=lambda done, total: None)
+        c = result["combined"]
+        cpus = f"{c['tps']:,.0f} TPS, CPs {c['gcp_utilization'] * 100:.0f}% busy"
+        if params is alone:
+            assert result["ziips"] == 0 and c["ziip_utilization"] is None
+            expected = cpus
+        else:
+            assert result["ziips"] > 0
+            expected = f"{cpus}, zIIPs {c['ziip_busy'] / result['ziips'] * 100:.0f}% busy"
+        job = Job.objects.create(
+            owner=user, kind=JobKind.MIX, params=params, status=JobStatus.SUCCEEDED, progress=100, result=result
+        )
+        words = " ".join(" ".join(pdf_text(api.get(f"/api/v1/jobs/{job.pk}/report.pdf").content)).split())
+        assert f"Combined {expected} MIPS and MSU" in words, words
+        assert "— busy" not in words

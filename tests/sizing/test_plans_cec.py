@@ -401,3 +401,28 @@ def test_a_period_past_a_workloads_software_limit_does_not_hold_on_the_machine(a
     (change,) = second["changes"]
     assert "instances or regions" in change
     assert plan["recommendation"]["binding"] == ["software-limit"]
+
+
+def test_a_listed_model_older_than_your_machine_is_recommended_saying_so(api: Any, settings: Any) -> None:
+    # Your machine is a z15 (8561-710); you list two z14 models (3906), each lasting the horizon
+    # with fewer installed MSU (the LSPR rows): the cheapest is recommended, because you listed it,
+    # and the answer says it is of an older generation than your machine (docs/plans.md).
+    settings.ZSIZER_PLAN_INLINE_EVALUATIONS = 3 * YEARS
+    cec = _create_cec(api, EXAMPLE)
+    body = {**_body(cec["id"]), "candidates": ["3906-706", "3906-710", {"cec": cec["id"], "lpar": "PROD"}]}
+    result = _plan(api, body)["result"]
+    lasting = sorted(
+        (CapacityRating.objects.get(model=m["model"]).msu, m["model"])
+        for c in result["candidates"] for m in c["models"] if all(m["holds"])
+    )  # fmt: skip
+    rec = result["recommendation"]
+    assert (rec["kind"], rec["model"]) == ("single", lasting[0][1]) and lasting[0][1].startswith("3906-")
+    rating = CapacityRating.objects.get(model=rec["model"])
+    assert rating.machine.slug == "z14" and CapacityRating.objects.get(model="8561-710").machine.slug == "z15"
+    assert rec["sentence"].endswith(
+        f" {rec['model']} is a z14, an older generation than your {EXAMPLE['name']} (8561-710, z15): "
+        "it is recommended because you listed it as a candidate."
+    )
+    # With the machine's own generation only, there is nothing older to say.
+    same = _plan(api, _body(cec["id"]))["result"]["recommendation"]
+    assert "older generation" not in same["sentence"]

@@ -118,3 +118,50 @@ def test_a_bad_machine_candidate_is_named_beside_the_machine(
     error.wait_for()
     assert error.inner_text().startswith("lpar_growth DEV: ")
     assert page.locator("#plan-answer").is_hidden()
+
+
+def test_a_new_lpar_takes_the_work_from_the_page(
+    live_server: Any,
+    page: Any,  # noqa: F811
+) -> None:
+    # "A new LPAR" in the LPAR list: its name, logical CPs and zIIPs and their weights go to the
+    # API as the candidate's lpar (as POST /api/v1/plans/ takes it); the stored plan has them, the
+    # answer names the new LPAR, and the plan reopened fills them back.
+    page.goto(f"{live_server.url}/plans/")
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    created = page.request.post(f"{live_server.url}/api/v1/cecs/", data=EXAMPLE, headers={"X-CSRFToken": token})
+    assert created.status == 201, created.text()
+    page.reload()
+    page.get_by_label("Name").fill("CICS into a new LPAR")
+    page.get_by_label("Horizon").fill("3")
+    page.get_by_label("Models").fill("8561-710")
+    checked = page.locator('[name="generations"]:checked')
+    while checked.count():
+        checked.first.uncheck()
+    page.get_by_label("Machine", exact=True).select_option(label="Production z15 (8561-710)")
+    assert page.locator("#machine-new-lpar").is_hidden()
+    page.get_by_label("LPAR taking the work").select_option(label="A new LPAR")
+    page.get_by_label("New LPAR").fill("web")
+    page.get_by_label("Logical CPs").fill("3")
+    page.get_by_label("CP weight").fill("150")
+    page.get_by_label("Logical zIIPs").fill("2")
+    page.get_by_label("zIIP weight").fill("120")
+    page.get_by_role("button", name="Evaluate the plan").click()
+    answer = page.locator(".machine-answer")
+    answer.wait_for()
+    assert answer.locator("h3").inner_text() == "Your machine: Production z15 (8561-710), new LPAR WEB"
+    outs = answer.locator(".run-outs li").all_inner_texts()
+    assert [o.split(":")[0] for o in outs] == ["PROD", "TEST", "DEV", "WEB", "The CEC"]
+    plan_id = page.get_by_role("link", name="PDF proposal").get_attribute("href").rstrip("/").split("/")[-2]
+    stored = page.request.get(f"{live_server.url}/api/v1/plans/{plan_id}/").json()
+    (machine,) = [c for c in stored["inputs"]["candidates"] if c.get("kind") == "cec"]
+    new = machine["new_lpar"]
+    assert (machine["lpar"], new["name"], new["cp"]["logical"], new["cp"]["weight"]) == ("WEB", "WEB", 3, 150)
+    assert (new["ziip"]["logical"], new["ziip"]["weight"]) == (2, 120)
+    page.goto(f"{live_server.url}/plans/?plan={plan_id}")
+    page.locator(".machine-answer").wait_for()
+    assert page.get_by_label("Machine", exact=True).input_value() == str(created.json()["id"])
+    assert page.locator("#machine-new-lpar").is_visible()
+    assert [page.get_by_label(x).input_value() for x in ("New LPAR", "Logical CPs", "CP weight", "Logical zIIPs",
+                                                          "zIIP weight")] == ["WEB", "3", "150", "2", "120"]  # fmt: skip
+    assert not page.errors, page.errors

@@ -489,7 +489,7 @@ function renderMix(r, a, _b, j) {
   ];
   draw(a, data, layout);
   const c = r.combined || {};
-  const parts = [`${r.cps} CPs${r.cps_sized ? " (sized)" : ""} + ${r.ziips} zIIPs`, `CPs ${fmt.pct(c.gcp_utilization)} busy`, `${fmt.int(c.mips)} MIPS`];
+  const parts = [`${r.cps} CPs${r.cps_sized ? " (sized)" : ""}${r.ziips ? ` + ${r.ziips} zIIPs` : ", no zIIPs"}`, `CPs ${fmt.pct(c.gcp_utilization)} busy`, `${fmt.int(c.mips)} MIPS`];
   // The server's sentence (sizing.presentation.mix_headroom), word for word the PDF's.
   if (j?.display?.headroom) parts.push(j.display.headroom);
   return { a: rows.length > 0, b: false, summary: parts.join(" · ") };

@@ -100,7 +100,10 @@ async function loadMachines() {
 function pickMachine() {
   const m = machines.find((x) => String(x.id) === machineSelect.value);
   lparSelect.disabled = !m;
-  lparSelect.replaceChildren(...(m ? m.lpars.map((lp, i) => option(lp.name, lp.name, i === 0)) : []));
+  lparSelect.replaceChildren(
+    ...(m ? [...m.lpars.map((lp, i) => option(lp.name, lp.name, i === 0)), option(NEW_LPAR, "A new LPAR", false)] : []),
+  );
+  pickLpar();
   growthBody.replaceChildren(
     ...(m
       ? m.lpars.map((lp) => {
@@ -121,6 +124,24 @@ function pickMachine() {
   document.getElementById("machine-growth-wrap").hidden = !m;
 }
 
+// "A new LPAR" in the LPAR list: its name, logical CPs and zIIPs and their weights (the API's
+// lpars[] entry of a machine), sent as the candidate's lpar.
+const NEW_LPAR = "(new LPAR)"; // longer than an LPAR name (1..8 characters): never one of them
+const newLparBox = document.getElementById("machine-new-lpar");
+const newField = (name) => document.getElementById(`f-new-${name}`);
+
+function pickLpar() {
+  newLparBox.hidden = lparSelect.value !== NEW_LPAR;
+}
+
+function newLpar() {
+  const cps = number(newField("cps").value);
+  const ziips = number(newField("ziips").value) || 0;
+  const lpar = { name: newField("name").value.trim().toUpperCase(), cp: { logical: cps, weight: number(newField("cp-weight").value) } };
+  if (ziips > 0) lpar.ziip = { logical: ziips, weight: number(newField("ziip-weight").value) };
+  return lpar;
+}
+
 function machineCandidate() {
   if (!machineSelect.value) return null;
   const growth = {};
@@ -128,7 +149,8 @@ function machineCandidate() {
     const v = number(el.value);
     if (v !== null) growth[el.dataset.lpar] = v;
   }
-  return { cec: Number(machineSelect.value), lpar: lparSelect.value, lpar_growth: growth };
+  const lpar = lparSelect.value === NEW_LPAR ? newLpar() : lparSelect.value;
+  return { cec: Number(machineSelect.value), lpar, lpar_growth: growth };
 }
 
 function question() {
@@ -447,6 +469,7 @@ form.addEventListener("submit", async (event) => {
 
 document.getElementById("add-workload").addEventListener("click", () => addWorkload({}));
 machineSelect.addEventListener("change", pickMachine);
+lparSelect.addEventListener("change", pickLpar);
 const machinesLoaded = loadMachines();
 chartSelect.addEventListener("change", () => current && drawChart(current, Number(chartSelect.value)));
 
@@ -476,11 +499,22 @@ function fillForm(inputs) {
 }
 
 // A reopened plan's own machine candidate: the machine, the LPAR taking the work, each growth.
+// A stored candidate names the machine as {id, name, ...} (a snapshot) and a new LPAR in new_lpar.
 function fillMachine(c) {
-  machineSelect.value = c ? String(c.cec) : "";
+  const id = c && c.cec !== null && typeof c.cec === "object" ? c.cec.id : c?.cec;
+  machineSelect.value = c ? String(id) : "";
   pickMachine();
   if (!c) return;
-  if (typeof c.lpar === "string") lparSelect.value = c.lpar;
+  const fresh = c.new_lpar || (c.lpar && typeof c.lpar === "object" ? c.lpar : null);
+  if (fresh) {
+    lparSelect.value = NEW_LPAR;
+    newField("name").value = fresh.name || "";
+    newField("cps").value = fresh.cp?.logical ?? "";
+    newField("cp-weight").value = fresh.cp?.weight ?? "";
+    newField("ziips").value = fresh.ziip?.logical ?? 0;
+    newField("ziip-weight").value = fresh.ziip?.weight ?? 100;
+  } else if (typeof c.lpar === "string") lparSelect.value = c.lpar;
+  pickLpar();
   for (const el of growthBody.querySelectorAll("input")) {
     const g = (c.lpar_growth || {})[el.dataset.lpar];
     if (g != null) el.value = g;
