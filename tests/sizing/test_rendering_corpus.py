@@ -67,7 +67,7 @@ from openpyxl import load_workbook
 
 from sizing.services.estimate_csv import UNITS
 from sizing.services.estimates import estimate_answer_record
-from tests.sizing.corpus import KINDS, Case, MachineKind, cases_for, configurations, corpus, machine_kinds
+from tests.sizing.corpus import KINDS, Case, cases_for, configurations, corpus, machine_kinds
 from tests.sizing.test_spreadsheets import SOFFICE, _calc_rows, _convert
 
 pytestmark = pytest.mark.django_db
@@ -97,12 +97,62 @@ NUMERIC_COLUMNS = {
 }
 
 
+#: pdftotext over many PDFs in one process: each file's text, then this separator.
+_SEPARATOR = "\x1e--corpus-pdf-end--\x1e"
+_PDFTOTEXT_LOOP = 'for f; do pdftotext -layout "$f" - || echo "pdftotext failed on $f"; printf "%s" "$SEP"; done'
+
+
+class PdfTexts:
+    """PDF texts through pdftotext, many files per process (a shell loop: one fork from this big
+    process, not one each), each batch started as soon as it is full so that it runs beside the
+    walk on the other core."""
+
+    BATCH = 40
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.pending: list[tuple[str, Path]] = []
+        self.running: list[tuple[list[str], subprocess.Popen[str]]] = []
+
+    def add(self, key: str, pdf: bytes) -> None:
+        path = self.folder / f"{len(self.running) * self.BATCH + len(self.pending):05d}.pdf"
+        path.write_bytes(pdf)
+        self.pending.append((key, path))
+        if len(self.pending) >= self.BATCH:
+            self._start()
+
+    def _start(self) -> None:
+        if not self.pending:
+            return
+        keys, paths = zip(*self.pending, strict=True)
+        proc = subprocess.Popen(
+            ["sh", "-c", _PDFTOTEXT_LOOP, "sh", *map(str, paths)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={"PATH": "/usr/bin:/bin", "SEP": _SEPARATOR},
+        )
+        self.running.append((list(keys), proc))
+        self.pending = []
+
+    def texts(self) -> dict[str, str]:
+        """Every PDF's words (whitespace runs as one space), by key."""
+        self._start()
+        out: dict[str, str] = {}
+        for keys, proc in self.running:
+            stdout, _ = proc.communicate()
+            assert proc.returncode == 0, proc.returncode
+            parts = stdout.split(_SEPARATOR)
+            assert len(parts) == len(keys) + 1 and not parts[-1].strip(), (len(parts), len(keys))
+            out.update((k, " ".join(t.split())) for k, t in zip(keys, parts, strict=False))
+        self.running = []
+        return out
+
+
 def _pdf_words(pdf: bytes) -> str:
-    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
-        f.write(pdf)
-        f.flush()
-        out = subprocess.run(["pdftotext", "-layout", f.name, "-"], check=True, capture_output=True, text=True).stdout
-    return " ".join(out.split())
+    with tempfile.TemporaryDirectory() as folder:
+        texts = PdfTexts(Path(folder))
+        texts.add("one", pdf)
+        return texts.texts()["one"]
 
 
 def _page_words(body: bytes) -> str:
@@ -214,26 +264,6 @@ def _corpus(ask: Any) -> list[Case]:
     return list(_CORPUS)
 
 
-def _margins(cases: list[Case], machines: list[MachineKind]) -> list[Case]:
-    """Every (path and configuration, kind) on one machine, rotating; every (machine, kind) on one
-    path and configuration, rotating."""
-    by_cell: dict[tuple[str, str, str], dict[str, Case]] = defaultdict(dict)
-    for c in cases:
-        by_cell[(c.path, c.configuration, c.kind)][c.machine.key] = c
-    chosen: dict[str, Case] = {}
-    order = [m.key for m in machines]
-    for i, ((_, _, _), on) in enumerate(sorted(by_cell.items())):
-        key = next(order[(i + j) % len(order)] for j in range(len(order)) if order[(i + j) % len(order)] in on)
-        chosen[on[key].id] = on[key]
-    by_machine: dict[tuple[str, str], list[Case]] = defaultdict(list)
-    for c in cases:
-        by_machine[(c.machine.key, c.kind)].append(c)
-    for i, (_, options) in enumerate(sorted(by_machine.items())):
-        pick = options[(i * 5) % len(options)]
-        chosen.setdefault(pick.id, pick)
-    return list(chosen.values())
-
-
 def test_the_corpus_holds_every_kind_on_every_machine_and_each_answer_is_its_kind(asker: Any) -> None:
     machines = machine_kinds()
     assert [m.key for m in machines] == ["zaap", "z13", "z16", "z17", "sub-capacity", "midrange"]
@@ -270,19 +300,24 @@ def _timed(surface: str, get: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _check_case(
-    case: Case, api: Any, client: Any, problems: list[str], files: dict[str, dict[str, bytes]]
-) -> dict[str, Any]:
-    """One case through every surface; its saved answer."""
+    case: Case, api: Any, client: Any, problems: list[str], files: dict[str, dict[str, bytes]], pdfs: PdfTexts
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One case through every surface (its PDF's text to ``pdfs``); its saved answer and the
+    workbench's chart data."""
     name = case.id
     created = _timed(
         "save", api.post, "/api/v1/estimates/", {**case.inputs, "name": f"corpus {case.kind}"}, format="json"
     )
     if created.status_code != 201:
         problems.append(f"{name}: POST estimates {created.status_code} {created.content[:200]!r}")
-        return {}
+        return {}, {}
     a = dict(created.json())
     pk = a["id"]
     engine = a["specialty_engine"]
+    # the saved answer is the corpus's (the same question asked again)
+    for column, read in NUMERIC_COLUMNS.items():
+        if not _close(read(a), read(case.answer)):
+            problems.append(f"{name}: the saved {column} {read(a)!r}, the answer's {read(case.answer)!r}")
     has_cpu = case.kind != "no-cpu-data"
     fit = a["feasibility"]
     sat = a["saturation_tps"]
@@ -331,34 +366,12 @@ def _check_case(
         for w in body["display"]["warnings"]:
             problems += _engine_problems(f"{name}: workbench warning", w["sentence"], engine)
 
-    # -- the estimate PDF
+    # -- the estimate PDF: its text is read after the walk (pdftotext over many at once)
     pdf = _timed("pdf", api.get, f"/api/v1/estimates/{pk}/report.pdf")
     if pdf.status_code != 200:
         problems.append(f"{name}: estimate PDF {pdf.status_code} {pdf.content[:200]!r}")
     else:
-        words = _pdf_words(pdf.content)
-        problems += _engine_problems(f"{name}: PDF", words, engine)
-        problems += [f"{name}: PDF says {s!r}" for s in _not_published(a, case.kind) if s in words]
-        problems += _slug_problems(f"{name}: PDF", words, case, a["machine"])
-        summary = words.split("Summary", 1)[-1][:1500]
-        if has_cpu and fit["feasible"] is not False:
-            said = f"{_plural(a['cps_required'], 'CP')} and {_plural(a['ziips_required'], engine)}"
-            if said not in summary:
-                problems.append(f"{name}: PDF summary lacks {said!r}")
-            if f"{a['mips']:,.0f} MIPS" not in summary:
-                problems.append(f"{name}: PDF summary lacks {a['mips']:,.0f} MIPS")
-        if fit["feasible"] is False and fit["max_tps"] is not None:
-            most = f"the most it carries is {fit['max_tps']:,.0f} TPS"
-            if most not in summary:
-                problems.append(f"{name}: PDF summary lacks {most!r}")
-        if sat is not None and f"{sat:,.0f} TPS" not in words:
-            problems.append(f"{name}: PDF lacks the saturation {sat:,.0f} TPS")
-        if body:
-            for advice in body.get("advice", []):
-                if " ".join(advice["sentence"].split()) not in words:
-                    problems.append(f"{name}: PDF lacks the workbench's advice {advice['sentence']!r}")
-        if fit["reason"] == "software-limit" and re.search(r"\d+ (more )?CPs? (are|is) needed", words):
-            problems.append(f"{name}: PDF proposes CPs against the software limit")
+        pdfs.add(name, pdf.content)
 
     # -- CSV and XLSX: the JSON's numbers, 6 significant digits, numbers as numbers
     files[name] = {}
@@ -378,7 +391,42 @@ def _check_case(
         header = [str(h).split(" (")[0] for h in values[0]]
         cells = dict(zip(header, values[1], strict=False))
         problems += _table_problems(f"{name}: XLSX", a, cells, {k: str(v) for k, v in cells.items()})
-    return a
+    return a, body
+
+
+def _pdf_problems(case: Case, a: Mapping[str, Any], body: Mapping[str, Any], words: str) -> list[str]:
+    """The estimate PDF's text (pdftotext) says what the JSON and the workbench say."""
+    name = case.id
+    problems: list[str] = []
+    engine = a["specialty_engine"]
+    has_cpu = case.kind != "no-cpu-data"
+    fit = a["feasibility"]
+    sat = a["saturation_tps"]
+    if "Summary" not in words:
+        return [f"{name}: the PDF's text has no summary: {words[:200]!r}"]
+    problems += _engine_problems(f"{name}: PDF", words, engine)
+    problems += [f"{name}: PDF says {s!r}" for s in _not_published(a, case.kind) if s in words]
+    problems += _slug_problems(f"{name}: PDF", words, case, a["machine"])
+    summary = words.split("Summary", 1)[-1][:1500]
+    if has_cpu and fit["feasible"] is not False:
+        said = f"{_plural(a['cps_required'], 'CP')} and {_plural(a['ziips_required'], engine)}"
+        if said not in summary:
+            problems.append(f"{name}: PDF summary lacks {said!r}")
+        if f"{a['mips']:,.0f} MIPS" not in summary:
+            problems.append(f"{name}: PDF summary lacks {a['mips']:,.0f} MIPS")
+    if fit["feasible"] is False and fit["max_tps"] is not None:
+        most = f"the most it carries is {fit['max_tps']:,.0f} TPS"
+        if most not in summary:
+            problems.append(f"{name}: PDF summary lacks {most!r}")
+    if sat is not None and f"{sat:,.0f} TPS" not in words:
+        problems.append(f"{name}: PDF lacks the saturation {sat:,.0f} TPS")
+    if body:
+        for advice in body.get("advice", []):
+            if " ".join(advice["sentence"].split()) not in words:
+                problems.append(f"{name}: PDF lacks the workbench's advice {advice['sentence']!r}")
+    if fit["reason"] == "software-limit" and re.search(r"\d+ (more )?CPs? (are|is) needed", words):
+        problems.append(f"{name}: PDF proposes CPs against the software limit")
+    return problems
 
 
 def _csv_number(text: str) -> Any:
@@ -454,85 +502,128 @@ def test_every_surface_of_the_corpus_says_the_same_thing(
     api: Any, client: Any, user: Any, asker: Any, tmp_path: Path
 ) -> None:
     client.force_login(user)
-    machines = machine_kinds()
-    every = _corpus(asker)
-    cases = _margins(every, machines)
-    # every cell of both margins is walked
-    assert {(c.path, c.configuration, c.kind) for c in cases} == {(c.path, c.configuration, c.kind) for c in every}
-    assert {(c.machine.key, c.kind) for c in cases} == {(c.machine.key, c.kind) for c in every}
+    cases = _corpus(asker)
     problems: list[str] = []
     files: dict[str, dict[str, bytes]] = {}
     answers: dict[str, dict[str, Any]] = {}
+    charts: dict[str, dict[str, Any]] = {}
+    (tmp_path / "pdf").mkdir()
+    pdfs = PdfTexts(tmp_path / "pdf")
     started = time.monotonic()
     for case in cases:
-        answers[case.id] = _check_case(case, api, client, problems, files)
-    walked = time.monotonic() - started
-    print(f"{len(cases)} cases on every surface in {walked:.1f} s")
-    problems += _timed("compare", _comparison_problems, api, client, cases, answers)
+        answers[case.id], charts[case.id] = _check_case(case, api, client, problems, files, pdfs)
+    texts = _timed("pdftotext", pdfs.texts)
+    for case in cases:
+        if case.id in texts:
+            problems += _pdf_problems(case, answers[case.id], charts[case.id], texts[case.id])
+    print(f"{len(cases)} cases on every surface in {time.monotonic() - started:.1f} s")
+    assert len(texts) == len(cases) or problems  # every case's PDF was read (else a problem says why)
+    problems += _timed("compare", _comparison_problems, api, client, cases, answers, tmp_path / "compare")
     problems += _timed("calc", _calc_problems, api, files, tmp_path)
     print(", ".join(f"{k} {v:.1f} s" for k, v in TIMES.items()))
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
 
 
-def _comparison_problems(
-    api: Any, client: Any, cases: list[Case], answers: Mapping[str, Mapping[str, Any]]
-) -> list[str]:
-    """For each kind, the comparison page and PDF of a zAAP answer beside a zIIP and a no-zIIP one
-    (no CPU data: beside a zAAP answer and a zIIP one that fits); and two alone: a zIIP answer
-    beside a no-zIIP one (answers that fit), a zAAP one beside a zIIP one (answers that do not)."""
-    out: list[str] = []
+Answered = tuple[Case, Mapping[str, Any]]
+
+
+def _comparison_groups(cases: list[Case], answers: Mapping[str, Mapping[str, Any]]) -> list[tuple[Answered, ...]]:
+    """The comparisons walked: for every (machine, kind) one case of it (rotating over the paths
+    and configurations that give it) beside a case of another engine or none:
+
+    * a zIIP answer with zIIPs: beside an answer with no zIIPs and a zAAP answer (a triple);
+    * an answer with no zIIPs (no CPU data included): beside a zIIP answer with zIIPs and a zAAP one;
+    * a zAAP answer: beside a zIIP answer with zIIPs and one with none;
+
+    every second cell alone with its first partner (a pair), so pairs and triples of each kind
+    are walked.  The partners rotate over the corpus's answers of every kind."""
     answered = [(c, answers[c.id]) for c in cases if answers.get(c.id)]
-    for kind in KINDS:
-        of_kind = [(c, a) for c, a in answered if c.kind == kind]
-        zaap = [x for x in of_kind if x[1]["specialty_engine"] == "zAAP"]
-        ziip = [x for x in of_kind if x[1]["specialty_engine"] == "zIIP" and (x[1]["ziips_required"] or 0) > 0]
-        none = [x for x in of_kind if x[1]["specialty_engine"] == "zIIP" and not x[1]["ziips_required"]]
-        groups: list[tuple[tuple[Case, Mapping[str, Any]], ...]] = []
-        if kind == "no-cpu-data":
-            fits = [(c, a) for c, a in answered if c.kind == "fits" and (a["ziips_required"] or 0) > 0]
-            groups = [(zaap[0], fits[0], of_kind[-1])]
-        else:  # a zAAP, a zIIP and a no-zIIP answer, as many as the kind has, others of it beside
-            pick = zaap[:1] + ziip[:1] + none[:1]
-            pick += [x for x in of_kind if all(x[0].id != y[0].id for y in pick)][: 3 - len(pick)]
-            groups.append(tuple(pick))
-        # two alone, once: zIIPs beside none (the IndexError of issue 30), a zAAP beside a zIIP
-        if kind == "fits" and ziip and none:
-            groups.append((ziip[-1], none[-1]))
-        if kind == "does-not-fit" and zaap and ziip:
-            groups.append((zaap[-1], ziip[-1]))
-        for group in groups:
-            ids = ",".join(str(a["id"]) for _, a in group)
-            names = " + ".join(c.id for c, _ in group)
-            page = client.get("/estimates/compare/", {"id": [str(a["id"]) for _, a in group]})
-            if page.status_code != 200:
-                out.append(f"compare page {names}: {page.status_code}")
-            else:
-                shown = _page_words(page.content)
-                engines = {a["specialty_engine"] for _, a in group}
-                if len(engines) == 1:
-                    out += _engine_problems(f"compare page {names}", shown, next(iter(engines)))
-                for c, a in group:
-                    out += _slug_problems(f"compare page {names}", shown, c, a["machine"])
-                    if a["saturation_tps"] is not None and f"{a['saturation_tps']:,.0f}" not in shown:
-                        out.append(f"compare page {names}: lacks {c.id}'s saturation {a['saturation_tps']:,.0f}")
-            r = api.get("/api/v1/estimates/report.pdf", {"ids": ids})
-            if r.status_code != 200:
-                out.append(f"compare {names}: {r.status_code} {r.content[:200]!r}")
-                continue
-            words = _pdf_words(r.content)
-            table = words.split("Side by side", 1)[-1]
+    zaap = [x for x in answered if x[1]["specialty_engine"] == "zAAP"]
+    ziip = [x for x in answered if x[1]["specialty_engine"] == "zIIP" and (x[1]["ziips_required"] or 0) > 0]
+    none = [x for x in answered if x[1]["specialty_engine"] == "zIIP" and not x[1]["ziips_required"]]
+    assert zaap and ziip and none, (len(zaap), len(ziip), len(none))
+    by_cell: dict[tuple[str, str], list[Answered]] = defaultdict(list)
+    for x in answered:
+        by_cell[(x[0].machine.key, x[0].kind)].append(x)
+    groups: list[tuple[Answered, ...]] = []
+    for i, (_, options) in enumerate(sorted(by_cell.items())):
+        one = options[(i * 7) % len(options)]
+        if one[1]["specialty_engine"] == "zAAP":
+            partners = [ziip[(i * 11) % len(ziip)], none[(i * 13) % len(none)]]
+        elif one[1]["ziips_required"]:
+            partners = [none[(i * 11) % len(none)], zaap[(i * 13) % len(zaap)]]
+        else:
+            partners = [ziip[(i * 11) % len(ziip)], zaap[(i * 13) % len(zaap)]]
+        partners = [p for p in partners if p[0].id != one[0].id]
+        groups.append((one, *(partners if i % 2 == 0 else partners[:1])))
+    return groups
+
+
+def _comparison_problems(
+    api: Any, client: Any, cases: list[Case], answers: Mapping[str, Mapping[str, Any]], folder: Path
+) -> list[str]:
+    """Each comparison (``_comparison_groups``) as a page and as a PDF: no 5xx, each engine named
+    where one engine is compared, both where zAAPs stand beside zIIPs, each answer's CPs and
+    saturation, no slug."""
+    out: list[str] = []
+    folder.mkdir()
+    pdfs = PdfTexts(folder)
+    groups = _comparison_groups(cases, answers)
+    # zIIPs beside none and a zAAP beside a zIIP, each as a pair and in a triple, in each kind
+    shapes = {
+        (
+            len(g),
+            frozenset(
+                "zAAP" if a["specialty_engine"] == "zAAP" else "zIIP" if a["ziips_required"] else "none" for _, a in g
+            ),
+        )
+        for g in groups
+    }
+    for shape in (
+        (2, frozenset({"zIIP", "none"})),
+        (2, frozenset({"zAAP", "zIIP"})),
+        (3, frozenset({"zAAP", "zIIP", "none"})),
+    ):
+        assert shape in shapes, (shape, shapes)
+    assert {g[0][0].kind for g in groups} == set(KINDS)
+    names: dict[str, tuple[Answered, ...]] = {}
+    for group in groups:
+        ids = ",".join(str(a["id"]) for _, a in group)
+        name = " + ".join(c.id for c, _ in group)
+        page = client.get("/estimates/compare/", {"id": [str(a["id"]) for _, a in group]})
+        if page.status_code != 200:
+            out.append(f"compare page {name}: {page.status_code}")
+        else:
+            shown = _page_words(page.content)
             engines = {a["specialty_engine"] for _, a in group}
             if len(engines) == 1:
-                out += _engine_problems(f"compare {names}", table, engines.pop())
-            elif "Specialty engines required" not in table:
-                out.append(f"compare {names}: zAAPs beside zIIPs without naming each")
+                out += _engine_problems(f"compare page {name}", shown, next(iter(engines)))
             for c, a in group:
-                out += _slug_problems(f"compare {names}", table, c, a["machine"])
-                if a["feasibility"]["feasible"] is not False and a["cps_required"] is not None:
-                    if f"{a['cps_required']:,}" not in table:
-                        out.append(f"compare {names}: lacks {c.id}'s {a['cps_required']} CPs")
-                if a["saturation_tps"] is not None and f"{a['saturation_tps']:,.0f}" not in table:
-                    out.append(f"compare {names}: lacks {c.id}'s saturation {a['saturation_tps']:,.0f}")
+                out += _slug_problems(f"compare page {name}", shown, c, a["machine"])
+                if a["saturation_tps"] is not None and f"{a['saturation_tps']:,.0f}" not in shown:
+                    out.append(f"compare page {name}: lacks {c.id}'s saturation {a['saturation_tps']:,.0f}")
+        r = api.get("/api/v1/estimates/report.pdf", {"ids": ids})
+        if r.status_code != 200:
+            out.append(f"compare {name}: {r.status_code} {r.content[:200]!r}")
+            continue
+        pdfs.add(name, r.content)
+        names[name] = group
+    for name, words in pdfs.texts().items():
+        group = names[name]
+        table = words.split("Side by side", 1)[-1]
+        engines = {a["specialty_engine"] for _, a in group}
+        if len(engines) == 1:
+            out += _engine_problems(f"compare {name}", table, engines.pop())
+        elif "Specialty engines required" not in table:
+            out.append(f"compare {name}: zAAPs beside zIIPs without naming each")
+        for c, a in group:
+            out += _slug_problems(f"compare {name}", table, c, a["machine"])
+            if a["feasibility"]["feasible"] is not False and a["cps_required"] is not None:
+                if f"{a['cps_required']:,}" not in table:
+                    out.append(f"compare {name}: lacks {c.id}'s {a['cps_required']} CPs")
+            if a["saturation_tps"] is not None and f"{a['saturation_tps']:,.0f}" not in table:
+                out.append(f"compare {name}: lacks {c.id}'s saturation {a['saturation_tps']:,.0f}")
+    print(f"{len(groups)} comparisons ({sum(len(g) == 3 for g in groups)} of three)")
     return out
 
 
