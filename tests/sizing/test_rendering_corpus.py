@@ -9,26 +9,33 @@ The cases come from ``tests/sizing/corpus.py``: the reference data and the engin
 answers, no result written here.  Each test collects every problem of every case and fails once
 with the list, so one broken cell does not hide the others.
 
-**Design (bounded).**  The whole cross product (every path and configuration x six machines x
-each kind it gives: about 240 answers) is generated, and each answer is checked to be its kind
-and to name its generation's engine.  The HTTP surfaces (saved page, chart data, estimate PDF,
-CSV, XLSX) are walked for a subset that holds every cell of both two-dimensional margins: for
-each (path and configuration, kind) one machine, rotating over the six; and for each (machine,
-kind) one path and configuration, rotating over those that give the kind (about 67 answers: a
-lower bound and no CPU data come from one and two configurations, so the machine margin adds
-their six machines).  An estimate PDF takes about 0.8 s on this 2-core machine when it is idle;
-the whole product would take several minutes more.  The saved estimates' list, as CSV and XLSX,
-holds every walked answer in one file each: Calc opens those two (each estimate's own CSV row
-is checked equal to its row in the list; tests/sizing/test_spreadsheets.py opens the other
-exports).  Comparison page and PDF: for each kind, three answers (a zAAP, a zIIP and a no-zIIP
-one where the kind has them), and two pairs: zIIPs beside none, a zAAP beside a zIIP.  The
-browser walks one case of each kind on the zAAP machine and on the z16 (the two engines).
+**Design.**  The whole cross product (every path and configuration x six machines x each kind
+it gives: 244 answers) is generated once per session, each answer checked to be its kind and to
+name its generation's engine; then every case goes through every surface:
 
-Measured (three tests, ``-p no:cacheprovider --reuse-db``) with six other helpers' suites running
-on the two cores (load average 9 to 14): generation 50 s, HTTP surfaces 172 to 233 s, browser 68
-to 84 s: 5.5 to 6.5 minutes in all, of which about 80 s is this process's CPU time (the rest is
-waiting for a core); the estimate PDFs are 40% of the HTTP walk.  Screenshots of the workbench
-for each case walked go to ``test-artifacts/`` (git-ignored).
+* over HTTP, in this process (the test client): saved (POST), its saved page, the workbench's
+  chart data, its estimate PDF, CSV and XLSX.  The PDFs' text is read by pdftotext in a shell
+  loop over 40 files a process, started as each batch is full, so it runs beside the walk on the
+  other core (a fork of this process per PDF cost more than the text itself);
+* the estimate list's CSV and XLSX (every saved case, one row each) open in LibreOffice Calc:
+  two conversions for the whole corpus (each estimate's own CSV row is checked equal to its row
+  in the list; tests/sizing/test_spreadsheets.py opens the other exports);
+* the comparison page and PDF: for every (machine, kind) one case of it, beside a case of another
+  engine or none: a zIIP answer with zIIPs beside one with none and a zAAP one, a no-zIIP answer
+  beside a zIIP one and a zAAP one, a zAAP answer beside a zIIP one and one with none; every
+  second of them as a pair with its first partner (30 comparisons, 15 of three);
+* the workbench in headless Chromium: one page for the whole corpus, asked through its form as a
+  person would (path, configuration, machine or model, rate; Size), the answer read from the
+  request the page itself sends; a screenshot of the first case of each kind on each machine goes
+  to ``test-artifacts/`` (git-ignored).
+
+Where the time goes (a case, this process's CPU on the 2-core machine): the estimate PDF about
+0.15 s (reportlab's layout two thirds of it, its story and chart data the rest), saving 0.06 s,
+the chart data 0.07 s, the XLSX 0.06 s, the page and the CSV 0.02 to 0.04 s each.
+Measured (the three tests, ``-p no:cacheprovider --reuse-db``, load average 9 to 13 from six
+other helpers' suites on the two cores): 709 s in all (generation 42 s, every surface 401 s of
+which the estimate PDFs 186 s, the workbench 241 s), 126 s of this process's CPU; the 67 cases of
+the margins took 6 minutes, about 80 s of CPU.  Most of the wall time is waiting for a core.
 
 What is asserted on each surface:
 
@@ -67,7 +74,7 @@ from openpyxl import load_workbook
 
 from sizing.services.estimate_csv import UNITS
 from sizing.services.estimates import estimate_answer_record
-from tests.sizing.corpus import KINDS, Case, cases_for, configurations, corpus, machine_kinds
+from tests.sizing.corpus import KINDS, Case, configurations, corpus, machine_kinds
 from tests.sizing.test_spreadsheets import SOFFICE, _calc_rows, _convert
 
 pytestmark = pytest.mark.django_db
@@ -288,15 +295,18 @@ def test_the_corpus_holds_every_kind_on_every_machine_and_each_answer_is_its_kin
         assert kinds in ({"no-cpu-data"},) or {"fits", "does-not-fit", "overloaded"} <= kinds, (path, config, kinds)
 
 
+#: Wall and CPU seconds (this process's) of each surface, printed at the end of a walk.
 TIMES: dict[str, float] = defaultdict(float)
+CPU: dict[str, float] = defaultdict(float)
 
 
 def _timed(surface: str, get: Any, *args: Any, **kwargs: Any) -> Any:
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
     try:
         return get(*args, **kwargs)
     finally:
         TIMES[surface] += time.monotonic() - started
+        CPU[surface] += time.process_time() - cpu
 
 
 def _check_case(
@@ -520,7 +530,7 @@ def test_every_surface_of_the_corpus_says_the_same_thing(
     assert len(texts) == len(cases) or problems  # every case's PDF was read (else a problem says why)
     problems += _timed("compare", _comparison_problems, api, client, cases, answers, tmp_path / "compare")
     problems += _timed("calc", _calc_problems, api, files, tmp_path)
-    print(", ".join(f"{k} {v:.1f} s" for k, v in TIMES.items()))
+    print("wall (cpu):", ", ".join(f"{k} {v:.1f} s ({CPU[k]:.1f} s)" for k, v in TIMES.items()))
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
 
 
@@ -687,40 +697,72 @@ def _calc_problems(api: Any, files: Mapping[str, Mapping[str, bytes]], tmp_path:
     return out
 
 
-# -- the workbench in a browser: one case of each kind on each generation's engine -----------
+# -- the workbench in a browser: every case, in one page, asked through its form ----------------
 
 
 def _browser_cases(ask: Any) -> list[Case]:
-    """One case of each kind on the zAAP machine and on a zIIP one (the z16), the first path and
-    configuration that gives it."""
-    if _CORPUS:
-        every = _CORPUS
-    else:
-        machines = [m for m in machine_kinds() if m.key in ("zaap", "z16")]
-        every = [c for _, _, config in configurations() for m in machines for c in cases_for(config, m, ask)]
-    out: dict[tuple[str, str], Case] = {}
-    for case in every:
-        if case.machine.key in ("zaap", "z16"):
-            out.setdefault((case.machine.key, case.kind), case)
-    return list(out.values())
+    """Every case of the corpus (generated here when this test runs alone)."""
+    return _corpus(ask)
+
+
+#: Fills the workbench's form with one case's inputs as a person would (the path, then its
+#: configuration, the machine or a model, the rate) and presses Size: the rate is cleared first
+#: so that choosing the path or machine does not size the half-filled form.
+_ASK_THE_FORM = """([inputs, blank]) => {
+  const form = document.getElementById('size-form');
+  const field = (name) => form.elements.namedItem(name);
+  const choose = (name, value) => {
+    field(name).value = value;
+    field(name).dispatchEvent(new Event('change', { bubbles: true }));
+  };
+  field('tps').value = '';
+  for (const [name, value] of Object.entries(blank)) field(name).value = value;
+  choose('path', inputs.path);
+  choose('configuration', inputs.configuration);
+  if (inputs.machine) choose('machine', inputs.machine);
+  for (const name of ['cps', 'payload_bytes', 'model']) if (inputs[name] !== undefined) field(name).value = inputs[name];
+  field('tps').value = inputs.tps;
+  document.getElementById('size-button').click();
+}"""
+
+#: What the page shows once it has answered: the result's text, the cards, the form's labels.
+_READ_THE_PAGE = """() => {
+  const text = (el) => (el ? el.textContent : '');
+  const cards = {};
+  for (const k of ['cps_required', 'ziips_required', 'mips', 'saturation_tps'])
+    cards[k] = document.querySelector(`[data-kpi="${k}"]`).innerText;
+  return {
+    result: document.getElementById('result').innerText,
+    cards,
+    labels: [
+      text(document.querySelector('label[for="f-ziips"]')),
+      text(document.querySelector('label[for="f-objective"]')),
+      text(document.querySelector('#f-objective option[value="fewest-engines"]')),
+    ],
+  };
+}"""
+_ANSWERED = """() => document.getElementById('size-status').textContent.startsWith('Updated')
+  && !document.getElementById('result').classList.contains('is-busy')"""
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_the_workbench_says_the_same_for_each_kind_on_each_engine(live_server: Any, asker: Any) -> None:
+def test_the_workbench_says_the_same_for_every_case(live_server: Any, asker: Any) -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connections
     from playwright.sync_api import sync_playwright
 
-    from tests.sizing.test_ui_browser import CHROMIUM, CHROMIUM_ARGS
+    from tests.sizing.test_ui_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 
     call_command("load_benchmarks", verbosity=0)  # a transactional test starts from a flushed database
     cases = _browser_cases(asker)
-    assert {(c.machine.key, c.kind) for c in cases} == {(m, k) for m in ("zaap", "z16") for k in KINDS}
+    assert {(c.machine.key, c.kind) for c in cases} == {(m.key, k) for m in machine_kinds() for k in KINDS}
     get_user_model().objects.create_user(username="corpus", password="sizing-pass-7")
     connections.close_all()  # no ORM under Playwright's event loop
     problems: list[str] = []
+    shot: set[tuple[str, str]] = set()
+    started = time.monotonic()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -733,54 +775,91 @@ def test_the_workbench_says_the_same_for_each_kind_on_each_engine(live_server: A
         pg.get_by_label("Password").fill("sizing-pass-7")
         pg.get_by_role("button", name="Log in").click()
         pg.wait_for_url(re.compile(r"/size/(\?.*)?$"))
+        # the example on the page answered: Size is pressed only when it is not busy
+        pg.wait_for_function("() => !document.getElementById('size-button').disabled")
+        # the optional fields as the empty form has them: each case starts from these
+        blank = pg.evaluate(
+            """() => Object.fromEntries(['cps', 'ziips', 'max_utilization', 'payload_bytes', 'clients',
+              'think_time_s', 'response_time_sla_ms', 'model'].map((n) => [n, document.getElementById('f-' + n).value]))"""
+        )
         try:
             for case in cases:
-                problems += _workbench_problems(pg, live_server.url, case)
+                # one screenshot for each kind on each machine (git-ignored: to look at)
+                screenshot = (case.machine.key, case.kind) not in shot
+                shot.add((case.machine.key, case.kind))
+                problems += _workbench_problems(pg, case, blank, ARTIFACTS if screenshot else None)
         finally:
             context.close()
             browser.close()
+    print(f"{len(cases)} cases in the workbench in {time.monotonic() - started:.1f} s")
     assert not errors, errors
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
 
 
-def _workbench_problems(pg: Any, url: str, case: Case) -> list[str]:
-    from urllib.parse import urlencode
+def _typed(case: Case) -> dict[str, str]:
+    """The case's inputs as a person types them: 1230, not 1230.0."""
+    return {k: str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for k, v in case.inputs.items()}
 
-    from tests.sizing.test_ui_browser import ARTIFACTS
 
+def _asked(case: Case) -> Any:
+    """Whether a chart-data request is the one the form sends for ``case`` (a model's machine,
+    setting and CPs are added by the form)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    def match(response: Any) -> bool:
+        url = urlsplit(response.url)
+        if url.path != "/ui/chart-data":
+            return False
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        return all(query.get(k) == v for k, v in _typed(case).items() if k != "model")
+
+    return match
+
+
+def _workbench_problems(pg: Any, case: Case, blank: Mapping[str, str], screenshots: Path | None) -> list[str]:
     name = f"workbench {case.id}"
-    query = urlencode({k: str(v) for k, v in case.inputs.items()})
-    got = pg.request.get(f"{url}/ui/chart-data?{query}")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        with pg.expect_response(_asked(case)) as asked:
+            pg.evaluate(_ASK_THE_FORM, [_typed(case), dict(blank)])
+        got = asked.value
+    except PlaywrightTimeout:
+        said = pg.evaluate(
+            "() => [document.getElementById('size-status').textContent, location.search,"
+            " document.getElementById('form-errors').textContent]"
+        )
+        return [f"{name}: the form sent no question for {_typed(case)}; the page says {said}"]
     if got.status != 200:
         return [f"{name}: chart data {got.status}"]
     body = got.json()
+    pg.wait_for_function(_ANSWERED)
     a = body["estimate"]
-    pg.goto(f"{url}/size/?{query}")
-    pg.wait_for_function("() => document.getElementById('size-status').textContent.startsWith('Updated')")
+    out = [
+        f"{name}: the workbench's {column} {read(a)!r}, the answer's {read(case.answer)!r}"
+        for column, read in NUMERIC_COLUMNS.items()
+        if not _close(read(a), read(case.answer))
+    ]
     if case.kind != "no-cpu-data":
         pg.wait_for_selector("#chart-cpu .main-svg")
-    text = " ".join(pg.locator("#result").inner_text().split())
-    ARTIFACTS.mkdir(exist_ok=True)  # git-ignored: to look at (docs/ keeps the chosen pictures)
-    pg.screenshot(path=str(ARTIFACTS / f"corpus-{case.machine.key}-{case.kind}.png"), full_page=True)
-    out = _engine_problems(name, text, a["specialty_engine"])
+    shown = pg.evaluate(_READ_THE_PAGE)
+    text = " ".join(shown["result"].split())
+    if screenshots is not None:
+        screenshots.mkdir(exist_ok=True)  # git-ignored: to look at (docs/ keeps the chosen pictures)
+        pg.screenshot(path=str(screenshots / f"corpus-{case.machine.key}-{case.kind}.png"), full_page=True)
+    out += _engine_problems(name, text, a["specialty_engine"])
     out += _slug_problems(name, text, case, body["target"]["machine"])
     # the form's own words name the same engine: "zAAPs" given, "Mix of CPs and zAAPs"
     engine = a["specialty_engine"]
-    labels = [
-        (pg.locator(selector).text_content() or "", want)
-        for selector, want in (
-            ('label[for="f-ziips"]', f"{engine}s"),
-            ('label[for="f-objective"]', f"Mix of CPs and {engine}s"),
-            ('#f-objective option[value="fewest-engines"]', f"Fewest engines (CPs + {engine}s)"),
-        )
-    ]  # text_content: the advanced options may be folded away
-    out += [f"{name}: the form says {said!r}, not {want!r}" for said, want in labels if said.strip() != want]
+    wants = (f"{engine}s", f"Mix of CPs and {engine}s", f"Fewest engines (CPs + {engine}s)")
+    out += [
+        f"{name}: the form says {said!r}, not {want!r}"
+        for said, want in zip(shown["labels"], wants, strict=True)
+        if said.strip() != want
+    ]  # textContent: the advanced options may be folded away
     out += [f"{name}: says {s!r}" for s in _not_published(a, case.kind) if s in text]
     # the cards: the JSON's numbers, formatted as a person reads them
-    cards = {
-        k: " ".join(pg.locator(f'[data-kpi="{k}"]').inner_text().split())
-        for k in ("cps_required", "ziips_required", "mips", "saturation_tps")
-    }
+    cards = {k: " ".join(v.split()) for k, v in shown["cards"].items()}
     fit = a["feasibility"]
     overloaded = a["inputs"].get("cps") is not None and (a["gcp_utilization"] or 0) > a["max_utilization"]
     if case.kind != "no-cpu-data" and fit["feasible"] is not False and not overloaded:
