@@ -32,10 +32,12 @@ name its generation's engine; then every case goes through every surface:
 Where the time goes (a case, this process's CPU on the 2-core machine): the estimate PDF about
 0.15 s (reportlab's layout two thirds of it, its story and chart data the rest), saving 0.06 s,
 the chart data 0.07 s, the XLSX 0.06 s, the page and the CSV 0.02 to 0.04 s each.
-Measured (the three tests, ``-p no:cacheprovider --reuse-db``, load average 9 to 13 from six
-other helpers' suites on the two cores): 709 s in all (generation 42 s, every surface 401 s of
-which the estimate PDFs 186 s, the workbench 241 s), 126 s of this process's CPU; the 67 cases of
-the margins took 6 minutes, about 80 s of CPU.  Most of the wall time is waiting for a core.
+Measured (the three tests, ``-p no:cacheprovider --reuse-db``, with six other helpers' suites on
+the two cores): 709 s in all at load average 9 to 13 (generation 42 s, every surface 401 s of
+which the estimate PDFs 186 s, the workbench 241 s), 127 s of this process's CPU (user); the
+walk of the margins before it (67 cases over HTTP, 10 in the browser) took 248 s at load 12 and
+53 s of CPU.  Most of the wall time is waiting for a core: alone on the machine (as in CI) the
+file should take about its CPU time plus Chromium's and LibreOffice's.
 
 What is asserted on each surface:
 
