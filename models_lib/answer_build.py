@@ -256,9 +256,9 @@ def basis_dict(
 
 
 #: What :func:`capacity_block` reads of the capacity table for one (CPs, specialty engines):
-#: the CPs' rating at the setting, the full-speed rating, the source's rating, the setting's
-#: name and the full-speed MIPS per engine at the configuration's total engine count.
-CapacityRatings = tuple[Rating, Rating, Rating, str, float]
+#: the CPs' rating at the setting, the full-speed rating, the setting's name and the block's
+#: basis (which depends on nothing else).
+CapacityRatings = tuple[Rating, Rating, str, CapacityBasis]
 
 
 def capacity_ratings(table: CapacityTable, chosen: CountEvaluation, setting: str | None) -> CapacityRatings:
@@ -268,8 +268,25 @@ def capacity_ratings(table: CapacityTable, chosen: CountEvaluation, setting: str
     full = rating(table, mt, n)
     cp_rating = full if setting is None else table.settings.get((mt, setting, n), full)
     src = rating(table, chosen.proj.from_machine_type, chosen.proj.from_cps)
+    full_per_cp = full.mips / n
     at_total = full_speed_per_engine(table, mt, n + chosen.ziips)
-    return cp_rating, full, src, setting or table.full_speed_setting.get(mt, ""), at_total
+    basis = CapacityBasis(
+        from_model=src.model,
+        from_machine_type=src.machine_type,
+        from_cps=src.cps,
+        from_mips=src.mips,
+        to_model=cp_rating.model,
+        to_mips=cp_rating.mips,
+        to_full_speed_mips=full.mips,
+        cp_factor=chosen.proj.factor,
+        specialty_factor=chosen.zproj.factor,
+        source=table.source,
+        mp_engines=n + chosen.ziips,
+        mips_per_engine_at_cps=full_per_cp,
+        mips_per_engine_at_total=at_total,
+        mp_factor=at_total / full_per_cp,
+    )
+    return cp_rating, full, setting or table.full_speed_setting.get(mt, ""), basis
 
 
 def capacity_block(
@@ -282,9 +299,7 @@ def capacity_block(
     """MIPS and MSU of the target model, installed and used, per pool, with the basis;
     ``ratings``: :func:`capacity_ratings`, already found."""
     n, mt = chosen.n, chosen.proj.to_machine_type
-    cp_rating, full, src, setting_name, at_total = (
-        capacity_ratings(table, chosen, setting) if ratings is None else ratings
-    )
+    cp_rating, full, setting_name, basis = capacity_ratings(table, chosen, setting) if ratings is None else ratings
     full_per_cp = full.mips / n
     return Capacity(
         model=cp_rating.model,
@@ -306,22 +321,7 @@ def capacity_block(
             utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
             priced=False,
         ),
-        basis=CapacityBasis(
-            from_model=src.model,
-            from_machine_type=src.machine_type,
-            from_cps=src.cps,
-            from_mips=src.mips,
-            to_model=cp_rating.model,
-            to_mips=cp_rating.mips,
-            to_full_speed_mips=full.mips,
-            cp_factor=chosen.proj.factor,
-            specialty_factor=chosen.zproj.factor,
-            source=table.source,
-            mp_engines=n + chosen.ziips,
-            mips_per_engine_at_cps=full_per_cp,
-            mips_per_engine_at_total=at_total,
-            mp_factor=at_total / full_per_cp,
-        ),
+        basis=basis,
     )
 
 

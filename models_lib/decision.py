@@ -419,7 +419,9 @@ def _answer(
         specialty_engine=req.policy.name,
         specialty_engine_max=cap,
         binding_resource=binding_at_target(chosen, req.policy, pw.response, req.t, rt.closed_throughput),
-        saturation_binding=binding_label(d.sat, req.policy, pw.response),
+        saturation_binding=_shared(
+            memo, (f"binding {d.sat.binding}", 0, 0.0), lambda: binding_label(d.sat, req.policy, pw.response)
+        ),
         # A lower bound only where the central cost is the upper end of its range and no band
         # widens it: then the saturation is the low end of its range.
         saturation_kind="lower-bound" if basis.cost_is_upper_bound and d.band == 0.0 else "value",
