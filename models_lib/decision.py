@@ -7,9 +7,9 @@ own module and returns its result with its own warnings and assumptions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,9 +22,7 @@ from models_lib.answer_build import (
     final_assumptions,
     limit_warnings,
     lpar_breakdown,
-    mp_effect_note,
     per_tran_ms,
-    projection_basis,
 )
 from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, Ranges, ResponseTime
 from models_lib.choice import Choice, RateRequest, choose, chosen_warnings, projection_warnings
@@ -32,6 +30,7 @@ from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation
 from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations, group_evaluations
 from models_lib.feasibility import feasibility_step, group_fits
+from models_lib.group_memo import Memo, count_parts, knee_at, mp_note, shared
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.pricing import rated_msu
@@ -42,7 +41,6 @@ from models_lib.saturation_ranges import (
     binding_at_target,
     binding_label,
     group_range_ends,
-    knee,
     range_scales,
     ranges,
     saturation_at,
@@ -73,22 +71,6 @@ class _Decision:
     band: float
     ends: tuple[Target, Target]
     end_totals: Sequence[float] | None = None
-
-
-#: What the answers of one group share, by exact inputs: the knee per (CPs, CP cost factor) and
-#: the MP effect's sentence per (CPs, specialty engines).
-Memo = dict[tuple[str, int, float], Any]
-
-_T = TypeVar("_T")
-
-
-def _shared(memo: Memo, key: tuple[str, int, float], make: Callable[[], _T]) -> _T:
-    """``make()``, once per ``key`` of a group's ``memo``: a part of the answer that depends only
-    on what the key states (the rate-free parts under ``0``; per chosen CPs and specialty engines)."""
-    if key not in memo:
-        memo[key] = make()
-    value: _T = memo[key]
-    return value
 
 
 def _every(req: RateRequest) -> bool:
@@ -156,7 +138,7 @@ def _decided(
     and assumptions; ``group``: the ends of the ranges, whether the rate fits, the totals at
     the ends of the CPU per transaction and the targets at the ends of the eligible share,
     already found for a group of rates.  What does not depend on the rate, or only on the
-    chosen CPs and specialty engines, is found once per ``memo`` (:func:`_shared`)."""
+    chosen CPs and specialty engines, is found once per ``memo`` (:mod:`models_lib.group_memo`)."""
     elig = pw.eligibility
     assert elig is not None
     if group is None:
@@ -169,7 +151,7 @@ def _decided(
     sat_of = saturation_at(basis, chosen, elig.value, rmodel)
     sat = sat_of(1.0)
     cp_factor = cp_cost_factor(basis, chosen.proj, chosen.gcp)
-    fitted = _shared(memo, ("fit", 0, 0.0), lambda: fitted_parts(rmodel, cost.level))
+    fitted = shared(memo, ("fit", 0, 0.0), lambda: fitted_parts(rmodel, cost.level))
     rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps, cost.level, fitted)
     band = _band(pw, chosen)
     rng = ranges(
@@ -186,7 +168,7 @@ def _decided(
         *chosen_warnings(
             chosen,
             req,
-            _shared(memo, ("projection", chosen.n, float(chosen.ziips)), lambda: projection_warnings(chosen.proj)),
+            shared(memo, ("projection", chosen.n, float(chosen.ziips)), lambda: projection_warnings(chosen.proj)),
         ),
         *saturation_warnings(req.t, chosen, sat.tps, req.policy, lower_bound),
         *software_warnings(sat, rmodel, pw.config),
@@ -207,18 +189,15 @@ def _decided(
     )
     assumptions = (
         *choice.assumptions,
-        *_shared(
+        *shared(
             memo,
             ("final" if chosen.proj.is_identity() else "final, projected", chosen.n, band),
             lambda: final_assumptions(req.policy, chosen, band, rmodel, cost.level),
         ),
         *((pw.smt2_statement,) if pw.smt2_statement else ()),
     )
-    mp_key = ("mp", chosen.n, float(chosen.ziips))
-    if mp_key not in memo:
-        memo[mp_key] = mp_effect_note(pw.capacity, chosen, req.policy)
-    mp = memo[mp_key]
-    if isinstance(mp, str):
+    mp = mp_note(pw, chosen, req.policy, memo)
+    if mp is not None:
         assumptions = (*assumptions, mp)
     return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band, ends, totals)
 
@@ -272,7 +251,7 @@ def _other_sentences(alt_pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[
     for ev, req, basis, fit in zip(evals, reqs, bases, fits, strict=True):
         chosen = choose(ev, req, alt_pw.response, basis, alt_pw.target_machine_type).chosen
         key = ("count", chosen.n, float(chosen.ziips))
-        ratings = _shared(memo, key, lambda: capacity_ratings(alt_pw.capacity, chosen, alt_pw.capacity_setting))  # noqa: B023
+        ratings = shared(memo, key, lambda: capacity_ratings(alt_pw.capacity, chosen, alt_pw.capacity_setting))  # noqa: B023
         msu = chosen.gcp * ratings[0].msu / chosen.n  # capacity_block's CP MSU used
         other = (chosen.n if fit else None, chosen.ziips if fit else None, chosen.util, msu)
         out.append(_other_sentence(alt_pw.policy.name, rule, other))
@@ -334,15 +313,6 @@ def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
     return ev.gcp * msu_installed(pw, ev.n) / ev.n
 
 
-def _knee(pw: PreparedWorkload, n: int, cp_factor: float, memo: Memo) -> float | None:
-    """:func:`~models_lib.saturation_ranges.knee`, once per CP count and cost factor of a group."""
-    key = ("knee", n, cp_factor)
-    if key not in memo:
-        memo[key] = knee(pw.response, n, cp_factor)
-    value = memo[key]
-    return value if isinstance(value, float) else None
-
-
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
     """The answer at ``req.t`` from the prepared workload."""
     return _answer(pw, cost, req, alternative_rule(pw, cost, req), _decide(pw, cost, req, {}), {})
@@ -379,15 +349,7 @@ def _answer(
     assumptions = d.assumptions if other_rule is None else (*d.assumptions, other_rule)
     basis = d.basis
     chosen, required, rt = d.choice.chosen, d.choice.required, d.rt
-    per_count = ("count", chosen.n, float(chosen.ziips))
-    ratings, projection = _shared(
-        memo,
-        per_count,
-        lambda: (
-            capacity_ratings(pw.capacity, chosen, pw.capacity_setting),
-            projection_basis(chosen, pw.capacity, pw.capacity_setting),
-        ),
-    )
+    ratings, projection = count_parts(pw, chosen, memo)
     cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting, ratings)
     breakdown, icf = lpar_breakdown(basis.components, chosen.proj.factor)
     if icf is not None:
@@ -414,12 +376,12 @@ def _answer(
         ziip_mips=cap_block.specialty.mips_used,
         response_time_ms=ResponseTime(finite_or_none(rt.value), finite_or_none(rt.low), finite_or_none(rt.high)),
         saturation_tps=finite_or_none(d.sat.tps),
-        knee_tps=finite_or_none(_knee(pw, chosen.n, d.cp_factor, memo)),
+        knee_tps=finite_or_none(knee_at(pw, chosen.n, d.cp_factor, memo)),
         closed_throughput_tps=finite_or_none(rt.closed_throughput),
         specialty_engine=req.policy.name,
         specialty_engine_max=cap,
         binding_resource=binding_at_target(chosen, req.policy, pw.response, req.t, rt.closed_throughput),
-        saturation_binding=_shared(
+        saturation_binding=shared(
             memo, (f"binding {d.sat.binding}", 0, 0.0), lambda: binding_label(d.sat, req.policy, pw.response)
         ),
         # A lower bound only where the central cost is the upper end of its range and no band
