@@ -34,13 +34,15 @@ from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
 from models_lib.evaluation import CountEvaluation, Target, count_splits, evaluate_total
 from models_lib.feasibility import no_cpu_verdict
-from models_lib.inputs import CapacityTable, ConfigurationData
+from models_lib.inputs import CapacityTable, ConfigurationData, Rating
 from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility
 
 __all__ = [
     "basis_dict",
+    "CapacityRatings",
     "capacity_block",
+    "capacity_ratings",
     "end_totals",
     "final_assumptions",
     "limit_warnings",
@@ -48,6 +50,7 @@ __all__ = [
     "mp_effect_note",
     "no_cpu_result",
     "per_tran_ms",
+    "projection_basis",
 ]
 
 
@@ -163,18 +166,21 @@ def per_tran_ms(
 def end_totals(chosen: Sequence[CountEvaluation], bases: Sequence[Basis], ends: Sequence[Target]) -> list[list[float]]:
     """:func:`per_tran_ms`'s four totals at the ends of the range for each (chosen evaluation,
     basis) of a group of rates, equal to the scalar ones: evaluated over the array of the rates
-    that chose the same CPs and specialty engines (:func:`~models_lib.evaluation.evaluate_totals`)."""
+    that chose the same CPs and specialty engines, the four ends at once
+    (:func:`~models_lib.evaluation.count_splits` with a share per demand)."""
     out: list[list[float]] = [[] for _ in chosen]
     same: dict[tuple[int, int], list[int]] = {}
     for i, ev in enumerate(chosen):
         same.setdefault((ev.n, ev.ziips), []).append(i)
     for (n, z), members in same.items():
-        for native in ("low", "high"):
-            values = np.array([getattr(bases[i], native) for i in members], dtype=np.float64)
-            for target in ends:
-                splits = count_splits(n, values, replace(target, ziips=z))
-                for j, i in enumerate(members):
-                    out[i].append(splits.total(j))
+        # every (native end, target) pair of the members at once, in per_tran_ms's order
+        pairs = [(native, target) for native in ("low", "high") for target in ends]
+        values = np.array([getattr(bases[i], native) for native, _ in pairs for i in members], dtype=np.float64)
+        fractions = np.array([target.fraction for _, target in pairs for _ in members], dtype=np.float64)
+        splits = count_splits(n, values, replace(ends[0], ziips=z), fractions)
+        for k in range(len(pairs)):
+            for j, i in enumerate(members):
+                out[i].append(splits.total(k * len(members) + j))
     return out
 
 
@@ -198,6 +204,23 @@ def lpar_breakdown(components: Mapping[str, float], factor: float) -> tuple[dict
     return out, IcfPool(busy=busy, note=note)
 
 
+def projection_basis(chosen: CountEvaluation, capacity: CapacityTable, setting: str | None) -> ProjectionBasis:
+    """The basis's projection of ``chosen`` (the same for every rate that chose its CPs and
+    specialty engines)."""
+    proj = chosen.proj
+    return ProjectionBasis(
+        from_machine_type=proj.from_machine_type,
+        from_cps=proj.from_cps,
+        to_machine_type=proj.to_machine_type,
+        to_cps=proj.to_cps,
+        factor=proj.factor,
+        specialty_factor=chosen.zproj.factor,
+        capacity_setting=setting or capacity.full_speed_setting.get(proj.to_machine_type, ""),
+        source=proj.source,
+        rating_ids=tuple(proj.rating_ids),
+    )
+
+
 def basis_dict(
     basis: Basis,
     chosen: CountEvaluation,
@@ -206,24 +229,15 @@ def basis_dict(
     eligibility: Eligibility,
     assumptions: tuple[str, ...],
     lpar: tuple[float | None, float | None, float | None] = (None, None, None),
+    projection: ProjectionBasis | None = None,
 ) -> AnswerBasis:
-    """The answer's ``basis``: points, model, projection, statements, assumptions, native demand."""
-    proj = chosen.proj
+    """The answer's ``basis``: points, model, projection, statements, assumptions, native demand;
+    ``projection``: :func:`projection_basis`, already found."""
     share = eligibility.server_share
     return AnswerBasis(
         points=tuple(dict.fromkeys((*basis.points, *eligibility.points))),
         model=None if basis.model is None else FitSummary(**basis.model),
-        projection=ProjectionBasis(
-            from_machine_type=proj.from_machine_type,
-            from_cps=proj.from_cps,
-            to_machine_type=proj.to_machine_type,
-            to_cps=proj.to_cps,
-            factor=proj.factor,
-            specialty_factor=chosen.zproj.factor,
-            capacity_setting=setting or capacity.full_speed_setting.get(proj.to_machine_type, ""),
-            source=proj.source,
-            rating_ids=tuple(proj.rating_ids),
-        ),
+        projection=projection_basis(chosen, capacity, setting) if projection is None else projection,
         statements=tuple(dict.fromkeys((*basis.statements, *eligibility.statements))),
         assumptions=(*basis.assumptions, *eligibility.assumptions, *assumptions),
         server_share=None if share is None else ServerShare(**share),
@@ -241,19 +255,56 @@ def basis_dict(
     )
 
 
-def capacity_block(
-    table: CapacityTable, chosen: CountEvaluation, policy: EnginePolicy, setting: str | None
-) -> Capacity:
-    """MIPS and MSU of the target model, installed and used, per pool, with the basis."""
+#: What :func:`capacity_block` reads of the capacity table for one (CPs, specialty engines):
+#: the CPs' rating at the setting, the full-speed rating, the setting's name and the block's
+#: basis (which depends on nothing else).
+CapacityRatings = tuple[Rating, Rating, str, CapacityBasis]
+
+
+def capacity_ratings(table: CapacityTable, chosen: CountEvaluation, setting: str | None) -> CapacityRatings:
+    """:data:`CapacityRatings` of ``chosen``'s CPs and specialty engines (the same for every
+    rate that chose them)."""
     n, mt = chosen.n, chosen.proj.to_machine_type
     full = rating(table, mt, n)
     cp_rating = full if setting is None else table.settings.get((mt, setting, n), full)
-    full_per_cp = full.mips / n
     src = rating(table, chosen.proj.from_machine_type, chosen.proj.from_cps)
+    full_per_cp = full.mips / n
+    at_total = full_speed_per_engine(table, mt, n + chosen.ziips)
+    basis = CapacityBasis(
+        from_model=src.model,
+        from_machine_type=src.machine_type,
+        from_cps=src.cps,
+        from_mips=src.mips,
+        to_model=cp_rating.model,
+        to_mips=cp_rating.mips,
+        to_full_speed_mips=full.mips,
+        cp_factor=chosen.proj.factor,
+        specialty_factor=chosen.zproj.factor,
+        source=table.source,
+        mp_engines=n + chosen.ziips,
+        mips_per_engine_at_cps=full_per_cp,
+        mips_per_engine_at_total=at_total,
+        mp_factor=at_total / full_per_cp,
+    )
+    return cp_rating, full, setting or table.full_speed_setting.get(mt, ""), basis
+
+
+def capacity_block(
+    table: CapacityTable,
+    chosen: CountEvaluation,
+    policy: EnginePolicy,
+    setting: str | None,
+    ratings: CapacityRatings | None = None,
+) -> Capacity:
+    """MIPS and MSU of the target model, installed and used, per pool, with the basis;
+    ``ratings``: :func:`capacity_ratings`, already found."""
+    n, mt = chosen.n, chosen.proj.to_machine_type
+    cp_rating, full, setting_name, basis = capacity_ratings(table, chosen, setting) if ratings is None else ratings
+    full_per_cp = full.mips / n
     return Capacity(
         model=cp_rating.model,
         machine_type=mt,
-        capacity_setting=setting or table.full_speed_setting.get(mt, ""),
+        capacity_setting=setting_name,
         cps=n,
         specialty_engines=chosen.ziips,
         cp=CpPool(
@@ -270,22 +321,7 @@ def capacity_block(
             utilization=(chosen.ziip / chosen.ziips) if chosen.ziips else None,
             priced=False,
         ),
-        basis=CapacityBasis(
-            from_model=src.model,
-            from_machine_type=src.machine_type,
-            from_cps=src.cps,
-            from_mips=src.mips,
-            to_model=cp_rating.model,
-            to_mips=cp_rating.mips,
-            to_full_speed_mips=full.mips,
-            cp_factor=chosen.proj.factor,
-            specialty_factor=chosen.zproj.factor,
-            source=table.source,
-            mp_engines=n + chosen.ziips,
-            mips_per_engine_at_cps=full_per_cp,
-            mips_per_engine_at_total=full_speed_per_engine(table, mt, n + chosen.ziips),
-            mp_factor=full_speed_per_engine(table, mt, n + chosen.ziips) / full_per_cp,
-        ),
+        basis=basis,
     )
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from models_lib.answer import SizingWarning
+from models_lib.capacity import Projection
 from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
@@ -27,6 +28,7 @@ __all__ = [
     "canonical_objective",
     "choose",
     "chosen_warnings",
+    "projection_warnings",
     "pick",
     "spilled_native",
 ]
@@ -256,20 +258,28 @@ def _engine_ratio_warning(
     )
 
 
-def chosen_warnings(chosen: CountEvaluation, req: RateRequest) -> list[SizingWarning]:
-    """``projection``, ``ziip-overflow`` and ``engine-ratio`` at the chosen CP count."""
-    out = []
-    proj = chosen.proj
-    if not proj.is_identity():
-        out.append(
-            SizingWarning(
-                "projection",
-                f"CPU projected from machine type {proj.from_machine_type} with {proj.from_cps} "
-                f"CPs ({proj.from_mips_per_cp:.1f} MIPS per CP) to {proj.to_machine_type} with "
-                f"{proj.to_cps} CPs ({proj.to_mips_per_cp:.1f} MIPS per CP): factor "
-                f"{proj.factor:.4f} ({proj.source})",
-            )
-        )
+def projection_warnings(proj: Projection) -> tuple[SizingWarning, ...]:
+    """``projection`` where the CPU is projected to another machine or count (the same for every
+    rate that chose the same CPs and specialty engines)."""
+    if proj.is_identity():
+        return ()
+    return (
+        SizingWarning(
+            "projection",
+            f"CPU projected from machine type {proj.from_machine_type} with {proj.from_cps} "
+            f"CPs ({proj.from_mips_per_cp:.1f} MIPS per CP) to {proj.to_machine_type} with "
+            f"{proj.to_cps} CPs ({proj.to_mips_per_cp:.1f} MIPS per CP): factor "
+            f"{proj.factor:.4f} ({proj.source})",
+        ),
+    )
+
+
+def chosen_warnings(
+    chosen: CountEvaluation, req: RateRequest, projection: tuple[SizingWarning, ...] | None = None
+) -> list[SizingWarning]:
+    """``projection``, ``ziip-overflow`` and ``engine-ratio`` at the chosen CP count;
+    ``projection``: :func:`projection_warnings` of ``chosen.proj``, already found."""
+    out = list(projection_warnings(chosen.proj) if projection is None else projection)
     if req.ziips is not None and chosen.on_gcp > 0.0:
         out.append(
             SizingWarning(

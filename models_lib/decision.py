@@ -17,30 +17,30 @@ from models_lib.answer import SizingResult, SizingWarning, finite_or_none
 from models_lib.answer_build import (
     basis_dict,
     capacity_block,
+    capacity_ratings,
     end_totals,
     final_assumptions,
     limit_warnings,
     lpar_breakdown,
-    mp_effect_note,
     per_tran_ms,
 )
 from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, Ranges, ResponseTime
-from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
+from models_lib.choice import Choice, RateRequest, choose, chosen_warnings, projection_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation
 from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations, group_evaluations
 from models_lib.feasibility import feasibility_step, group_fits
+from models_lib.group_memo import Memo, count_parts, knee_at, mp_note, shared
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.pricing import rated_msu
 from models_lib.regions import fixed_base_warnings
-from models_lib.response_step import ResponseTimes, response_step
+from models_lib.response_step import ResponseTimes, fitted_parts, response_step
 from models_lib.saturation_ranges import (
     Ends,
     binding_at_target,
     binding_label,
     group_range_ends,
-    knee,
     range_scales,
     ranges,
     saturation_at,
@@ -71,11 +71,6 @@ class _Decision:
     band: float
     ends: tuple[Target, Target]
     end_totals: Sequence[float] | None = None
-
-
-#: What the answers of one group share, by exact inputs: the knee per (CPs, CP cost factor) and
-#: the MP effect's sentence per (CPs, specialty engines).
-Memo = dict[tuple[str, int, float], object]
 
 
 def _every(req: RateRequest) -> bool:
@@ -118,16 +113,14 @@ def _decide_group(
     scales = [range_scales(basis, _band(pw, choice.chosen)) for basis, choice in zip(bases, choices, strict=True)]
     low, high = (totals * np.array([s[k] for s in scales], dtype=np.float64) for k in (0, 1))
     ends = (pw.target(elig.low, first.ziips), pw.target(elig.high, first.ziips))
-    f0, f1, f2, f3 = (
-        group_range_ends(
-            pw.counts, scaled, end, cps=first.cps, umax=first.umax, objective=first.objective, pricer=first.pricer
-        )  # fmt: skip
-        for scaled, end in ((low, ends[1]), (high, ends[0]), (low, ends[0]), (high, ends[1]))
-    )
+    f0, f1, f2, f3 = group_range_ends(
+        pw.counts, ((low, ends[1]), (high, ends[0]), (low, ends[0]), (high, ends[1])),
+        cps=first.cps, umax=first.umax, objective=first.objective, pricer=first.pricer,
+    )  # fmt: skip
     fits = group_fits(pw, [req.t for req in reqs], cps=first.cps, ziips=first.ziips, sla=first.sla)
     per_tran = end_totals([choice.chosen for choice in choices], bases, ends)
     return [
-        (_decided(pw, cost, req, basis, choice, memo, ((f0[i], f1[i], f2[i], f3[i]), fits[i], per_tran[i])), elig)
+        (_decided(pw, cost, req, basis, choice, memo, ((f0[i], f1[i], f2[i], f3[i]), fits[i], per_tran[i], ends)), elig)
         for i, (req, basis, choice) in enumerate(zip(reqs, bases, choices, strict=True))
     ]
 
@@ -139,22 +132,28 @@ def _decided(
     basis: Basis,
     choice: Choice,
     memo: Memo,
-    group: tuple[Ends, bool, Sequence[float]] | None = None,
+    group: tuple[Ends, bool, Sequence[float], tuple[Target, Target]] | None = None,
 ) -> _Decision:
     """Chosen configuration -> saturation -> response time -> ranges -> feasibility, warnings
-    and assumptions; ``group``: the ends of the ranges, whether the rate fits and the totals at
-    the ends of the CPU per transaction, already found for a group of rates."""
-    found, fits, totals = (None, None, None) if group is None else group
+    and assumptions; ``group``: the ends of the ranges, whether the rate fits, the totals at
+    the ends of the CPU per transaction and the targets at the ends of the eligible share,
+    already found for a group of rates.  What does not depend on the rate, or only on the
+    chosen CPs and specialty engines, is found once per ``memo`` (:mod:`models_lib.group_memo`)."""
     elig = pw.eligibility
     assert elig is not None
+    if group is None:
+        found, fits, totals = None, None, None
+        ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
+    else:
+        found, fits, totals, ends = group
     rmodel = pw.response
     chosen = choice.chosen
     sat_of = saturation_at(basis, chosen, elig.value, rmodel)
     sat = sat_of(1.0)
     cp_factor = cp_cost_factor(basis, chosen.proj, chosen.gcp)
-    rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps, cost.level)
+    fitted = shared(memo, ("fit", 0, 0.0), lambda: fitted_parts(rmodel, cost.level))
+    rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps, cost.level, fitted)
     band = _band(pw, chosen)
-    ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
     rng = ranges(
         basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high),
         choice.required is not None, req.objective, req.pricer, found,
@@ -166,7 +165,11 @@ def _decided(
         *basis.warnings,
         *(() if elig.warning is None else (elig.warning,)),
         *choice.warnings,
-        *chosen_warnings(chosen, req),
+        *chosen_warnings(
+            chosen,
+            req,
+            shared(memo, ("projection", chosen.n, float(chosen.ziips)), lambda: projection_warnings(chosen.proj)),
+        ),
         *saturation_warnings(req.t, chosen, sat.tps, req.policy, lower_bound),
         *software_warnings(sat, rmodel, pw.config),
         *rt.warnings,
@@ -186,14 +189,15 @@ def _decided(
     )
     assumptions = (
         *choice.assumptions,
-        *final_assumptions(req.policy, chosen, band, rmodel, cost.level),
+        *shared(
+            memo,
+            ("final" if chosen.proj.is_identity() else "final, projected", chosen.n, band),
+            lambda: final_assumptions(req.policy, chosen, band, rmodel, cost.level),
+        ),
         *((pw.smt2_statement,) if pw.smt2_statement else ()),
     )
-    mp_key = ("mp", chosen.n, float(chosen.ziips))
-    if mp_key not in memo:
-        memo[mp_key] = mp_effect_note(pw.capacity, chosen, req.policy)
-    mp = memo[mp_key]
-    if isinstance(mp, str):
+    mp = mp_note(pw, chosen, req.policy, memo)
+    if mp is not None:
         assumptions = (*assumptions, mp)
     return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band, ends, totals)
 
@@ -243,9 +247,12 @@ def _other_sentences(alt_pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[
     evals = group_evaluations(alt_pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
     fits = group_fits(alt_pw, [req.t for req in reqs], cps=first.cps, ziips=first.ziips, sla=first.sla)
     out = []
+    memo: Memo = {}
     for ev, req, basis, fit in zip(evals, reqs, bases, fits, strict=True):
         chosen = choose(ev, req, alt_pw.response, basis, alt_pw.target_machine_type).chosen
-        msu = capacity_block(alt_pw.capacity, chosen, req.policy, alt_pw.capacity_setting).cp.msu_used
+        key = ("count", chosen.n, float(chosen.ziips))
+        ratings = shared(memo, key, lambda: capacity_ratings(alt_pw.capacity, chosen, alt_pw.capacity_setting))  # noqa: B023
+        msu = chosen.gcp * ratings[0].msu / chosen.n  # capacity_block's CP MSU used
         other = (chosen.n if fit else None, chosen.ziips if fit else None, chosen.util, msu)
         out.append(_other_sentence(alt_pw.policy.name, rule, other))
     return out
@@ -306,15 +313,6 @@ def msu_used(pw: PreparedWorkload, ev: CountEvaluation) -> float:
     return ev.gcp * msu_installed(pw, ev.n) / ev.n
 
 
-def _knee(pw: PreparedWorkload, n: int, cp_factor: float, memo: Memo) -> float | None:
-    """:func:`~models_lib.saturation_ranges.knee`, once per CP count and cost factor of a group."""
-    key = ("knee", n, cp_factor)
-    if key not in memo:
-        memo[key] = knee(pw.response, n, cp_factor)
-    value = memo[key]
-    return value if isinstance(value, float) else None
-
-
 def answer_at(pw: PreparedWorkload, cost: NativeCost, req: RateRequest) -> SizingResult:
     """The answer at ``req.t`` from the prepared workload."""
     return _answer(pw, cost, req, alternative_rule(pw, cost, req), _decide(pw, cost, req, {}), {})
@@ -348,11 +346,11 @@ def _answer(
     memo: Memo,
 ) -> SizingResult:
     d, elig = decided
-    if other_rule is not None:
-        d = replace(d, assumptions=(*d.assumptions, other_rule))
+    assumptions = d.assumptions if other_rule is None else (*d.assumptions, other_rule)
     basis = d.basis
     chosen, required, rt = d.choice.chosen, d.choice.required, d.rt
-    cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting)
+    ratings, projection = count_parts(pw, chosen, memo)
+    cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting, ratings)
     breakdown, icf = lpar_breakdown(basis.components, chosen.proj.factor)
     if icf is not None:
         cap_block = replace(cap_block, icf=icf)
@@ -378,12 +376,14 @@ def _answer(
         ziip_mips=cap_block.specialty.mips_used,
         response_time_ms=ResponseTime(finite_or_none(rt.value), finite_or_none(rt.low), finite_or_none(rt.high)),
         saturation_tps=finite_or_none(d.sat.tps),
-        knee_tps=finite_or_none(_knee(pw, chosen.n, d.cp_factor, memo)),
+        knee_tps=finite_or_none(knee_at(pw, chosen.n, d.cp_factor, memo)),
         closed_throughput_tps=finite_or_none(rt.closed_throughput),
         specialty_engine=req.policy.name,
         specialty_engine_max=cap,
         binding_resource=binding_at_target(chosen, req.policy, pw.response, req.t, rt.closed_throughput),
-        saturation_binding=binding_label(d.sat, req.policy, pw.response),
+        saturation_binding=shared(
+            memo, (f"binding {d.sat.binding}", 0, 0.0), lambda: binding_label(d.sat, req.policy, pw.response)
+        ),
         saturation_kind=saturation_kind(finite_or_none(d.sat.tps), basis.cost_is_upper_bound, d.band),
         ranges=d.ranges,
         capacity_detail=cap_block,
@@ -394,8 +394,9 @@ def _answer(
             pw.capacity,
             pw.capacity_setting,
             elig,
-            d.assumptions,
+            assumptions,
             (cost.lpar.factor, cost.lpar.low, cost.lpar.high) if cost.lpar.factor is not None else (None, None, None),
+            projection,
         ),
         max_utilization=req.umax,
         feasibility=d.feasibility,

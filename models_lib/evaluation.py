@@ -144,30 +144,61 @@ class CountSplits:
         return self.gcp[i] + self.special[i]
 
     def evaluation(self, i: int) -> CountEvaluation:
-        """The :class:`CountEvaluation` of entry ``i``."""
+        """The :class:`CountEvaluation` of entry ``i`` (built as :func:`_evaluation` builds it)."""
         n, z, g, sp = self.n, self.engines[i], self.gcp[i], self.special[i]
         proj, zproj = self.target.project(n, z)
-        return CountEvaluation(n, proj, zproj, g + sp, g, sp, self.on_gcp[i], z, g / n, needed=self.needed[i])
+        return _evaluation(n, proj, zproj, g + sp, g, sp, self.on_gcp[i], z, g / n, self.needed[i])
 
 
-def count_splits(n: int, totals: FloatArray, target: Target) -> CountSplits:
+_new = object.__new__
+
+
+def _evaluation(
+    n: int, proj: Projection, zproj: Projection, total: float, gcp: float, ziip: float, on_gcp: float,
+    ziips: int, util: float, needed: int,
+) -> CountEvaluation:  # fmt: skip
+    """``CountEvaluation(n, proj, zproj, total, gcp, ziip, on_gcp, ziips, util, needed=needed)``
+    without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field): the
+    fields written at once, the defaults included.  A group builds thousands of them."""
+    ev: CountEvaluation = _new(CountEvaluation)
+    ev.__dict__.update(
+        n=n, proj=proj, zproj=zproj, total=total, gcp=gcp, ziip=ziip, on_gcp=on_gcp, ziips=ziips, util=util,
+        response=None, cp_residence=math.inf, needed=needed,
+    )  # fmt: skip
+    return ev
+
+
+def count_splits(n: int, totals: FloatArray, target: Target, fractions: FloatArray | None = None) -> CountSplits:
     """:func:`evaluate_total` of each of ``totals`` at ``n`` CPs, over the array at once: the MP
     fixed point of :func:`~models_lib.engine.mp_specialty_engines` (the same sequence of counts
     from 0 upwards, per element), the required engines of :func:`~models_lib.ziip.ziips_required`
     and the split of :func:`~models_lib.engine.split_pools`, each with the same floating-point
-    operations in the same order, so that every entry equals the scalar evaluation."""
+    operations in the same order, so that every entry equals the scalar evaluation.
+
+    ``fractions``: an eligible share per entry in place of ``target.fraction`` (entry ``i`` is
+    then the evaluation with the target of share ``fractions[i]``; a share of 0 finds no engine
+    needed at the first step of the fixed point, as the scalar's shortcut says)."""
     rules = target.policy.max_engines(n)
     cap = MAX_CPS - n if rules is None else rules
     ceiling = target.ziip_ceiling
-    factors: dict[int, float] = {}
+    factors: dict[int, tuple[float, float]] = {}  # (CP, specialty) factor per engine count
+
+    def table(z: npt.NDArray[np.int64], side: int) -> FloatArray:
+        """The factor of each entry's engine count, looked up in a table of the counts present."""
+        present = set(_ints(z))
+        for k in present - factors.keys():
+            proj, zproj = target.project(n, k)
+            factors[k] = (proj.factor, zproj.factor)
+        top = max(present, default=0)
+        values = np.full(top + 1, np.nan, dtype=np.float64)
+        for k in present:
+            values[k] = factors[k][side]
+        return values[z]
 
     def special(z: npt.NDArray[np.int64]) -> FloatArray:
-        engines = _ints(z)
-        for k in set(engines) - factors.keys():
-            factors[k] = target.project(n, k)[1].factor
-        return np.array([factors[k] for k in engines], dtype=np.float64)
+        return table(z, 1)
 
-    eligible = totals * target.fraction
+    eligible = totals * (target.fraction if fractions is None else fractions)
 
     def needed_at(z: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         need = eligible * special(z)
@@ -176,7 +207,7 @@ def count_splits(n: int, totals: FloatArray, target: Target) -> CountSplits:
     if target.ziips is not None:
         z = np.full(totals.shape, min(target.ziips, cap), dtype=np.int64)
         needed = needed_at(z)
-    elif target.fraction == 0.0:  # nothing eligible: no engine needed (ziips_required(0) == 0)
+    elif fractions is None and target.fraction == 0.0:  # nothing eligible: no engine needed (ziips_required(0) == 0)
         z = needed = np.zeros(totals.shape, dtype=np.int64)
     else:
         z = np.zeros(totals.shape, dtype=np.int64)
@@ -188,7 +219,7 @@ def count_splits(n: int, totals: FloatArray, target: Target) -> CountSplits:
             z = np.maximum(nz, z)
     sf = special(z)
     engines = _ints(z)
-    cf = np.array([target.project(n, k)[0].factor for k in engines], dtype=np.float64)
+    cf = table(z, 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         on_special = np.where(sf > 0, np.minimum(eligible, z * ceiling / sf), eligible)
     on_gcp = (eligible - on_special) * cf

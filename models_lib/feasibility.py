@@ -108,6 +108,16 @@ def group_fits(
             break
         still = []
         splits = count_splits(n, busy[active], target)
+        if sla is None:  # the ceiling alone: over the array (util(j) is gcp[j] / n)
+            utils = np.array(splits.gcp, dtype=np.float64) / n
+            holds = (~((utils > pw.max_utilization + UTIL_EPS) | (utils >= 1.0))).tolist()
+            for j, i in enumerate(active):
+                if holds[j]:
+                    out[i] = True
+                else:
+                    still.append(i)
+            active = still
+            continue
         for j, i in enumerate(active):
             util = splits.util(j)
             holds = not (util > pw.max_utilization + UTIL_EPS or util >= 1.0)

@@ -13,8 +13,8 @@ response time and the answer's sentences.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -59,7 +59,14 @@ def answers(
     if pw.cost is None:  # no CPU data: nothing to evaluate, each answer says so
         return [pw.answer(t, **options) for t in values]  # type: ignore[arg-type]
     first = rate_request(pw, values[0], **options)  # type: ignore[arg-type]
-    return answers_at(pw, pw.cost, [first, *(replace(first, t=pos_float("tps", t)) for t in values[1:])])
+    return answers_at(pw, pw.cost, [first, *(_at_rate(first, pos_float("tps", t)) for t in values[1:])])
+
+
+def _at_rate(req: RateRequest, t: float) -> RateRequest:
+    """``dataclasses.replace(req, t=t)`` without its checks of every field (a copy, its rate set)."""
+    out = copy.copy(req)
+    object.__setattr__(out, "t", t)
+    return out
 
 
 def rate_request(

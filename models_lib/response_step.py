@@ -21,7 +21,7 @@ from models_lib.queueing import Station, mva
 from models_lib.response import ResponseModel
 from models_lib.saturation_ranges import CLOSED_TOLERANCE
 
-__all__ = ["ResponseTimes", "closed_network", "response_step"]
+__all__ = ["ResponseTimes", "closed_network", "fitted_parts", "response_step"]
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,7 @@ def response_step(
     cp_factor: float,
     sat: float,
     level: float,
+    fitted: tuple[float, tuple[SizingWarning, ...]] | None = None,
 ) -> ResponseTimes:
     """Response time at the chosen count, ms, with its range and warnings.
 
@@ -101,8 +102,11 @@ def response_step(
     the larger of value - h and the queueing lower bound at the low end of the CPU range (CP
     residence of the CP work + specialty-engine residence of the eligible work).  High: the
     model at the high end of the CPU range + h.  ``h`` is the half-width of the fit's
-    prediction interval at ``level`` (:mod:`models_lib.response_interval`).
+    prediction interval at ``level`` (:mod:`models_lib.response_interval`).  ``fitted``: that
+    half-width and :func:`fit_warnings`, which do not depend on the rate (:func:`fitted_parts`),
+    already found for a group of rates.
     """
+    spread, weak = fitted_parts(rmodel, level) if fitted is None else fitted
     rt_value = rt_low = rt_high = closed_x = None
     t, n = req.t, chosen.n
     lo_ratio = basis.low / basis.total if basis.total > 0 else 1.0
@@ -112,15 +116,22 @@ def response_step(
         rt_value, rt_low, closed_x = _closed(rmodel, n, cp_factor, t, req.clients, req.think, chosen, lo_ratio)
         warnings.extend(_closed_warnings(req, n, closed_x))
         if rt_value is not None and rmodel.fit is not None:
-            rt_high = rt_value + spread_ms(rmodel, level)
-            rt_low = max(rt_low or 0.0, rt_value - spread_ms(rmodel, level))
+            rt_high = rt_value + spread
+            rt_low = max(rt_low or 0.0, rt_value - spread)
     elif rmodel is not None and t < sat:
-        rt_value, rt_low, rt_high = _open(rmodel, chosen, t, cp_factor, (lo_ratio, hi_ratio), spread_ms(rmodel, level))
+        rt_value, rt_low, rt_high = _open(rmodel, chosen, t, cp_factor, (lo_ratio, hi_ratio), spread)
     if rmodel is not None and rmodel.floor_ms is not None:
         rt_low = max(rt_low or 0.0, rmodel.floor_ms)
     warnings.extend(_response_warnings(req, n, rmodel, rt_value, rt_low))
-    warnings.extend(fit_warnings(rmodel, level))
+    warnings.extend(weak)
     return ResponseTimes(rt_value, rt_low, rt_high, closed_x, tuple(warnings))
+
+
+def fitted_parts(rmodel: ResponseModel | None, level: float) -> tuple[float, tuple[SizingWarning, ...]]:
+    """What :func:`response_step` reads of the response-time fit, the same at every rate: the
+    prediction interval's half-width at ``level`` (:func:`spread_ms`, 0 without a model) and
+    :func:`fit_warnings`."""
+    return (0.0 if rmodel is None else spread_ms(rmodel, level)), tuple(fit_warnings(rmodel, level))
 
 
 def fit_warnings(rmodel: ResponseModel | None, level: float) -> list[SizingWarning]:

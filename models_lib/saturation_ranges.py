@@ -15,10 +15,10 @@ import numpy.typing as npt
 
 from models_lib.answer import SizingWarning, finite_or_none
 from models_lib.answer_parts import BindingAtTarget, Range, Ranges, SaturationBinding
-from models_lib.choice import pick
+from models_lib.choice import canonical_objective, pick
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation, saturation
-from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, count_splits, evaluate_total, evaluate_totals
+from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, count_splits, evaluate_total
 from models_lib.inputs import ConfigurationData
 from models_lib.pricing import Pricer
 from models_lib.response import ResponseModel
@@ -144,34 +144,61 @@ def ranges(
 
 def group_range_ends(
     counts: Sequence[int],
-    totals: npt.NDArray[np.float64],
-    target: Target,
+    ends: Sequence[tuple[npt.NDArray[np.float64], Target]],
     *,
     cps: int | None,
     umax: float,
     objective: str,
     pricer: Pricer | None,
-) -> list[CountEvaluation | None]:
-    """What :func:`models_lib.saturation_ranges.ranges` finds at one end for each native demand
-    of ``totals``: the given count's evaluation, or the count ``objective`` picks among those
-    within the ceiling (``None``: none is), each evaluated with the rates still looking."""
+) -> list[list[CountEvaluation | None]]:
+    """What :func:`models_lib.saturation_ranges.ranges` finds at each of ``ends`` (the native
+    demands of a group of rates at that end, and its target) for each demand: the given count's
+    evaluation, or the count ``objective`` picks among those within the ceiling (``None``: none
+    is).  The ends' targets differ only in their eligible share: every count is evaluated once
+    for the demands of every end still looking (:func:`~models_lib.evaluation.count_splits`
+    with a share per demand).  Fewest CPs picks the first count within the ceiling: a demand
+    stops looking there."""
+    sizes = [len(totals) for totals, _ in ends]
+    offsets = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
+    everything = np.concatenate([totals for totals, _ in ends])
+    fractions = np.concatenate([np.full(len(totals), end.fraction) for totals, end in ends])
+    target = ends[0][1]
+    assert all(
+        (end.project, end.policy, end.ziips, end.ziip_ceiling)
+        == (target.project, target.policy, target.ziips, target.ziip_ceiling)
+        for _, end in ends
+    )
+    found: list[CountEvaluation | None]
     if cps is not None:
-        return list(evaluate_totals(cps, totals, target))
-    within: list[list[CountEvaluation]] = [[] for _ in range(len(totals))]
-    active = list(range(len(totals)))
-    for n in counts:
-        if not active:
-            break
-        still = []
-        splits = count_splits(n, totals[active], target)
-        for j, i in enumerate(active):
-            if splits.util(j) <= umax + UTIL_EPS:
-                within[i].append(splits.evaluation(j))
-                if splits.settled(j) and objective != "least-cost":
-                    continue  # no later count spills less or has fewer engines (it may cost less)
-            still.append(i)
-        active = still
-    return [pick(w, objective, pricer) if w else None for w in within]
+        splits = count_splits(cps, everything, target, fractions)
+        found = [splits.evaluation(i) for i in range(len(everything))]
+    else:
+        first = canonical_objective(objective) == "fewest-cps"
+        within: list[list[CountEvaluation]] = [[] for _ in range(len(everything))]
+        active = list(range(len(everything)))
+        for n in counts:
+            if not active:
+                break
+            still = []
+            splits = count_splits(n, everything[active], target, fractions[active])
+            if first:  # the first count within the ceiling is the pick: the others need no evaluation
+                ok = (np.array(splits.gcp, dtype=np.float64) / n <= umax + UTIL_EPS).tolist()
+                for j, i in enumerate(active):
+                    if ok[j]:
+                        within[i].append(splits.evaluation(j))
+                    else:
+                        still.append(i)
+                active = still
+                continue
+            for j, i in enumerate(active):
+                if splits.util(j) <= umax + UTIL_EPS:
+                    within[i].append(splits.evaluation(j))
+                    if first or (splits.settled(j) and objective != "least-cost"):
+                        continue  # no later count spills less or has fewer engines (it may cost less)
+                still.append(i)
+            active = still
+        found = [pick(w, objective, pricer) if w else None for w in within]
+    return [found[offsets[k] : offsets[k + 1]] for k in range(len(ends))]
 
 
 def binding_at_target(
