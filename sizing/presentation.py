@@ -886,6 +886,36 @@ def job_cell(name: str, value: Any) -> str:
     return number(v, 2)
 
 
+def job_table(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    engine: str = "zIIP",
+    names: ProductNames | None = None,
+) -> tuple[list[str], list[list[str]]]:
+    """A job's result table as the job's page and PDF print it: the headers
+    (:func:`job_column`) and every cell (:func:`job_cell`), a workload's path and configuration
+    in product names."""
+    names = names or NO_NAMES
+    body = []
+    for row in rows:
+        cells = dict(zip(columns, row, strict=False))
+        out = []
+        for c in columns:
+            if c == "path":
+                out.append(names.path(cells[c]))
+            elif c == "configuration":
+                out.append(names.configuration(cells.get("path"), cells[c]))
+            else:
+                out.append(job_cell(c, cells.get(c)))
+        body.append(out)
+    return [job_column(c, engine) for c in columns], body
+
+
+def job_numeric(columns: Sequence[str]) -> list[bool]:
+    """Which of a job table's columns are numbers (set right-aligned)."""
+    return [JOB_COLUMNS.get(c, ("", "", "auto"))[2] not in ("text", "yes") for c in columns]
+
+
 def mix_headroom(mix: MixHeadroomRecord) -> str:
     """How far the rates of a workload mix can grow together, in one sentence for the jobs panel
     and the job's PDF alike.

@@ -152,28 +152,14 @@ def result_table(
     if not columns:
         return []
     shown = rows if limit is None else rows[:limit]
-
-    def row_cells(row: Sequence[Any]) -> list[str]:
-        cells = dict(zip(columns, row, strict=False))
-        out = []
-        for c in columns:
-            if c == "path":
-                out.append(names.path(cells[c]))
-            elif c == "configuration":
-                out.append(names.configuration(cells.get("path"), cells[c]))
-            else:
-                out.append(presentation.job_cell(c, cells.get(c)))
-        return out
-
-    header = [presentation.job_column(c, result.specialty_engine) for c in columns]
-    body = [row_cells(r) for r in shown]
+    header, body = presentation.job_table(columns, shown, result.specialty_engine, names)
     out: Section = heading("Result table")
     out.append(
         data_table(
             header,
             body,
             widths=fitted_widths(header, body),
-            numeric=[presentation.JOB_COLUMNS.get(c, ("", "", "auto"))[2] not in ("text", "yes") for c in columns],
+            numeric=presentation.job_numeric(columns),
         )
     )
     if len(shown) < len(rows):

@@ -142,7 +142,7 @@ def job_report_pdf(*, user: User, job: Job, customer: str = "") -> bytes:
     if job.status != JobStatus.SUCCEEDED or not job.result:
         raise ReportNotReady(f"Job {job.pk} has no result to report on: it is {job.status}.")
     created = timezone.now()
-    result = _with_engine(job)
+    result = result_with_engine(job)
     basis = _job_basis(user=user, job=job)
     title = f"{JobKind(job.kind).label}: job #{job.pk}"
     names = product_names(user)
@@ -162,7 +162,7 @@ def job_report_pdf(*, user: User, job: Job, customer: str = "") -> bytes:
     return document.render(story, document.Meta(title=title, author=_author(user), created=created, customer=customer))
 
 
-def _with_engine(job: Job) -> dict[str, Any]:
+def result_with_engine(job: Job) -> dict[str, Any]:
     """The job's result with its machine's specialty engine: a result stored before the runners
     wrote it (``specialty_engine``) has it from the machine's generation (zAAP on z10..zEC12/zBC12)."""
     result = dict(job.result or {})

@@ -337,6 +337,15 @@ def test_job_report_tables_head_their_columns_in_words(api: Any, user: Any, case
         for word in label.split():
             # whole words: a header cell wraps between words, never inside one ("utili sation")
             assert f" {word} " in f" {words} ", (name, word)
+    # the job's page shows the same table in the same words (display.table); a batch's page its CSV
+    shown = api.get(f"/api/v1/jobs/{job.pk}/").json()["display"]["table"]
+    if kind == "batch":
+        assert shown is None
+    else:
+        assert shown["columns"] == [job_column(c, engine) for c in columns]
+        assert shown["total_rows"] == len(job.result["table"]["rows"])
+        for cell in shown["rows"][0]:
+            assert cell in laid, cell
     if kind == "curve":
         assert f"{engine} utilisation" in laid and f"{other} utilisation" not in laid
         # a row as printed: CPs, rate with separators, CP utilisation as a percentage (one
