@@ -817,6 +817,116 @@ def mix_combined(tps: Any, gcp_utilization: Any, ziips: Any, ziip_utilization: A
     return text
 
 
+#: The columns of a job's result table (``result.csv`` keeps these names, docs/csv.md) as the
+#: job's PDF heads them: name -> (label, unit, format).  ``{eng}`` is the generation's specialty
+#: engine (zAAP on z10..zEC12/zBC12, zIIP later); a format is ``count``, ``percent`` (a share
+#: 0..1 printed as a percentage), ``ms``, ``busy`` (engines, two decimals), ``money``, ``yes``
+#: (true or false) or ``text``.
+JOB_COLUMNS: dict[str, tuple[str, str, str]] = {
+    "cps": ("CPs", "", "count"),
+    "ziips": ("{eng}s", "", "count"),
+    "tps": ("Rate", "TPS", "count"),
+    "clients": ("Clients", "", "count"),
+    "throughput_tps": ("Throughput", "TPS", "count"),
+    "throughput_low_cost_tps": ("Throughput at the low cost", "TPS", "count"),
+    "throughput_high_cost_tps": ("Throughput at the high cost", "TPS", "count"),
+    "gcp_utilization": ("CP utilisation", "", "percent"),
+    "ziip_utilization": ("{eng} utilisation", "", "percent"),
+    "gcp_busy": ("Busy CPs", "", "busy"),
+    "ziip_busy": ("Busy {eng}s", "", "busy"),
+    "ziip_on_gcp": ("{eng} work on CPs", "busy CPs", "busy"),
+    "cpu_per_tran_ms": ("CPU per transaction", "ms", "ms"),
+    "response_time_ms": ("Response time", "ms", "ms"),
+    "response_time_lower_bound_ms": ("Response time, lower bound", "ms", "ms"),
+    "response_time_sla_ms": ("Response-time goal", "ms", "ms"),
+    "meets_sla": ("Meets the goal", "", "yes"),
+    "cost": ("Cost", "", "money"),
+    "chosen": ("Cheapest", "", "yes"),
+    "samples": ("Samples", "", "count"),
+    "share": ("Share of samples", "", "percent"),
+    "cumulative_share": ("Cumulative share", "", "percent"),
+    "path": ("Path", "", "text"),
+    "configuration": ("Configuration", "", "text"),
+    # a batch's scenarios (the estimate's CSV columns the report prints)
+    "row": ("#", "", "count"),
+    "machine": ("Machine", "", "text"),
+    "cps_required": ("CPs", "", "count"),
+    "ziips_required": ("{eng}s", "", "count"),
+    "capacity_model": ("Model", "", "text"),
+    "mips": ("MIPS", "", "count"),
+    "msu": ("MSU", "", "count"),
+    "saturation_tps": ("Saturation", "TPS", "count"),
+    "warning_codes": ("Decision warnings or error", "", "text"),
+}
+
+
+def engines_word(engines: Sequence[str]) -> str:
+    """The specialty engine a table of these answers names: "zAAP" or "zIIP" where they agree,
+    "zAAP or zIIP" where a zAAP generation sits beside a zIIP one."""
+    names = sorted({e for e in engines if e})
+    return " or ".join(names) if names else "zIIP"
+
+
+def job_column(name: str, engine: str = "zIIP") -> str:
+    """A job table's column as a header: "CP utilisation", "zAAP utilisation", "Response time, ms"
+    (a column the registry lacks reads as words, never as its snake_case name)."""
+    label, unit, _ = JOB_COLUMNS.get(name, (name.replace("_", " ").capitalize(), "", "auto"))
+    label = label.format(eng=engine)
+    return f"{label}, {unit}" if unit else label
+
+
+def job_cell(name: str, value: Any) -> str:
+    """A job table's cell in the pages' number formats: shares as percentages, counts and rates
+    with separators, times with the digits of their size, true and false as words."""
+    if value is None or value == "":
+        return DASH
+    kind = JOB_COLUMNS.get(name, ("", "", "auto"))[2]
+    if kind == "yes" or isinstance(value, bool):
+        return "yes" if value is True or str(value).upper() == "TRUE" else "no"
+    v = finite(value)
+    if v is None or kind == "text":
+        return str(value)
+    if kind == "percent":
+        return percent(v, 0 if abs(v) >= 0.1 or v == 0 else 1)
+    if kind == "ms":
+        return number(v, ms_digits(v))
+    if kind in ("busy", "money"):
+        return number(v, 2)
+    if kind == "count" or v.is_integer():
+        return count(v)
+    return number(v, 2)
+
+
+def job_table(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    engine: str = "zIIP",
+    names: ProductNames | None = None,
+) -> tuple[list[str], list[list[str]]]:
+    """A job's result table as the job's page and PDF print it: the headers
+    (:func:`job_column`) and every cell (:func:`job_cell`), a workload's path and configuration
+    in product names."""
+    names = names or NO_NAMES
+    body = []
+    for row in rows:
+        cells = dict(zip(columns, row, strict=False))
+        out = []
+        for c in columns:
+            if c == "path":
+                out.append(names.path(cells[c]))
+            elif c == "configuration":
+                out.append(names.configuration(cells.get("path"), cells[c]))
+            else:
+                out.append(job_cell(c, cells.get(c)))
+        body.append(out)
+    return [job_column(c, engine) for c in columns], body
+
+
+def job_numeric(columns: Sequence[str]) -> list[bool]:
+    """Which of a job table's columns are numbers (set right-aligned)."""
+    return [JOB_COLUMNS.get(c, ("", "", "auto"))[2] not in ("text", "yes") for c in columns]
+
+
 def mix_headroom(mix: MixHeadroomRecord) -> str:
     """How far the rates of a workload mix can grow together, in one sentence for the jobs panel
     and the job's PDF alike.

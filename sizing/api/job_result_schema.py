@@ -19,17 +19,20 @@ from sizing.api.plan_schema import PlanResultSerializer, TableSerializer
 
 #: Each kind's top-level fields besides ``kind`` and ``table`` (its runner's result literal).
 FIELDS: dict[str, tuple[str, ...]] = {
-    "curve": ("path", "configuration", "machine", "max_utilization", "response_time_data", "series", "warnings", "basis"),
+    "curve": (
+        "path", "configuration", "machine", "max_utilization", "response_time_data", "series", "specialty_engine",
+        "warnings", "basis",
+    ),
     "closed": (
         "path", "configuration", "machine", "cps", "ziips", "think_time_s", "tps", "tps_given", "response_time_data",
         "stations", "bottleneck", "knee_clients", "max_throughput_tps", "max_clients_within_sla", "points", "curve",
-        "published", "warnings", "basis",
+        "published", "specialty_engine", "warnings", "basis",
     ),
     "montecarlo": (
         "path", "configuration", "machine", "tps", "samples", "seed", "max_utilization", "sampling", "cps_required",
         "ziips_required", "evaluated_at_cps", "gcp_busy", "cpu_per_tran_ms", "p_within_ceiling", "response_time_data",
         "response_time_ms", "response_time_lower_bound_ms", "response_time_sla_ms", "p_meets_sla",
-        "p_meets_sla_upper_bound", "warnings", "basis",
+        "p_meets_sla_upper_bound", "specialty_engine", "warnings", "basis",
     ),
     "optimize": (
         "path", "configuration", "machine", "tps", "costs", "max_utilization", "response_time_sla_ms", "sla_verified",
@@ -37,7 +40,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "warnings", "basis", "price_book",
     ),
     "mix": (
-        "machine", "cps", "cps_sized", "ziips", "ziips_sized", "max_utilization", "combined", "objective",
+        "machine", "specialty_engine", "cps", "cps_sized", "ziips", "ziips_sized", "max_utilization", "combined", "objective",
         "approximation", "workloads", "warnings",
     ),
     "batch": ("rows", "succeeded", "failed", "counts"),
@@ -45,7 +48,16 @@ FIELDS: dict[str, tuple[str, ...]] = {
 #: Fields a stored result may lack: it was written before its runner added them (a batch's
 #: ``counts`` of rows per status, sizing.jobs.batch.STATUSES; an optimiser's ``price_book`` and a
 #: mix's ``objective``, issue 32).
-OPTIONAL: dict[str, tuple[str, ...]] = {"batch": ("counts",), "optimize": ("price_book",), "mix": ("objective",)}
+#: A curve's, closed network's, Monte Carlo's and mix's ``specialty_engine`` (zAAP on
+#: z10..zEC12/zBC12, issue 30): an older one has it from its machine in the page and the PDF.
+OPTIONAL: dict[str, tuple[str, ...]] = {
+    "batch": ("counts",),
+    "optimize": ("price_book",),
+    "mix": ("objective", "specialty_engine"),
+    "curve": ("specialty_engine",),
+    "closed": ("specialty_engine",),
+    "montecarlo": ("specialty_engine",),
+}
 
 
 def _result_serializer(kind: str, fields: tuple[str, ...]) -> type[serializers.Serializer[Any]]:

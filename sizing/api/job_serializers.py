@@ -500,12 +500,36 @@ class JobSerializer(serializers.ModelSerializer[Job]):
         return self._table_link(job, "job-result-xlsx")
 
 
+#: Rows of the result table a job's page shows (the CSV has them all).
+DISPLAY_ROWS = 500
+
+#: Kinds whose result table the page shows in words (``presentation.JOB_COLUMNS``); a batch's
+#: and a plan's tables have their own pages and reports.
+DISPLAY_TABLE_KINDS = frozenset({"curve", "closed", "montecarlo", "optimize", "mix"})
+
+
+class JobDisplayTableSerializer(serializers.Serializer[Any]):
+    """A job's result table in words: headers with units, cells formatted (``presentation.job_table``)."""
+
+    columns = serializers.ListField(child=serializers.CharField(), help_text="Headers, e.g. 'zAAP utilisation'")
+    numeric = serializers.ListField(child=serializers.BooleanField(), help_text="Which columns are numbers")
+    rows = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text=f"Cells as printed ('82%', '7,095'), at most {DISPLAY_ROWS} rows",
+    )
+    total_rows = serializers.IntegerField(help_text="Rows of the whole table (result.csv)")
+
+
 class JobDisplaySerializer(serializers.Serializer[Any]):
     """Sentences of the answer as a person reads them (``sizing.presentation``), the same words
     as the job's PDF."""
 
     headroom = serializers.CharField(
         allow_null=True, help_text="A mix: how far every rate can grow within the CP ceiling (null otherwise)"
+    )
+    table = JobDisplayTableSerializer(
+        allow_null=True,
+        help_text="The result table as the page and the PDF print it (null before success, and for a batch or a plan)",
     )
 
 
@@ -525,10 +549,30 @@ class JobDetailSerializer(JobSerializer):
 
     @extend_schema_field(JobDisplaySerializer)
     def get_display(self, job: Job) -> dict[str, Any]:
-        result = job.result if job.kind == JobKind.MIX and job.status == "succeeded" else None
-        if not isinstance(result, Mapping):
-            return {"headroom": None}
-        return {"headroom": presentation.mix_headroom(MixHeadroomRecord.from_result(result))}
+        from sizing.services.reports import product_names, result_with_engine
+
+        result = result_with_engine(job) if job.status == "succeeded" and isinstance(job.result, Mapping) else None
+        if result is None:
+            return {"headroom": None, "table": None}
+        headroom = presentation.mix_headroom(MixHeadroomRecord.from_result(result)) if job.kind == JobKind.MIX else None
+        table = result.get("table") if job.kind in DISPLAY_TABLE_KINDS else None
+        if not isinstance(table, Mapping) or not table.get("columns"):
+            return {"headroom": headroom, "table": None}
+        columns, rows = list(table["columns"]), list(table.get("rows") or [])
+        request = self.context.get("request")
+        names = product_names(request.user) if request is not None and job.kind == JobKind.MIX else None
+        header, body = presentation.job_table(
+            columns, rows[:DISPLAY_ROWS], str(result.get("specialty_engine") or "zIIP"), names
+        )
+        return {
+            "headroom": headroom,
+            "table": {
+                "columns": header,
+                "numeric": presentation.job_numeric(columns),
+                "rows": body,
+                "total_rows": len(rows),
+            },
+        }
 
 
 def submit_doc_serializers() -> dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]]:

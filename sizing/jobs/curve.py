@@ -104,6 +104,7 @@ def run_curve(*, params: dict[str, Any], owner: User, progress: Progress) -> dic
             "series": [
                 series_dict(s, None if s.at_tps is None else _fit_at(wm, s, params.get("ziips"))) for s in series
             ],
+            "specialty_engine": wm.policy.name,  # zAAP on z10..zEC12/zBC12, else zIIP
             "warnings": warnings_of(wm.reference),
             "basis": wm.reference["basis"],
             "table": table(COLUMNS, rows),

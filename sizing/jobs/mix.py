@@ -196,6 +196,7 @@ def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[
         {
             "kind": "mix",
             "machine": models[0].machine,
+            "specialty_engine": models[0].policy.name,  # zAAP on z10..zEC12/zBC12, else zIIP
             "cps": cps,
             "cps_sized": answer.cps_sized,
             "ziips": z,

@@ -71,6 +71,7 @@ def run_montecarlo(*, params: dict[str, Any], owner: User, progress: Progress) -
         "p_meets_sla_upper_bound": mc.p_within(mc.lower_bound_ms, sla)
         if sla is not None and model is not None
         else None,
+        "specialty_engine": wm.policy.name,  # zAAP on z10..zEC12/zBC12, else zIIP
         "warnings": warnings_of(wm.reference),
         "basis": wm.reference["basis"],
         "table": table(

@@ -186,6 +186,27 @@ def _cell(value: Any, numeric: bool, compact: bool = False) -> Paragraph:
     return Paragraph(escape(value), s.cell_num if numeric else s.cell)
 
 
+def fitted_widths(header: Sequence[str], rows: Sequence[Sequence[Any]], *, compact: bool = False) -> list[float]:
+    """Column widths (fractions of the frame) that hold each column's longest word, header and
+    cells alike, so no word breaks inside itself ("utili-sation"); the width left over goes to
+    the columns in proportion.  Where even the words do not fit, the widths are shared the same
+    way (and a word that cannot fit breaks)."""
+    s = styles()
+    head, body = (s.compact_head, s.compact) if compact else (s.head_cell, s.cell)
+    pad = 6.0  # the cell's left and right padding (data_table)
+
+    def longest(text: Any, style: ParagraphStyle) -> float:
+        words = str(text).split() or [""]
+        return max(pdfmetrics.stringWidth(w, style.fontName, style.fontSize) for w in words) + pad
+
+    needs = [longest(h, head) for h in header]
+    for row in rows:
+        for i, v in enumerate(row[: len(needs)]):
+            needs[i] = max(needs[i], longest(v, body))
+    total = sum(needs) or 1.0
+    return [n / total for n in needs]
+
+
 def data_table(
     header: Sequence[str],
     rows: Iterable[Sequence[Any]],

@@ -32,6 +32,7 @@ from sizing.reports.document import (
     escape,
     figure,
     finite,
+    fitted_widths,
     heading,
     key_values,
     num,
@@ -47,21 +48,22 @@ from sizing.services.warning_levels import level_of
 
 Section = list[Flowable]
 
-#: Columns of a batch's answer the report prints (the CSV has them all): (header, column, kind).
-BATCH_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("#", "row", "int"),
-    ("Path / configuration", "path", "text"),
-    ("Machine", "machine", "text"),
-    ("TPS", "tps", "num0"),
-    ("CPs", "cps_required", "int"),
-    ("zIIPs", "ziips_required", "int"),
-    ("Model", "capacity_model", "text"),
-    ("MIPS", "mips", "num0"),
-    ("MSU", "msu", "num0"),
-    ("CP util.", "gcp_utilization", "pct"),
-    ("Resp. ms", "response_time_ms", "num1"),
-    ("Sat. TPS", "saturation_tps", "num0"),
-    ("Decision warnings or error", "warning_codes", "text"),
+#: Columns of a batch's answer the report prints (the CSV has them all), headed and formatted
+#: as ``presentation.JOB_COLUMNS`` says.
+BATCH_COLUMNS: tuple[str, ...] = (
+    "row",
+    "path",
+    "machine",
+    "tps",
+    "cps_required",
+    "ziips_required",
+    "capacity_model",
+    "mips",
+    "msu",
+    "gcp_utilization",
+    "response_time_ms",
+    "saturation_tps",
+    "warning_codes",
 )
 
 
@@ -140,15 +142,33 @@ def param_rows(
     return rows
 
 
-def result_table(result: JobResult, *, limit: int | None = None) -> Section:
+def result_table(
+    result: JobResult, *, limit: int | None = None, names: presentation.ProductNames = presentation.NO_NAMES
+) -> Section:
+    """The job's result table (its CSV) with the columns in words and units, the generation's
+    specialty engine named, shares as percentages (``presentation.job_column``, ``job_cell``) and
+    a mix's workloads in product names."""
     columns, rows = list(result.table_columns), list(result.table_rows)
     if not columns:
         return []
     shown = rows if limit is None else rows[:limit]
+    header, body = presentation.job_table(columns, shown, result.specialty_engine, names)
     out: Section = heading("Result table")
-    out.append(data_table(columns, [[cell(v) for v in r] for r in shown], numeric=[True] * len(columns)))
+    out.append(
+        data_table(
+            header,
+            body,
+            widths=fitted_widths(header, body),
+            numeric=presentation.job_numeric(columns),
+        )
+    )
     if len(shown) < len(rows):
-        out.append(para(f"{len(shown)} of {len(rows)} rows shown; the CSV has them all.", styles().small))
+        out.append(
+            para(
+                f"{presentation.count(len(shown))} of {presentation.count(len(rows))} rows shown; the CSV has them all.",
+                styles().small,
+            )
+        )
     return out
 
 
@@ -231,7 +251,7 @@ def closed_section(result: JobResult) -> Section:
     rows = [
         (
             "Engines",
-            f"{result.cps} CPs, {result.ziips or 0} zIIPs, think time {cell(result.think_time_s)} s",
+            f"{result.cps} CPs, {result.ziips or 0} {result.specialty_engine}s, think time {cell(result.think_time_s)} s",
         ),
         ("Bottleneck", str(result.bottleneck or DASH)),
         ("Knee", f"{num(result.knee_clients)} clients"),
@@ -266,7 +286,7 @@ def montecarlo_section(result: JobResult) -> Section:
             f"median {num(cps.p50)}, 5th to 95th percentile {num(cps.p5)}\u2013{num(cps.p95)}, central {num(cps.central)}",
         ),
         (
-            "zIIPs required",
+            f"{result.specialty_engine}s required",
             f"median {num(ziips.p50)}, 5th to 95th percentile {num(ziips.p5)}\u2013{num(ziips.p95)}",
         ),
         (
@@ -313,13 +333,16 @@ def optimize_section(result: JobResult) -> Section:
             "Mixes",
             f"{num(result.feasible)} of {num(result.evaluated)} carry {num(result.tps)} TPS",
         ),
-        ("Costs", ", ".join(f"{k} {cell(v)}" for k, v in result.costs.items())),
+        (
+            "Costs",
+            ", ".join(f"{'one CP' if k == 'gcp' else f'one {eng}'} {num(v, 2)}" for k, v in result.costs.items()),
+        ),
     ]
     out: Section = [*heading("Summary"), key_values(rows)]
     if front:
         out += [
             *heading("Charts"),
-            figure(draw_bars(bars), "Cost of the mixes on the frontier (fewest CPs for each zIIP count)."),
+            figure(draw_bars(bars), f"Cost of the mixes on the frontier (fewest CPs for each {eng} count)."),
         ]
     return out
 
@@ -331,18 +354,20 @@ def mix_section(result: JobResult) -> Section:
         [f"{w.configuration} {num(w.tps)}" for w in ws],
         [
             ("CPs", [float(w.gcp_busy or 0) for w in ws], PALETTE[0]),
-            ("zIIPs", [float(w.ziip_busy or 0) for w in ws], PALETTE[2]),
+            (f"{result.specialty_engine}s", [float(w.ziip_busy or 0) for w in ws], PALETTE[2]),
         ],
         "Busy engines",
     )
     rows = [
         (
             "LPAR",
-            f"{result.cps} CPs{' (sized)' if result.cps_sized else ''}, {result.ziips} zIIPs{' (sized)' if result.ziips_sized else ''} on {result.machine}",
+            f"{result.cps} CPs{' (sized)' if result.cps_sized else ''}, {result.ziips} {result.specialty_engine}s{' (sized)' if result.ziips_sized else ''} on {result.machine}",
         ),
         (
             "Combined",
-            presentation.mix_combined(c.tps, c.gcp_utilization, result.ziips, c.ziip_utilization),
+            presentation.mix_combined(
+                c.tps, c.gcp_utilization, result.ziips, c.ziip_utilization, result.specialty_engine
+            ),
         ),
         ("MIPS and MSU", f"{num(c.mips)} MIPS, {num(c.msu)} MSU"),
         (
@@ -375,7 +400,7 @@ def batch_section(result: JobResult) -> Section:
         *heading("Scenarios"),
     ]
 
-    def value(r: BatchRow, col: str, kind: str) -> str:
+    def value(r: BatchRow, col: str) -> str:
         if col == "path":
             return f"{r.path} / {r.configuration}"
         if col == "warning_codes":
@@ -384,13 +409,18 @@ def batch_section(result: JobResult) -> Section:
             said = str(r.error or " ".join(c for c in codes if level_of(c) == "decision"))
             text = ": ".join(t for t in (status if status not in ("", "sized") else "", said) if t)
             return text or DASH
-        return cell(r.cells.get(col), kind) if col in index else DASH
+        return presentation.job_cell(col, r.cells.get(col)) if col in index else DASH
 
+    engine = presentation.engines_word([str(r.cells.get("specialty_engine") or "") for r in rows])
+    header = [
+        "Path / configuration" if col == "path" else presentation.job_column(col, engine) for col in BATCH_COLUMNS
+    ]
+    body = [[value(r, col) for col in BATCH_COLUMNS] for r in rows]
     out.append(
         data_table(
-            [h for h, _, _ in BATCH_COLUMNS],
-            [[value(r, col, kind) for _, col, kind in BATCH_COLUMNS] for r in rows],
-            widths=[0.045, 0.19, 0.065, 0.065, 0.045, 0.055, 0.085, 0.065, 0.055, 0.055, 0.06, 0.08, 0.135],
+            header,
+            body,
+            widths=fitted_widths(header, body, compact=True),
             numeric=[True, False, False, True, True, True, False, True, True, True, True, True, False],
             compact=True,
         )
@@ -565,7 +595,7 @@ def job_story(
     story += rest
     story += [*heading("Warnings"), *warning_list(warnings)]
     if kind != "batch":
-        story += result_table(typed, limit=400)
+        story += result_table(typed, limit=400, names=names)
     if basis is not None:
         story += basis_section(typed.any_basis or BasisRecord.from_dict({}), basis)
         story += sources_section(basis, warnings)

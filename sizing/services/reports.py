@@ -24,7 +24,7 @@ from reportlab.platypus import Flowable, PageBreak
 import models_lib
 from config.celery import app as celery_app
 from sizing import presentation
-from sizing.models import Estimate, Job, JobKind, JobStatus, Report, ReportStatus, Visibility
+from sizing.models import Estimate, Job, JobKind, JobStatus, Machine, Report, ReportStatus, Visibility
 from sizing.records import EstimateRecord, JobParams, JobResult
 from sizing.reports import document
 from sizing.reports.estimate import (
@@ -36,6 +36,7 @@ from sizing.reports.estimate import (
 )
 from sizing.selectors.report_basis import ReportBasis, report_basis
 from sizing.services import charts, local_account
+from sizing.services.cecs import specialty_name
 
 logger = logging.getLogger(__name__)
 
@@ -141,7 +142,7 @@ def job_report_pdf(*, user: User, job: Job, customer: str = "") -> bytes:
     if job.status != JobStatus.SUCCEEDED or not job.result:
         raise ReportNotReady(f"Job {job.pk} has no result to report on: it is {job.status}.")
     created = timezone.now()
-    result = job.result
+    result = result_with_engine(job)
     basis = _job_basis(user=user, job=job)
     title = f"{JobKind(job.kind).label}: job #{job.pk}"
     names = product_names(user)
@@ -159,6 +160,17 @@ def job_report_pdf(*, user: User, job: Job, customer: str = "") -> bytes:
     )
     story = [*head, *job_story(job.kind, dict(job.params), result, basis, names), *document.disclaimer()]
     return document.render(story, document.Meta(title=title, author=_author(user), created=created, customer=customer))
+
+
+def result_with_engine(job: Job) -> dict[str, Any]:
+    """The job's result with its machine's specialty engine: a result stored before the runners
+    wrote it (``specialty_engine``) has it from the machine's generation (zAAP on z10..zEC12/zBC12)."""
+    result = dict(job.result or {})
+    if "specialty_engine" not in result:
+        machine = Machine.objects.filter(slug=str(job.params.get("machine") or "")).first()
+        if machine is not None:
+            result["specialty_engine"] = specialty_name(machine.machine_type)
+    return result
 
 
 def _job_scenario(job: Job, names: presentation.ProductNames = presentation.NO_NAMES) -> str:

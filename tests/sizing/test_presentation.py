@@ -54,3 +54,17 @@ def test_95_percent_only_where_no_stated_overhead_widened_the_interval() -> None
     native = {"lpar_factor": 1.1645, "lpar_factor_low": 1.1136, "lpar_factor_high": 1.1705}
     widened = {**answer, "basis": {**fitted, "native": native}}
     assert cps_figure(widened).spread == "range 1\u20132"
+
+
+def test_job_columns_read_as_words_with_units_and_the_generations_engine() -> None:
+    from sizing.presentation import DASH, job_cell, job_column
+
+    assert job_column("ziip_utilization", "zAAP") == "zAAP utilisation"
+    assert job_column("response_time_lower_bound_ms") == "Response time, lower bound, ms"
+    assert job_column("throughput_tps") == "Throughput, TPS"
+    # a share as a percentage (one decimal under 10%), a rate with separators, a time with the
+    # digits of its size, true and false in words, nothing as a dash
+    assert (job_cell("gcp_utilization", 0.8224), job_cell("gcp_utilization", 0.025)) == ("82%", "2.5%")
+    assert job_cell("tps", 12345.6) == "12,346"
+    assert (job_cell("response_time_ms", 7.153), job_cell("response_time_ms", 0.6884)) == ("7.15", "0.688")
+    assert (job_cell("meets_sla", True), job_cell("chosen", False), job_cell("ziips", None)) == ("yes", "no", DASH)

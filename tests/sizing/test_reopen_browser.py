@@ -225,6 +225,11 @@ def test_the_mix_builder_keeps_what_was_typed_and_reopens_with_it(live_server: A
     ]
     headroom = job["display"]["headroom"]
     assert headroom.startswith("Headroom ×") and headroom in page.locator("#job-summary").inner_text()
+    # The result table in the PDF's words (display.table): product names, headers with units
+    heads = page.locator("#job-table th").all_text_contents()  # (the table may sit folded)
+    assert heads == job["display"]["table"]["columns"] and "Busy CPs" in heads and "CPU per transaction, ms" in heads
+    assert not [h for h in heads if "_" in h], heads
+    assert str(page.locator("#job-table td").first.text_content()).startswith("FiTeq Authenticator")
 
     _reopen_last_job(page, live_server.url)
     assert page.locator('input[name="kind"]:checked').get_attribute("value") == "mix"

@@ -301,3 +301,64 @@ def test_estimate_report_names_the_engine_rules_documents_and_the_mp_effect(api:
     assert "z/OS V2R1 (2013) MVS Planning: Workload Management" in words
     assert "'zAAP on zIIP capability' product page (zEC12/zBC12 edition" in words
     assert f"(factor {stored['capacity']['basis']['mp_factor']:.3f})" in words
+
+
+#: Every job kind of the report (JOB_CASES) and a curve on a zEC12, whose specialty engine is a zAAP.
+COLUMN_CASES = {
+    **{kind: params for kind, (params, _) in JOB_CASES.items()},
+    "curve-zec12": {**FITEQ, "machine": "zec12", "tps": 2000, "cps_list": [4, 6]},
+}
+
+
+@pytest.mark.parametrize("case", sorted(COLUMN_CASES))
+def test_job_report_tables_head_their_columns_in_words(api: Any, user: Any, case: str) -> None:
+    # Issue 30: the result table printed its CSV names (cps, gcp_utilization,
+    # response_time_lower_bound_ms) broken over lines, and utilisation as fractions.
+    from sizing.presentation import JOB_COLUMNS, job_column
+    from sizing.reports.jobs import BATCH_COLUMNS
+
+    kind = case.split("-")[0]
+    job = _stored_job(user, kind, COLUMN_CASES[case])
+    pdf = _pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf")
+    words = " ".join(" ".join(pdf_text(pdf)).split())
+    laid = " ".join(" ".join(pdf_text(pdf, layout=True)).split())
+    columns = list(BATCH_COLUMNS) if kind == "batch" else job.result["table"]["columns"]
+    # the machine's generation names the specialty engine: zAAP on the zEC12, zIIP on the z13
+    engine = "zAAP" if COLUMN_CASES[case].get("machine") == "zec12" else "zIIP"
+    other = {"zAAP": "zIIP", "zIIP": "zAAP"}[engine]
+    for name in columns:
+        if "_" in name:
+            assert name not in words, name  # never the CSV's name
+        assert name in JOB_COLUMNS, name  # every column has its label (and format) in one registry
+        if name == "path" and kind == "batch":
+            continue  # "Path / configuration"
+        label = job_column(name, engine)
+        assert other not in label
+        for word in label.split():
+            # whole words: a header cell wraps between words, never inside one ("utili sation")
+            assert f" {word} " in f" {words} ", (name, word)
+    # the job's page shows the same table in the same words (display.table); a batch's page its CSV
+    shown = api.get(f"/api/v1/jobs/{job.pk}/").json()["display"]["table"]
+    if kind == "batch":
+        assert shown is None
+    else:
+        assert shown["columns"] == [job_column(c, engine) for c in columns]
+        assert shown["total_rows"] == len(job.result["table"]["rows"])
+        for cell in shown["rows"][0]:
+            assert cell in laid, cell
+    if kind == "curve":
+        assert f"{engine} utilisation" in laid and f"{other} utilisation" not in laid
+        # a row as printed: CPs, rate with separators, CP utilisation as a percentage (one
+        # decimal under 10%), the specialty engines, their utilisation (none: a dash)
+        cps, tps, util, ziips, ziip_util, *_ = job.result["table"]["rows"][0]
+        assert util < 0.1 and ziip_util is None
+        assert f"{cps} {tps:,.0f} {util * 100:.1f}% {ziips} \u2014" in laid
+
+
+def test_job_report_stored_before_the_engine_was_written_names_it_from_the_machine(api: Any, user: Any) -> None:
+    # A curve stored before the runners wrote ``specialty_engine``: the zEC12's engine is still a zAAP.
+    job = _stored_job(user, "curve", COLUMN_CASES["curve-zec12"])
+    assert job.result.pop("specialty_engine") == "zAAP"
+    job.save()
+    laid = " ".join(" ".join(pdf_text(_pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf"), layout=True)).split())
+    assert "zAAP utilisation" in laid and "zIIP utilisation" not in laid

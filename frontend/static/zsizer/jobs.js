@@ -235,27 +235,36 @@ export function initJobs(section, options = {}) {
   const localUrl = (url) => (url ? new URL(url, window.location.href).pathname : null);
   const csvUrl = (j) => localUrl(j.result_csv_url);
 
-  function renderTable(tableData) {
+  // The result table as the job's PDF prints it (display.table: headers in words with units,
+  // cells formatted by sizing.presentation); a batch's CSV table as it is.
+  function renderTable(tableData, shown) {
     const holder = section.querySelector("#job-table");
-    if (!tableData || !tableData.columns) {
+    const data = shown || tableData;
+    if (!data || !data.columns) {
       holder.replaceChildren();
       return;
     }
     const t = document.createElement("table");
     t.className = "table table-compact";
     const head = t.createTHead().insertRow();
-    tableData.columns.forEach((c) => {
+    data.columns.forEach((c, i) => {
       const th = document.createElement("th");
       th.scope = "col";
       th.textContent = c;
+      if (shown && shown.numeric[i]) th.className = "num";
       head.append(th);
     });
     const body = t.createTBody();
-    tableData.rows.slice(0, 500).forEach((row) => {
+    data.rows.slice(0, 500).forEach((row) => {
       const tr = body.insertRow();
-      row.forEach((v) => {
+      row.forEach((v, i) => {
         const td = tr.insertCell();
-        td.textContent = typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toPrecision(5)) : v === null ? "—" : String(v);
+        if (shown) {
+          td.textContent = v;
+          if (shown.numeric[i]) td.className = "num";
+        } else {
+          td.textContent = typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toPrecision(5)) : v === null ? "—" : String(v);
+        }
       });
     });
     holder.replaceChildren(t);
@@ -283,7 +292,7 @@ export function initJobs(section, options = {}) {
         return li;
       }),
     );
-    renderTable(r.table);
+    renderTable(r.table, j.display && j.display.table);
     const a = section.querySelector("#job-chart-a");
     const b = section.querySelector("#job-chart-b");
     [a, b].forEach((el) => {
