@@ -17,6 +17,7 @@ House rules for numbers, as a planner writes them:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -552,7 +553,7 @@ def warning_sentence(code: str, answer: EstimateRecord | Mapping[str, Any] | Non
         except (TypeError, ValueError, KeyError):  # an answer missing a number: say the engine's words
             pass
     entry = WARNING_LEVELS.get(code)
-    return entry[1] if entry else _sentence_case(message)
+    return entry[1] if entry else _sentence_case(customer_wording(message))
 
 
 def warnings(
@@ -574,7 +575,7 @@ def warnings(
         if sentence in seen:
             continue
         seen.add(sentence)
-        details = _sentence_case(plain_reference(w.message))
+        details = _sentence_case(customer_wording(plain_reference(w.message)))
         given = w.level  # the engine's level for this answer; the code's default otherwise
         level: Level = given if given in LEVEL_ORDER else level_of(code)
         out.append(WarningText(code, level, sentence, details))
@@ -1068,11 +1069,27 @@ _CUSTOMER_WORDING = (
 )
 
 
+#: The engine's and the published points' parameter names in words: an input by the label the
+#: form and the reports give it (quoted, as a field to fill), a benchmark's condition in words.
+_PARAMETER_WORDS: dict[str, str] = {
+    **{key: f"\u201c{label}\u201d" for label, key, _ in INPUT_LABELS if "_" in key},
+    "payload_bytes_max": "largest payload in bytes",
+    "request_bytes": "request bytes",
+    "response_bytes": "response bytes",
+    "zaaps": "zAAPs",
+    "ziips": "zIIPs",
+}
+_PARAMETER_NAME = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _PARAMETER_WORDS), key=len, reverse=True)) + r")\b"
+)
+
+
 def customer_wording(text: str) -> str:
-    """An assumption or basis sentence as a customer reads it (no internal search notes)."""
+    """An assumption, basis or warning sentence as a customer reads it: no internal search
+    notes, and no parameter names ("give cics_regions" reads "give \u201cCICS regions\u201d")."""
     for engine_words, words in _CUSTOMER_WORDING:
         text = text.replace(engine_words, words)
-    return text
+    return _PARAMETER_NAME.sub(lambda m: _PARAMETER_WORDS[m.group(1)], text)
 
 
 # -- who a report is prepared for and by -------------------------------------------------------

@@ -542,7 +542,9 @@ def basis_section(
             )
         )
     said = seen if seen is not None else set()
-    statements = [(ref, presentation.fresh(text, said)) for ref, text in basis.statements]
+    statements = [
+        (ref, presentation.fresh(presentation.customer_wording(text), said)) for ref, text in basis.statements
+    ]
     if any(text for _, text in statements):
         out += heading("Published statements used", 2)
         out += [

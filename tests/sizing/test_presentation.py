@@ -68,3 +68,21 @@ def test_job_columns_read_as_words_with_units_and_the_generations_engine() -> No
     assert job_cell("tps", 12345.6) == "12,346"
     assert (job_cell("response_time_ms", 7.153), job_cell("response_time_ms", 0.6884)) == ("7.15", "0.688")
     assert (job_cell("meets_sla", True), job_cell("chosen", False), job_cell("ziips", None)) == ("yes", "no", DASH)
+
+
+def test_customer_wording_names_an_input_by_its_label_not_its_parameter() -> None:
+    """The engine's sentences name API parameters ("give cics_regions for your own count"); a
+    customer reads the input's label from ``INPUT_LABELS`` (the form's and the reports' name)."""
+    from sizing.presentation import INPUT_LABELS, customer_wording
+
+    labels = {key: label for label, key, _ in INPUT_LABELS}
+    said = customer_wording("assumed; give cics_regions for your own count (no projection_band given)")
+    assert (
+        said
+        == f"assumed; give \u201c{labels['cics_regions']}\u201d for your own count (no \u201c{labels['projection_band']}\u201d given)"
+    )
+    # a published point's conditions in words; a word merely containing a name is left alone
+    assert customer_wording("(zaaps=0, request_bytes=4096, payload_bytes_max=32000)") == (
+        "(zAAPs=0, request bytes=4096, largest payload in bytes=32000)"
+    )
+    assert customer_wording("my_server_shares") == "my_server_shares"

@@ -107,6 +107,9 @@ NUMERIC_COLUMNS = {
 }
 
 
+#: A parameter or column name (snake_case) where a customer reads words.
+_PARAMETER = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
 #: pdftotext over many PDFs in one process: each file's text, then this separator.
 _SEPARATOR = "\x1e--corpus-pdf-end--\x1e"
 _PDFTOTEXT_LOOP = 'for f; do pdftotext -layout "$f" - || echo "pdftotext failed on $f"; printf "%s" "$SEP"; done'
@@ -420,6 +423,8 @@ def _pdf_problems(case: Case, a: Mapping[str, Any], body: Mapping[str, Any], wor
     problems += _engine_problems(f"{name}: PDF", words, engine)
     problems += [f"{name}: PDF says {s!r}" for s in _not_published(a, case.kind) if s in words]
     problems += _slug_problems(f"{name}: PDF", words, case, a["machine"])
+    # No parameter name ("give cics_regions", "no projection_band given"): an input by its label.
+    problems += [f"{name}: PDF prints the parameter name {p!r}" for p in sorted(set(_PARAMETER.findall(words)))]
     summary = words.split("Summary", 1)[-1][:1500]
     if has_cpu and fit["feasible"] is not False:
         said = f"{_plural(a['cps_required'], 'CP')} and {_plural(a['ziips_required'], engine)}"
