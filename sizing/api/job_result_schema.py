@@ -37,15 +37,19 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "warnings", "basis", "price_book",
     ),
     "mix": (
-        "machine", "cps", "cps_sized", "ziips", "ziips_sized", "max_utilization", "combined", "objective",
-        "approximation", "workloads", "warnings",
+        "machine", "specialty_engine", "cps", "cps_sized", "ziips", "ziips_sized", "max_utilization", "combined",
+        "objective", "approximation", "workloads", "warnings",
     ),
     "batch": ("rows", "succeeded", "failed", "counts"),
 }  # fmt: skip
 #: Fields a stored result may lack: it was written before its runner added them (a batch's
 #: ``counts`` of rows per status, sizing.jobs.batch.STATUSES; an optimiser's ``price_book`` and a
-#: mix's ``objective``, issue 32).
-OPTIONAL: dict[str, tuple[str, ...]] = {"batch": ("counts",), "optimize": ("price_book",), "mix": ("objective",)}
+#: mix's ``objective``, issue 32; a mix's ``specialty_engine``, issue 30).
+OPTIONAL: dict[str, tuple[str, ...]] = {
+    "batch": ("counts",),
+    "optimize": ("price_book",),
+    "mix": ("objective", "specialty_engine"),
+}
 
 
 def _result_serializer(kind: str, fields: tuple[str, ...]) -> type[serializers.Serializer[Any]]:

@@ -3,7 +3,7 @@ with the case from issue 23 it fixes."""
 
 from __future__ import annotations
 
-from sizing.presentation import count, fresh, number, percent, plain_reference, span
+from sizing.presentation import count, fresh, mix_combined, number, percent, plain_reference, rate, span
 
 
 def test_a_value_that_rounds_to_zero_has_no_sign() -> None:
@@ -54,3 +54,13 @@ def test_95_percent_only_where_no_stated_overhead_widened_the_interval() -> None
     native = {"lpar_factor": 1.1645, "lpar_factor_low": 1.1136, "lpar_factor_high": 1.1705}
     widened = {**answer, "basis": {**fitted, "native": native}}
     assert cps_figure(widened).spread == "range 1\u20132"
+
+
+def test_a_rate_keeps_its_significant_decimals() -> None:
+    # Whole from 100 TPS up, the significant decimals below: half a transaction a second is never "0 TPS".
+    assert rate(0.5) == "0.5 TPS" and rate(12.5) == "12.5 TPS" and rate(8000) == "8,000 TPS"
+    assert rate(0.25) == "0.25 TPS" and rate(0.004) == "0.004 TPS" and rate(12.0) == "12 TPS"
+    assert rate(99.94) == "99.9 TPS" and rate(1234.4) == "1,234 TPS" and rate(3.0, "") == "3"
+    assert rate(None) == "\u2014" and rate(float("nan")) == "\u2014"
+    # the sentences that print a rate use it
+    assert mix_combined(0.5, 0.1, 0, None).startswith("0.5 TPS, CPs 10% busy")
