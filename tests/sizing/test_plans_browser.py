@@ -50,6 +50,15 @@ def test_build_the_plan_in_the_workbench_and_read_the_recommendation_from_its_pd
     page.wait_for_selector("#plan-chart .main-svg")
     assert page.locator("#plan-chart .barlayer .trace").count() == 4
     assert page.locator("#plan-chart .scatterlayer .trace").count() == 3
+    # The legend names each workload by its product's and configuration's names, never its slugs.
+    from sizing.models import Configuration
+
+    legend = page.evaluate("() => document.getElementById('plan-chart').data.map((t) => t.name)")
+    for slug in ("zosconnect-cics/channel", "cicsts-catalog/v5.3"):
+        path, configuration = slug.split("/")
+        named = Configuration.objects.select_related("path").get(path__slug=path, slug=configuration)
+        assert f"{named.path.name}, {named.name} · CPs" in legend, legend
+        assert not any(slug in name for name in legend), legend
     # The tables: a row per candidate (4 models + z16 and z17), a row per candidate and year.
     assert page.locator("#runout-table tbody tr").count() == 6
     assert page.locator("#period-table tbody tr").count() == 6 * 5
