@@ -21,12 +21,12 @@ from sizing.api.plan_schema import PlanResultSerializer, TableSerializer
 FIELDS: dict[str, tuple[str, ...]] = {
     "curve": ("path", "configuration", "machine", "max_utilization", "response_time_data", "series", "warnings", "basis"),
     "closed": (
-        "path", "configuration", "machine", "cps", "ziips", "think_time_s", "tps", "tps_given", "response_time_data",
+        "path", "configuration", "machine", "specialty_engine", "cps", "ziips", "think_time_s", "tps", "tps_given", "response_time_data",
         "stations", "bottleneck", "knee_clients", "max_throughput_tps", "max_clients_within_sla", "points", "curve",
         "published", "warnings", "basis",
     ),
     "montecarlo": (
-        "path", "configuration", "machine", "tps", "samples", "seed", "max_utilization", "sampling", "cps_required",
+        "path", "configuration", "machine", "specialty_engine", "tps", "samples", "seed", "max_utilization", "sampling", "cps_required",
         "ziips_required", "evaluated_at_cps", "gcp_busy", "cpu_per_tran_ms", "p_within_ceiling", "response_time_data",
         "response_time_ms", "response_time_lower_bound_ms", "response_time_sla_ms", "p_meets_sla",
         "p_meets_sla_upper_bound", "warnings", "basis",
@@ -44,11 +44,14 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 #: Fields a stored result may lack: it was written before its runner added them (a batch's
 #: ``counts`` of rows per status, sizing.jobs.batch.STATUSES; an optimiser's ``price_book`` and a
-#: mix's ``objective``, issue 32; a mix's ``specialty_engine``, issue 30).
+#: mix's ``objective``, issue 32; the ``specialty_engine`` of a mix, a closed network and a Monte
+#: Carlo run, issue 30).
 OPTIONAL: dict[str, tuple[str, ...]] = {
     "batch": ("counts",),
     "optimize": ("price_book",),
     "mix": ("objective", "specialty_engine"),
+    "closed": ("specialty_engine",),
+    "montecarlo": ("specialty_engine",),
 }
 
 

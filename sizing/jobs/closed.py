@@ -97,6 +97,7 @@ def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> di
             "path": wm.path,
             "configuration": wm.configuration,
             "machine": wm.machine,
+            "specialty_engine": wm.policy.name,  # zAAP on z10..zEC12/zBC12, zIIP later
             "cps": cps,
             "ziips": ziips,
             "think_time_s": think,

@@ -40,6 +40,7 @@ def run_montecarlo(*, params: dict[str, Any], owner: User, progress: Progress) -
         "path": wm.path,
         "configuration": wm.configuration,
         "machine": wm.machine,
+        "specialty_engine": wm.policy.name,  # zAAP on z10..zEC12/zBC12, zIIP later
         "tps": tps,
         "samples": samples,
         "seed": seed,

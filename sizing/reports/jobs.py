@@ -233,7 +233,7 @@ def closed_section(result: JobResult) -> Section:
     rows = [
         (
             "Engines",
-            f"{result.cps} CPs, {result.ziips or 0} zIIPs, think time {cell(result.think_time_s)} s",
+            f"{result.cps} CPs, {result.ziips or 0} {result.specialty_engine}s, think time {cell(result.think_time_s)} s",
         ),
         ("Bottleneck", str(result.bottleneck or DASH)),
         ("Knee", f"{num(result.knee_clients)} clients"),
@@ -268,7 +268,7 @@ def montecarlo_section(result: JobResult) -> Section:
             f"median {num(cps.p50)}, 5th to 95th percentile {num(cps.p5)}\u2013{num(cps.p95)}, central {num(cps.central)}",
         ),
         (
-            "zIIPs required",
+            f"{result.specialty_engine}s required",
             f"median {num(ziips.p50)}, 5th to 95th percentile {num(ziips.p5)}\u2013{num(ziips.p95)}",
         ),
         (
@@ -321,7 +321,7 @@ def optimize_section(result: JobResult) -> Section:
     if front:
         out += [
             *heading("Charts"),
-            figure(draw_bars(bars), "Cost of the mixes on the frontier (fewest CPs for each zIIP count)."),
+            figure(draw_bars(bars), f"Cost of the mixes on the frontier (fewest CPs for each {eng} count)."),
         ]
     return out
 

@@ -95,3 +95,21 @@ def test_a_plan_names_its_workloads_and_machines(api: Any, user: Any, settings: 
     assert f"W1: {product}, {config}" in words and "zosconnect-cics" not in words
     # the growth, half a transaction a second a year, as itself
     assert "0.5 TPS a year" in words
+
+
+@pytest.mark.parametrize(
+    ("kind", "params", "said"),
+    [
+        ("montecarlo", {**CICSTG, "machine": "zec12", "tps": 3000, "samples": 200, "seed": 3}, "zAAPs required"),
+        (
+            "closed",
+            {**CICSTG, "machine": "zec12", "cps": 3, "clients": [10, 500], "think_time_s": 1.0},
+            " zAAPs, think",
+        ),
+    ],
+)
+def test_job_pdfs_name_the_zaaps_of_a_zec12(api: Any, user: Any, kind: str, params: dict[str, Any], said: str) -> None:
+    job = _stored_job(user, kind, params)
+    assert job.result["specialty_engine"] == specialty_name(Machine.objects.get(slug="zec12").machine_type) == "zAAP"
+    words = report_words(api, f"/api/v1/jobs/{job.pk}/report.pdf")
+    assert said in words and said.replace("zAAP", "zIIP") not in words

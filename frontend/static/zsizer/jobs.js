@@ -449,7 +449,7 @@ function renderClosed(r, a, b) {
   if (r.max_throughput_tps) addLines(la, [hline(r.max_throughput_tps, COLORS.capacity, "dash", `max ${fmt.rate(r.max_throughput_tps)} TPS`, { position: "left" })]);
   draw(a, [{ x: c.clients, y: c.throughput_tps, mode: "lines", name: "Throughput", line: { color: COLORS.line, width: 2.2 }, hovertemplate: "%{x:,} clients → %{y:,.0f} TPS<extra></extra>" }], la);
   draw(b, [{ x: c.clients, y: hasRt ? c.response_time_ms : c.response_time_lower_bound_ms, mode: "lines", name: "Response", line: { color: COLORS.target, width: 2.2 }, hovertemplate: "%{x:,} clients → %{y:.1f} ms<extra></extra>" }], lb);
-  return { a: true, b: true, summary: `${r.cps} CPs, ${r.ziips || 0} zIIPs, think time ${r.think_time_s} s · bottleneck: ${r.bottleneck || "—"}` };
+  return { a: true, b: true, summary: `${r.cps} CPs, ${r.ziips || 0} ${r.specialty_engine || "zIIP"}s, think time ${r.think_time_s} s · bottleneck: ${r.bottleneck || "—"}` };
 }
 
 function renderMontecarlo(r, a) {
@@ -471,9 +471,9 @@ function renderOptimize(r, a) {
   const front = r.frontier || [];
   const layout = baseLayout("", "Cost");
   layout.showlegend = false;
-  layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "CPs + zIIPs" } };
+  layout.xaxis = { ...layout.xaxis, type: "category", title: { text: `CPs + ${r.specialty_engine || "zIIP"}s` } };
   draw(a, [{ type: "bar", x: front.map((m) => `${m.cps} + ${m.ziips}`), y: front.map((m) => m.cost), marker: { color: front.map((m) => (r.best && m.cps === r.best.cps && m.ziips === r.best.ziips ? COLORS.target : COLORS.line)) }, hovertemplate: "%{x}: cost %{y:.2f}<extra></extra>" }], layout);
-  const best = r.best ? `Cheapest: ${r.best.cps} CPs + ${r.best.ziips} zIIPs, cost ${fmt.num(r.best.cost, 2)}` : "No mix carries the target.";
+  const best = r.best ? `Cheapest: ${r.best.cps} CPs + ${r.best.ziips} ${r.specialty_engine || "zIIP"}s, cost ${fmt.num(r.best.cost, 2)}` : "No mix carries the target.";
   return { a: front.length > 0, b: false, summary: `${best} · ${r.feasible} of ${r.evaluated} mixes feasible` };
 }
 
