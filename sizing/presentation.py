@@ -7,7 +7,8 @@ it (``Estimate.outputs``) and formats; it computes no quantity of its own.
 
 House rules for numbers, as a planner writes them:
 
-* thousands separators; integers where the value is a count (CPs, zIIPs, TPS, MIPS, MSU);
+* thousands separators; integers where the value is a count (CPs, zIIPs, MIPS, MSU);
+* a rate keeps its significant decimals below 100 TPS ("0.5 TPS", "12.5 TPS", "8,000 TPS": :func:`rate`);
 * a bound reads as a bound ("≥ 3,050 TPS (lower bound)", "up to 4.15 ms");
 * "95%" only on a real prediction interval (a fitted cost model's); any other spread is a "range";
 * a range only when its low and high differ as printed;
@@ -60,8 +61,22 @@ def number(value: Any, digits: int = 0, unit: str = "") -> str:
 
 
 def count(value: Any, unit: str = "") -> str:
-    """A count (CPs, engines, TPS, MIPS, MSU) as an integer with separators."""
+    """A count (CPs, engines, MIPS, MSU) as an integer with separators (a rate: :func:`rate`)."""
     return number(value, 0, unit)
+
+
+def rate(value: Any, unit: str = "TPS") -> str:
+    """A transaction rate as a planner writes it: whole above 100 ("8,000 TPS"), with the
+    significant decimals below ("12.5 TPS", "0.5 TPS", "0.25 TPS"), never "0 TPS" for half a
+    transaction a second; trailing zeros dropped ("12 TPS", not "12.0 TPS")."""
+    v = finite(value)
+    if v is None:
+        return DASH
+    digits = 0 if abs(v) >= 100 else 1 if abs(v) >= 10 else 2 if abs(v) >= 0.1 else 3
+    text = number(v, digits)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return f"{text} {unit}" if unit else text
 
 
 def percent(value: Any, digits: int = 0) -> str:
@@ -266,11 +281,11 @@ def saturation_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     label = rec.saturation_binding.label if rec.saturation_binding is not None else ""
     note = f"bound by {label}" if label else ""
     if rec.saturation_kind == "lower-bound":
-        return Figure(f"\u2265 {count(sat, 'TPS')}", "lower bound", note)
+        return Figure(f"\u2265 {rate(sat)}", "lower bound", note)
     low, high = _ranges(rec, "saturation_tps")
     if finite(low) is not None and high is None:  # a central value whose range is open above
-        return Figure(count(sat, "TPS"), f"range from {count(low)} (lower bound)", note)
-    return Figure(count(sat, "TPS"), _spread(rec, low, high), note)
+        return Figure(rate(sat), f"range from {rate(low, '')} (lower bound)", note)
+    return Figure(rate(sat), _spread(rec, low, high), note)
 
 
 def utilisation_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
@@ -336,7 +351,7 @@ def _rate(answer: EstimateRecord) -> float | None:
 
 
 def _tps(answer: EstimateRecord) -> str:
-    return count(_rate(answer), "TPS")
+    return rate(_rate(answer))
 
 
 def _machine(answer: EstimateRecord) -> str:
@@ -361,7 +376,7 @@ def _does_not_fit(a: EstimateRecord) -> str:
 def _beyond_saturation(a: EstimateRecord) -> str:
     return (
         f"The target, {_tps(a)}, is at or past the rate where this configuration saturates "
-        f"({count(a.saturation_tps, 'TPS')}): the response time has no bound."
+        f"({rate(a.saturation_tps)}): the response time has no bound."
     )
 
 
@@ -386,7 +401,7 @@ def _utilisation(a: EstimateRecord) -> str:
     # the software station binds, no number of CPs carries the target: CPs are not proposed.
     limit, tps = finite(a.software_limit_tps), _rate(a)
     if limit is not None and tps is not None and tps >= limit * (1.0 - 1e-9):
-        return f"{said}; more CPs do not carry {count(tps, 'TPS')}: the software limit of {count(limit, 'TPS')} binds."
+        return f"{said}; more CPs do not carry {rate(tps)}: the software limit of {rate(limit)} binds."
     return f"{said}: {plural(a.cps_required, 'CP')} are needed."
 
 
@@ -399,7 +414,7 @@ def _ziip_overflow(a: EstimateRecord) -> str:
 def _clients_limit(a: EstimateRecord) -> str:
     return (
         f"{count(_given(a, 'clients'))} clients with {number(_given(a, 'think_time_s'), 1)} s think time drive at most "
-        f"{count(a.closed_throughput_tps, 'TPS')}, less than the {_tps(a)} target."
+        f"{rate(a.closed_throughput_tps)}, less than the {_tps(a)} target."
     )
 
 
@@ -481,7 +496,7 @@ def _fixed_base(a: EstimateRecord) -> str:
 
 def _software_unscaled(a: EstimateRecord) -> str:
     return (
-        f"Saturation at {count(a.saturation_tps, 'TPS')} is a software limit measured in the benchmark: "
+        f"Saturation at {rate(a.saturation_tps)} is a software limit measured in the benchmark: "
         "more CPs do not raise it."
     )
 
@@ -542,9 +557,12 @@ class WarningText:
         return {"code": self.code, "level": self.level, "sentence": self.sentence, "details": self.details}
 
 
-def warning_sentence(code: str, answer: EstimateRecord | Mapping[str, Any] | None, message: str = "") -> str:
+def warning_sentence(
+    code: str, answer: EstimateRecord | Mapping[str, Any] | None, message: str = "", engine: str = "zIIP"
+) -> str:
     """The plain sentence for a warning, from the answer's numbers; with no answer (a warning
-    that stands for many answers) the code's general sentence; the engine's message, tidied,
+    that stands for many answers) the code's general sentence, naming ``engine`` (the
+    generation's specialty engine: zAAP on z10..zEC12/zBC12); the engine's message, tidied,
     for a code with neither."""
     build = _SENTENCES.get(code)
     if build is not None and answer is not None:
@@ -553,7 +571,7 @@ def warning_sentence(code: str, answer: EstimateRecord | Mapping[str, Any] | Non
         except (TypeError, ValueError, KeyError):  # an answer missing a number: say the engine's words
             pass
     entry = WARNING_LEVELS.get(code)
-    return entry[1] if entry else _sentence_case(customer_wording(message))
+    return entry[1].replace("zIIP", engine) if entry else _sentence_case(customer_wording(message))
 
 
 def warnings(
@@ -561,17 +579,20 @@ def warnings(
     *,
     extra: Sequence[WarningRecord | Mapping[str, Any]] = (),
     numbers: bool = True,
+    engine: str | None = None,
 ) -> list[WarningText]:
     """Every warning of an answer (and ``extra`` ones), decision-changing first, each said once.
 
-    ``numbers=False`` for warnings that stand for many answers (a job's): the general sentence."""
+    ``numbers=False`` for warnings that stand for many answers (a job's): the general sentence,
+    naming ``engine`` (default: the answer's specialty engine)."""
     rec = _record(answer)
+    eng = engine or rec.specialty_engine
     out: list[WarningText] = []
     seen: set[str] = set()
     more = [w if isinstance(w, WarningRecord) else warning_record(w) for w in extra]
     for w in [*rec.warnings, *more]:
         code = w.code
-        sentence = warning_sentence(code, rec if numbers else None, w.message)
+        sentence = warning_sentence(code, rec if numbers else None, w.message, eng)
         if sentence in seen:
             continue
         seen.add(sentence)
@@ -662,7 +683,7 @@ def basis_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, st
                 "Fit (measured machine)",
                 f"{m.component}: {number(m.slope_ms, 4)} CP-ms per transaction + "
                 f"{number(m.intercept_cps, 3)} CPs{measured}; R\u00b2 {number(m.r2, 4)}, "
-                f"n = {count(m.n)}, measured {span(m.etr_min, m.etr_max, 0, 'TPS') or count(m.etr_min, 'TPS')}",
+                f"n = {count(m.n)}, measured {span(m.etr_min, m.etr_max, 0, 'TPS') or rate(m.etr_min)}",
             )
         )
     if p:
@@ -812,7 +833,7 @@ def mix_combined(tps: Any, gcp_utilization: Any, ziips: Any, ziip_utilization: A
     """A workload mix's combined load: "41,200 TPS, CPs 72% busy, zIIPs 64% busy"; with no
     specialty engines sized or given, the CPs alone (there is no zIIP busy to print: the LPAR
     line says how many there are)."""
-    text = f"{count(tps, 'TPS')}, CPs {percent(gcp_utilization)} busy"
+    text = f"{rate(tps)}, CPs {percent(gcp_utilization)} busy"
     if finite(ziips) and finite(ziip_utilization) is not None:
         text += f", {engine}s {percent(ziip_utilization)} busy"
     return text
@@ -1003,23 +1024,23 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
     if fit.reason == "software-limit" or (sw is not None and tps >= sw * (1.0 - 1e-9)):
         limit = sw if sw is not None else finite(fit.max_tps)
         instances = math.ceil(tps / limit) if limit else None
-        more = f" (about {count(instances)} for {count(tps, 'TPS')})" if instances and instances > 1 else ""
+        more = f" (about {count(instances)} for {rate(tps)})" if instances and instances > 1 else ""
         out.append(
             Advice(
                 "software",
-                f"More CPs do not help: the software limit of {count(limit, 'TPS')} binds on any number of CPs. "
+                f"More CPs do not help: the software limit of {rate(limit)} binds on any number of CPs. "
                 f"What would help is more software instances sharing the load{more}, or a rate below "
-                f"{count(limit, 'TPS')}.",
-                f"the software limit ({count(limit, 'TPS')}) binds: more CPs do not help",
+                f"{rate(limit)}.",
+                f"the software limit ({rate(limit)}) binds: more CPs do not help",
             )
         )
         if overloaded and given is not None and fit.max_tps is not None:
             out.append(
                 Advice(
                     "cps",
-                    f"The {plural(given, 'CP')} given carry at most {count(fit.max_tps, 'TPS')} within the "
+                    f"The {plural(given, 'CP')} given carry at most {rate(fit.max_tps)} within the "
                     f"{percent(ceiling)} ceiling.",
-                    f"{plural(given, 'CP')} carry at most {count(fit.max_tps, 'TPS')}",
+                    f"{plural(given, 'CP')} carry at most {rate(fit.max_tps)}",
                 )
             )
         return out
@@ -1030,7 +1051,7 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
             Advice(
                 "cps",
                 f"The {plural(given, 'CP')} given run at {percent(util)}, above the {percent(ceiling)} ceiling: "
-                f"{plural(more_cps, 'more CP')} ({count(required)} in all) carry {count(tps, 'TPS')} under it.",
+                f"{plural(more_cps, 'more CP')} ({count(required)} in all) carry {rate(tps)} under it.",
                 f"{plural(given, 'CP')} given: needs {plural(more_cps, 'more CP')} ({count(required)} in all)"
                 f" to stay under {percent(ceiling)}",
             )
@@ -1038,12 +1059,12 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
     reason = fit.reason
     if reason == "engines" or (reason == "saturation" and not out):
         most = fit.max_tps
-        where = f" (the most it carries is {count(most, 'TPS')})" if most is not None else ""
+        where = f" (the most it carries is {rate(most)})" if most is not None else ""
         out.append(
             Advice(
                 "model",
                 f"A bigger model or a newer machine{where}: see Other machines for the models that carry "
-                f"{count(tps, 'TPS')}, or lower the rate.",
+                f"{rate(tps)}, or lower the rate.",
                 "a bigger model or a newer machine",
             )
         )
@@ -1145,6 +1166,11 @@ class ProductNames:
     def workload(self, path: Any, configuration: Any) -> str:
         """ "FiTeq Authenticator, multi-region": a workload's path and configuration."""
         return f"{self.path(path)}, {self.configuration(path, configuration)}"
+
+    def in_words(self, text: str, path: Any, configuration: Any) -> str:
+        """An engine's message with the workload's slugs ("fiteq-authenticator/multi-region")
+        written as its names."""
+        return text.replace(f"{path}/{configuration}", self.workload(path, configuration))
 
 
 #: No names known: every slug prints as it is.

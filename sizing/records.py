@@ -1037,6 +1037,7 @@ class MixWorkload:
     gcp_busy: float | None
     ziip_busy: float | None
     warnings: tuple[WarningRecord, ...]
+    path: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1164,6 +1165,7 @@ class JobResult:
                     _opt_float(w.get("gcp_busy")),
                     _opt_float(w.get("ziip_busy")),
                     tuple(_warning(x) for x in _objects(w.get("warnings"))),
+                    _opt_str(w.get("path")),
                 )
                 for w in _objects(data.get("workloads"))
             ),
@@ -1481,6 +1483,9 @@ class PlanQuestion:
 class PlanPeriodWorkload:
     label: str
     tps_peak: float | None
+    #: the workload as a person reads it ("FiTeq Authenticator, multi-region"); "" in a plan
+    #: stored before it was written (its label, the slugs, is named at the page and the PDF)
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -1589,7 +1594,7 @@ class PlanResult:
                 PlanPeriod(
                     str(p.get("label")),
                     tuple(
-                        PlanPeriodWorkload(str(w.get("label")), _opt_float(w.get("tps_peak")))
+                        PlanPeriodWorkload(str(w.get("label")), _opt_float(w.get("tps_peak")), str(w.get("name") or ""))
                         for w in _objects(p.get("workloads"))
                     ),
                 )

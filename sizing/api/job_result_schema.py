@@ -24,15 +24,15 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "warnings", "basis",
     ),
     "closed": (
-        "path", "configuration", "machine", "cps", "ziips", "think_time_s", "tps", "tps_given", "response_time_data",
+        "path", "configuration", "machine", "specialty_engine", "cps", "ziips", "think_time_s", "tps", "tps_given", "response_time_data",
         "stations", "bottleneck", "knee_clients", "max_throughput_tps", "max_clients_within_sla", "points", "curve",
-        "published", "specialty_engine", "warnings", "basis",
+        "published", "warnings", "basis",
     ),
     "montecarlo": (
-        "path", "configuration", "machine", "tps", "samples", "seed", "max_utilization", "sampling", "cps_required",
+        "path", "configuration", "machine", "specialty_engine", "tps", "samples", "seed", "max_utilization", "sampling", "cps_required",
         "ziips_required", "evaluated_at_cps", "gcp_busy", "cpu_per_tran_ms", "p_within_ceiling", "response_time_data",
         "response_time_ms", "response_time_lower_bound_ms", "response_time_sla_ms", "p_meets_sla",
-        "p_meets_sla_upper_bound", "specialty_engine", "warnings", "basis",
+        "p_meets_sla_upper_bound", "warnings", "basis",
     ),
     "optimize": (
         "path", "configuration", "machine", "tps", "costs", "max_utilization", "response_time_sla_ms", "sla_verified",

@@ -80,7 +80,7 @@ class StoredCecSerializer(serializers.Serializer[Any]):
 class StoredCandidateSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=CANDIDATE_KINDS)
     label = serializers.CharField(  # type: ignore[assignment]
-        help_text="the model (3931-708), 'z16 (model that fits)' or 'Production z15 (8561-710), LPAR PROD'"
+        help_text="the model (3931-708), 'IBM z16 A01 (model that fits)' or 'Production z15 (8561-710), LPAR PROD'"
     )
     model = serializers.CharField(required=False, help_text="model capacity identifier (models, machines)")
     machine = serializers.CharField(help_text="machine slug")
@@ -123,6 +123,9 @@ class PlanInputsSerializer(serializers.Serializer[Any]):
 class PeriodWorkloadSerializer(serializers.Serializer[Any]):
     label = serializers.CharField(help_text="path/configuration")  # type: ignore[assignment]
     tps_peak = serializers.FloatField(help_text="peak transactions/s in the period")
+    name = serializers.CharField(
+        required=False, help_text="the workload in product names (FiTeq Authenticator, multi-region)"
+    )
 
 
 class PlanPeriodSerializer(serializers.Serializer[Any]):

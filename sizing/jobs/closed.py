@@ -97,6 +97,7 @@ def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> di
             "path": wm.path,
             "configuration": wm.configuration,
             "machine": wm.machine,
+            "specialty_engine": wm.policy.name,  # zAAP on z10..zEC12/zBC12, zIIP later
             "cps": cps,
             "ziips": ziips,
             "think_time_s": think,
@@ -126,7 +127,6 @@ def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> di
                 "ziip_utilization": None if ziip_u is None else ziip_u[plotted - 1],
             },
             "published": published,
-            "specialty_engine": wm.policy.name,  # zAAP on z10..zEC12/zBC12, else zIIP
             "warnings": warnings_of(wm.reference),
             "basis": wm.reference["basis"],
             "table": table(COLUMNS, ([row[c] for c in COLUMNS] for row in rows)),

@@ -217,7 +217,7 @@ def run_mix(*, params: dict[str, Any], owner: User, progress: Progress) -> dict[
                 "cost": None if (cost := lpar_cost(models, lpar)) is None else dict(cost),
             },
             "objective": canonical_objective(params.get("objective")),
-            "approximation": "shared FCFS CP (and zIIP) pool: Allen-Cunneen M/G/c wait with the mixture of the "
+            "approximation": f"shared FCFS CP (and {models[0].policy.name}) pool: Allen-Cunneen M/G/c wait with the mixture of the "
             "workloads' exponential service times; per-workload fixed part and software station",
             "workloads": rows,
             "warnings": [{"code": w.code, "message": w.message} for w in answer.warnings],

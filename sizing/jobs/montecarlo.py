@@ -40,6 +40,7 @@ def run_montecarlo(*, params: dict[str, Any], owner: User, progress: Progress) -
         "path": wm.path,
         "configuration": wm.configuration,
         "machine": wm.machine,
+        "specialty_engine": wm.policy.name,  # zAAP on z10..zEC12/zBC12, zIIP later
         "tps": tps,
         "samples": samples,
         "seed": seed,
@@ -71,7 +72,6 @@ def run_montecarlo(*, params: dict[str, Any], owner: User, progress: Progress) -
         "p_meets_sla_upper_bound": mc.p_within(mc.lower_bound_ms, sla)
         if sla is not None and model is not None
         else None,
-        "specialty_engine": wm.policy.name,  # zAAP on z10..zEC12/zBC12, else zIIP
         "warnings": warnings_of(wm.reference),
         "basis": wm.reference["basis"],
         "table": table(

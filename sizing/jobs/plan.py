@@ -34,6 +34,7 @@ from models_lib.upgrade import generation_of
 from sizing.jobs.base import Progress, json_result, table, warnings_of
 from sizing.jobs.mix import MixAnswer, mix_evaluate, mix_lpar
 from sizing.jobs.workload import WorkloadModel
+from sizing.presentation import NO_NAMES, ProductNames
 from sizing.selectors.fitted import current_reference
 from sizing.services.reports import product_names
 
@@ -352,7 +353,9 @@ def older_note(chosen: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]
     )
 
 
-def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, horizon: int) -> dict[str, Any]:
+def recommendation(
+    *, candidates: Sequence[Mapping[str, Any]], period: str, horizon: int, names: ProductNames = NO_NAMES
+) -> dict[str, Any]:
     """The cheapest plan in MSU-years: one model that holds every period, or model A now and
     model B from period N (A holds the periods before N, B the rest, A installs fewer MSU, B is
     of A's generation or a later one: going back a generation is no upgrade)."""
@@ -389,7 +392,7 @@ def recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, hori
         binding = binding_resources(candidates)
         return {"kind": "none", "binding": binding, "sentence": advice(binding), "single": None}
     chosen["single"] = single
-    chosen["sentence"] = _sentence(chosen, period) + older_note(chosen, candidates)
+    chosen["sentence"] = _sentence(chosen, period, names) + older_note(chosen, candidates)
     return chosen
 
 
@@ -433,7 +436,9 @@ def stretch_cost(book: PriceBook, option: Mapping[str, Any], first: int, last: i
     ).total  # fmt: skip
 
 
-def least_cost_recommendation(*, candidates: Sequence[Mapping[str, Any]], period: str, horizon: int) -> dict[str, Any]:
+def least_cost_recommendation(
+    *, candidates: Sequence[Mapping[str, Any]], period: str, horizon: int, names: ProductNames = NO_NAMES
+) -> dict[str, Any]:
     """The plan of least total cost from the owner's price book: one model that holds every
     period, or model A now and model B from period N (each priced for the years it is held;
     a model changed to is bought at its own engines' prices)."""
@@ -476,7 +481,9 @@ def least_cost_recommendation(*, candidates: Sequence[Mapping[str, Any]], period
                 "alone or with one upgrade.", "single": None}  # fmt: skip
     chosen.update(single=single, currency=book.currency)
     money = f"{book.currency} {chosen['cost']:,.0f} over the horizon from your price book"
-    chosen["sentence"] = _sentence(chosen, period).rsplit(":", 1)[0] + f": {money}." + older_note(chosen, candidates)
+    chosen["sentence"] = (
+        _sentence(chosen, period, names).rsplit(":", 1)[0] + f": {money}." + older_note(chosen, candidates)
+    )
     return chosen
 
 
@@ -486,8 +493,9 @@ def own_machine(option: Mapping[str, Any]) -> dict[str, Any]:
     return {"cec": option["cec"], "lpar": option["lpar"]} if "cec" in option else {}
 
 
-def _sentence(chosen: Mapping[str, Any], period: str) -> str:
-    now = f"{chosen['model']} ({chosen['machine']}, {chosen['cps']} CPs, {chosen['msu_installed']:,.0f} MSU)"
+def _sentence(chosen: Mapping[str, Any], period: str, names: ProductNames = NO_NAMES) -> str:
+    """The recommendation in a sentence, each machine by its name ("IBM z16 A01"), never its slug."""
+    now = f"{chosen['model']} ({names.machine(chosen['machine'])}, {chosen['cps']} CPs, {chosen['msu_installed']:,.0f} MSU)"
     if "cec" in chosen:
         verb, now = "Keep", f"your {chosen['cec']}, {now}, with the work in LPAR {chosen['lpar']}"
     else:
@@ -498,7 +506,7 @@ def _sentence(chosen: Mapping[str, Any], period: str) -> str:
             f"{chosen['msu_years']:,.0f} MSU-years over the horizon."
         )
     text = (
-        f"{verb} {now} now and upgrade to {chosen['upgrade_to']} ({chosen['upgrade_machine']}, "
+        f"{verb} {now} now and upgrade to {chosen['upgrade_to']} ({names.machine(chosen['upgrade_machine'])}, "
         f"{chosen['upgrade_cps']} CPs, {chosen['upgrade_msu_installed']:,.0f} MSU) in "
         f"{period_label(period, chosen['upgrade_period']).lower()}: {chosen['msu_years']:,.0f} MSU-years"
     )
@@ -509,8 +517,11 @@ def _sentence(chosen: Mapping[str, Any], period: str) -> str:
     return text + "."
 
 
-def plan_result(*, inputs: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The plan's answer from its candidates' (in candidate order)."""
+def plan_result(
+    *, inputs: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]], names: ProductNames = NO_NAMES
+) -> dict[str, Any]:
+    """The plan's answer from its candidates' (in candidate order); ``names``: the owner's product
+    and machine names, for what a person reads (each period's workloads, the recommendation)."""
     period, horizon = inputs["period"], int(inputs["horizon"])
     ordered = sorted(candidates, key=lambda c: int(c["index"]))
     out_candidates = []
@@ -542,16 +553,21 @@ def plan_result(*, inputs: Mapping[str, Any], candidates: Sequence[Mapping[str, 
                     "period": p,
                     "label": period_label(period, p),
                     "workloads": [
-                        {"label": workload_label(w), "tps_peak": t} for w, t in zip(inputs["workloads"], r, strict=True)
+                        {
+                            "label": workload_label(w),
+                            "name": names.workload(w["path"], w["configuration"]),
+                            "tps_peak": t,
+                        }
+                        for w, t in zip(inputs["workloads"], r, strict=True)
                     ],
                 }
                 for p, r in enumerate(rates, start=1)
             ],
             "candidates": out_candidates,
             "recommendation": (
-                least_cost_recommendation(candidates=out_candidates, period=period, horizon=horizon)
+                least_cost_recommendation(candidates=out_candidates, period=period, horizon=horizon, names=names)
                 if (inputs.get("options") or {}).get("objective") == "least-cost"
-                else recommendation(candidates=out_candidates, period=period, horizon=horizon)
+                else recommendation(candidates=out_candidates, period=period, horizon=horizon, names=names)
             ),
             "table": table(COLUMNS, rows),
             **extra,
@@ -560,6 +576,8 @@ def plan_result(*, inputs: Mapping[str, Any], candidates: Sequence[Mapping[str, 
 
 
 def workload_label(workload: Mapping[str, Any]) -> str:
+    """A workload's slugs, "path/configuration" (what the CSV and the API key it by; a person
+    reads its ``name``)."""
     return f"{workload['path']}/{workload['configuration']}"
 
 
@@ -575,7 +593,7 @@ def run_plan(*, params: dict[str, Any], owner: User, progress: Progress) -> dict
             progress(i + done / max(total, 1.0), count)
 
         parts.append(evaluate_candidate(owner=owner, inputs=params, index=i, progress=step))
-    return plan_result(inputs=params, candidates=parts)
+    return plan_result(inputs=params, candidates=parts, names=product_names(owner))
 
 
 def evaluations(inputs: Mapping[str, Any]) -> int:

@@ -124,7 +124,7 @@ def place_pdf(
     author = author or row.owner.get_username()
     created = datetime.now(UTC)
     workloads = ", ".join(
-        f"{escape(w.get('name') or names.workload(w['path'], w.get('configuration')))} at {num(w['tps'])} TPS"
+        f"{escape(w.get('name') or names.workload(w['path'], w.get('configuration')))} at {presentation.rate(w['tps'])}"
         for w in answer["workloads"]
     )
     title = f"Placing work into {answer['lpar']} of {row.name}"

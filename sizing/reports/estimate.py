@@ -175,7 +175,7 @@ def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, s
             rt_f.note,
         ),
         ("Saturation", sat_f.value, sat_f.spread, sat_f.note),
-        ("Knee", num(o.knee_tps, 0, "TPS"), "", "response time doubles its low-load value"),
+        ("Knee", presentation.rate(o.knee_tps), "", "response time doubles its low-load value"),
         (
             "Binding resource at the target",
             str((binding.label if binding is not None else "") or DASH),
@@ -208,15 +208,13 @@ def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) 
     if fit.feasible is False:
         # Does not fit: no CPs or zIIPs are quoted; why, and the most the target carries, follow
         # under "Before you sign this" (said once).
-        summary = (
-            f"At <b>{num(tps)} TPS</b> on {escape(e.machine_name)}: <b>does not fit</b>; no CPs or {eng}s are quoted."
-        )
+        summary = f"At <b>{presentation.rate(tps)}</b> on {escape(e.machine_name)}: <b>does not fit</b>; no CPs or {eng}s are quoted."
     elif fit.feasible is None and fit.message:
         # No CPU figures, no CPU verdict (issue 32 item 4): the reason and what is known.
-        summary = f"At <b>{num(tps)} TPS</b> on {escape(e.machine_name)}: {escape(fit.message)}."
+        summary = f"At <b>{presentation.rate(tps)}</b> on {escape(e.machine_name)}: {escape(fit.message)}."
     else:
         summary = (
-            f"At <b>{num(tps)} TPS</b> on {escape(e.machine_name)}: <b>{num(o.cps_required)} CPs</b> and "
+            f"At <b>{presentation.rate(tps)}</b> on {escape(e.machine_name)}: <b>{num(o.cps_required)} CPs</b> and "
             f"<b>{num(o.ziips_required)} {eng}s</b>"
             + (f" ({escape(cap.model)})" if cap.model else "")
             + f", {num(o.mips)} MIPS, {num(o.msu)} MSU."
@@ -301,7 +299,7 @@ def cpu_plot(given: CpuChart | Mapping[str, Any], target_label: str) -> Plot:
     if finite(target.busy_cps) is not None:
         plot.series.append(
             Series(
-                f"target {num(target.tps)} TPS",
+                f"target {presentation.rate(target.tps)}",
                 [target.tps],
                 [target.busy_cps],
                 color=TARGET,
@@ -340,7 +338,7 @@ def response_plot(given: ResponseChart | Mapping[str, Any], target_label: str) -
     if finite(target.response_time_ms) is not None:
         plot.series.append(
             Series(
-                f"target {num(target.tps)} TPS",
+                f"target {presentation.rate(target.tps)}",
                 [target.tps],
                 [target.response_time_ms],
                 color=TARGET,
@@ -461,7 +459,7 @@ def model_rows(o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: Repor
             ),
             (
                 "Fit",
-                f"R\u00b2 {num(m.r2, 4)}, n = {num(m.n)}, ETR {presentation.span(m.etr_min, m.etr_max, 0, 'TPS') or num(m.etr_min, 0, 'TPS')}, weighting {str(m.weighting or DASH)}",
+                f"R\u00b2 {num(m.r2, 4)}, n = {num(m.n)}, ETR {presentation.span(m.etr_min, m.etr_max, 0, 'TPS') or presentation.rate(m.etr_min)}, weighting {str(m.weighting or DASH)}",
             ),
             (
                 "Standard errors",
@@ -580,9 +578,7 @@ def question_sentence(e: EstimateSubject) -> str:
     at 8,000 TPS"."""
     question = EstimateInputs.from_dict(e.inputs)  # a saved estimate's inputs: validated, with a rate
     cps = f" with {presentation.plural(question.cps, 'CP')} given" if question.cps is not None else ""
-    return (
-        f"{e.path_name}, {e.configuration_name} on {e.machine_name}{cps} at {presentation.count(question.tps, 'TPS')}"
-    )
+    return f"{e.path_name}, {e.configuration_name} on {e.machine_name}{cps} at {presentation.rate(question.tps)}"
 
 
 def advice_items(o: EstimateRecord | Mapping[str, Any], chart_data: ChartData | None) -> list[str]:
@@ -636,7 +632,7 @@ def answer_sentence(record: EstimateRecord) -> str:
     if fit.feasible is False:
         most = fit.max_tps
         return "This target does not carry the rate" + (
-            f"; the most it carries is {presentation.count(most, 'TPS')}." if most is not None else "."
+            f"; the most it carries is {presentation.rate(most)}." if most is not None else "."
         )
     eng = record.specialty_engine
     return (

@@ -124,7 +124,9 @@ def param_rows(
             rows.append(("Scenarios", f"{result.rows} rows of CSV (the table below, one row each)"))
         elif key == "workloads":
             for i, w in enumerate(asked.workloads, 1):
-                rows.append((f"Workload {i}", f"{names.workload(w.path, w.configuration)} at {num(w.tps)} TPS"))
+                rows.append(
+                    (f"Workload {i}", f"{names.workload(w.path, w.configuration)} at {presentation.rate(w.tps)}")
+                )
         elif key == "path":
             rows.append((label, names.path(value)))
         elif key == "configuration":
@@ -247,7 +249,7 @@ def closed_section(result: JobResult) -> Section:
     if knee:
         tput.guides.append(Guide("x", knee, f"knee {num(knee)} clients", PALETTE[3]))
     if most:
-        tput.guides.append(Guide("y", most, f"max {num(most)} TPS", CAPACITY))
+        tput.guides.append(Guide("y", most, f"max {presentation.rate(most)}", CAPACITY))
     rows = [
         (
             "Engines",
@@ -255,7 +257,7 @@ def closed_section(result: JobResult) -> Section:
         ),
         ("Bottleneck", str(result.bottleneck or DASH)),
         ("Knee", f"{num(result.knee_clients)} clients"),
-        ("Most throughput", num(result.max_throughput_tps, 0, "TPS")),
+        ("Most throughput", presentation.rate(result.max_throughput_tps)),
         ("Most clients within the goal", num(result.max_clients_within_sla)),
     ]
     return [
@@ -280,7 +282,7 @@ def montecarlo_section(result: JobResult) -> Section:
     rt = result.response_time_ms
     ziips = result.ziips_required
     rows = [
-        ("Samples", f"{num(result.samples)} (seed {cell(result.seed)}) at {num(result.tps)} TPS"),
+        ("Samples", f"{num(result.samples)} (seed {cell(result.seed)}) at {presentation.rate(result.tps)}"),
         (
             "CPs required",
             f"median {num(cps.p50)}, 5th to 95th percentile {num(cps.p5)}\u2013{num(cps.p95)}, central {num(cps.central)}",
@@ -331,7 +333,7 @@ def optimize_section(result: JobResult) -> Section:
         ),
         (
             "Mixes",
-            f"{num(result.feasible)} of {num(result.evaluated)} carry {num(result.tps)} TPS",
+            f"{num(result.feasible)} of {num(result.evaluated)} carry {presentation.rate(result.tps)}",
         ),
         (
             "Costs",
@@ -347,27 +349,29 @@ def optimize_section(result: JobResult) -> Section:
     return out
 
 
-def mix_section(result: JobResult) -> Section:
+def mix_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
+    """The mix's LPAR on the machine by its name, each workload by its configuration's name and
+    the specialty engine by the generation's name (zAAP on z10..zEC12/zBC12, zIIP later)."""
     ws = result.workloads
     c = result.combined
+    eng = result.specialty_engine
     bars = Bars(
-        [f"{w.configuration} {num(w.tps)}" for w in ws],
+        [f"{names.configuration(w.path, w.configuration)} {presentation.rate(w.tps)}" for w in ws],
         [
             ("CPs", [float(w.gcp_busy or 0) for w in ws], PALETTE[0]),
-            (f"{result.specialty_engine}s", [float(w.ziip_busy or 0) for w in ws], PALETTE[2]),
+            (f"{eng}s", [float(w.ziip_busy or 0) for w in ws], PALETTE[2]),
         ],
         "Busy engines",
     )
     rows = [
         (
             "LPAR",
-            f"{result.cps} CPs{' (sized)' if result.cps_sized else ''}, {result.ziips} {result.specialty_engine}s{' (sized)' if result.ziips_sized else ''} on {result.machine}",
+            f"{result.cps} CPs{' (sized)' if result.cps_sized else ''}, {result.ziips} {eng}s"
+            f"{' (sized)' if result.ziips_sized else ''} on {names.machine(result.machine)}",
         ),
         (
             "Combined",
-            presentation.mix_combined(
-                c.tps, c.gcp_utilization, result.ziips, c.ziip_utilization, result.specialty_engine
-            ),
+            presentation.mix_combined(c.tps, c.gcp_utilization, result.ziips, c.ziip_utilization, eng),
         ),
         ("MIPS and MSU", f"{num(c.mips)} MIPS, {num(c.msu)} MSU"),
         (
@@ -452,16 +456,20 @@ def _batch_warnings(result: JobResult) -> list[WarningRecord]:
     return [WarningRecord(code, f"in {n} of {result.rows} scenarios", None, None) for code, n in counts.items()]
 
 
-def _all_warnings(result: JobResult) -> list[WarningText]:
+def _all_warnings(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> list[WarningText]:
     """The job's warnings in the pages' sentences: with the answer's numbers when the job has one
-    answer, else the general sentence of each code."""
+    answer, else the general sentence of each code (naming the generation's specialty engine); a
+    mix's workload by its configuration's name."""
     estimate = result.estimate
     if estimate is not None and estimate.warnings and not result.warnings:
         return presentation.warnings(estimate)
     warnings = [*result.warnings, *_batch_warnings(result)]
     for w in result.workloads:
-        warnings += [replace(x, message=f"{w.configuration}: {x.message}") for x in w.warnings]
-    return presentation.warnings(EstimateRecord.from_dict({}), extra=warnings, numbers=False)
+        named = names.configuration(w.path, w.configuration)
+        warnings += [replace(x, message=f"{named}: {x.message}") for x in w.warnings]
+    return presentation.warnings(
+        EstimateRecord.from_dict({}), extra=warnings, numbers=False, engine=result.specialty_engine
+    )
 
 
 #: What each kind of job asks, after the workload and machine it is about.
@@ -485,7 +493,7 @@ def _workload_text(workload: dict[str, Any], names: presentation.ProductNames) -
             configuration = value
         elif key == "tps":
             rate = value
-    return f"{names.workload(path, configuration)} at {presentation.count(rate, 'TPS')}"
+    return f"{names.workload(path, configuration)} at {presentation.rate(rate)}"
 
 
 def question_sentence(kind: str, params: dict[str, Any], names: presentation.ProductNames) -> str:
@@ -510,7 +518,7 @@ def question_sentence(kind: str, params: dict[str, Any], names: presentation.Pro
     parts = [
         names.workload(path, configuration) if path else ", ".join(workloads),
         f"on {where}" if where else "",
-        f"at {presentation.count(rate, 'TPS')}" if rate is not None else "",
+        f"at {presentation.rate(rate)}" if rate is not None else "",
     ]
     about = "" if kind == "batch" else " ".join(p for p in parts if p)
     what = JOB_QUESTIONS.get(kind, kind)
@@ -588,8 +596,8 @@ def job_story(
     """A summary page (question, answer, decisions, one chart), then the parameters, the other
     charts, warnings, the result table and the basis of one job."""
     typed = JobResult.from_dict(result)
-    warnings = _all_warnings(typed)
-    answer, chart, rest = _split_layout(LAYOUTS[kind](typed))
+    warnings = _all_warnings(typed, names)
+    answer, chart, rest = _split_layout(mix_section(typed, names) if kind == "mix" else LAYOUTS[kind](typed))
     story: Section = [*executive_summary(kind, params, answer, chart, warnings, names), PageBreak()]
     story += [*heading("The question"), key_values(param_rows(kind, params, typed, names))]
     story += rest

@@ -43,7 +43,7 @@ def _period_text(result: PlanResult, p: int | None, none: str = "lasts the horiz
 
 def _growth(w: PlanWorkload, period: str) -> str:
     if w.growth_tps is not None:
-        return f"{num(w.growth_tps)} TPS a {period}"
+        return f"{presentation.rate(w.growth_tps)} a {period}"
     return f"{num(w.growth_pct or 0, 1)} % a year"
 
 
@@ -56,10 +56,10 @@ def question_section(
     rows = [
         (
             names.workload(w.path, w.configuration),
-            num(w.tps),
+            presentation.rate(w.tps, ""),
             num(w.peak_ratio or 1, 2),
             _growth(w, inputs.period),
-            num(last.workloads[i].tps_peak),
+            presentation.rate(last.workloads[i].tps_peak, ""),
         )
         for i, w in enumerate(inputs.workloads)
     ]
@@ -116,7 +116,7 @@ def chart(
     result: PlanResult, candidate: PlanCandidate, names: presentation.ProductNames = presentation.NO_NAMES
 ) -> Flowable:
     periods = candidate.periods
-    named = [_named_label(w.label, names) for w in result.periods[0].workloads]
+    named = [w.name or _named_label(w.label, names) for w in result.periods[0].workloads]
     # short keys in the legend (W1, W2, ...), the workloads' names under the chart: a legend of
     # full product names runs off the chart
     labels = [f"W{i}" for i in range(1, len(named) + 1)]
@@ -208,7 +208,7 @@ def sources_section(
     out.append(data_table(["Workload", "Configuration", "Sources"], rows, widths=[0.26, 0.3, 0.44]))
     first = result.candidates[0]
     notes = [
-        (names.workload(w.path, w.configuration), code, message)
+        (names.workload(w.path, w.configuration), code, names.in_words(message, w.path, w.configuration))
         for w, basis in zip(PlanQuestion.from_dict(plan.inputs).workloads, first.basis, strict=False)
         for code, message in basis
     ]
@@ -217,11 +217,12 @@ def sources_section(
             para(f"The engine's notes on each workload's basis ({escape(first.label)}, first period):", styles().small)
         )
         out.append(data_table(["Workload", "Note", "What it means"], notes, widths=[0.2, 0.2, 0.6], compact=True))
+    eng = specialty_engine(result.candidates)
     out.append(
         para(
             "Each period is the same question as the mix job (several workloads on one LPAR) at that period's peaks: "
-            "the engine's cost model of each workload, LSPR-projected to the candidate, its zIIP-eligible work pooled "
-            "on the zIIPs. The run-out range takes the engine's per-transaction CPU range: its high end runs out "
+            f"the engine's cost model of each workload, LSPR-projected to the candidate, its {eng}-eligible work "
+            f"pooled on the {eng}s. The run-out range takes the engine's per-transaction CPU range: its high end runs out "
             "earliest, its low end latest.",
             styles().small,
         )

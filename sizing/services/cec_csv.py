@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sizing.presentation import count
+from sizing.presentation import rate
 from sizing.services.estimate_csv import spreadsheet_number
 
 #: The columns, in order (``docs/cec.md`` lists them).
@@ -20,9 +20,9 @@ HEADER = (
 
 def workloads_text(answer: Mapping[str, Any]) -> str:
     """The ``workloads`` cell: each workload's name (its product's, given by the placement's
-    inputs) at its rate, a count with separators as the page and the PDF print it
+    inputs) at its rate, with separators and its significant decimals as the page and the PDF print it
     ("... at 9,000 TPS"), separated by ``; `` (docs/csv.md: not a number's separator)."""
-    return "; ".join(f"{w.get('name') or w['path']} at {count(w['tps'], 'TPS')}" for w in answer["workloads"])
+    return "; ".join(f"{w.get('name') or w['path']} at {rate(w['tps'])}" for w in answer["workloads"])
 
 
 def placement_rows(answer: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from sizing.jobs.plan import plan_result
 from sizing.models import Job, JobKind, JobStatus
+from sizing.services.reports import product_names
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ def plan_after_chunk(*, parent: Job) -> str | None:
     answers = [part for part in parts if part is not None]
     if len(answers) < len(parts):
         raise RuntimeError(f"job {parent.pk}: a succeeded candidate has no stored answer")
-    result = plan_result(inputs=parent.params, candidates=answers)
+    result = plan_result(inputs=parent.params, candidates=answers, names=product_names(parent.owner))
     Job.objects.filter(pk=parent.pk, status=JobStatus.RUNNING).update(
         status=JobStatus.SUCCEEDED, result=result, progress=100, finished_at=now, error=""
     )

@@ -168,7 +168,7 @@ def _candidate(text: str, *, generation: bool) -> dict[str, Any]:
         }
     return {
         "kind": "generation",
-        "label": f"{machine.slug} (model that fits)",
+        "label": f"{machine.name} (model that fits)",
         "machine": machine.slug,
         "machine_type": machine.machine_type,
         "engine_setting": target.engine_setting,

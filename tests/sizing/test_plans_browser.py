@@ -50,6 +50,31 @@ def test_build_the_plan_in_the_workbench_and_read_the_recommendation_from_its_pd
     page.wait_for_selector("#plan-chart .main-svg")
     assert page.locator("#plan-chart .barlayer .trace").count() == 4
     assert page.locator("#plan-chart .scatterlayer .trace").count() == 3
+    # The legend names each workload by its product's and configuration's names, never its slugs
+    # (the seeds' names, read in a thread: Playwright's loop makes this one async to Django).
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from sizing.models import Configuration
+
+    slugs = ("zosconnect-cics/channel", "cicsts-catalog/v5.3")
+
+    def names() -> list[str]:
+        try:
+            rows = [
+                Configuration.objects.select_related("path").get(path__slug=p, slug=c)
+                for p, c in (s.split("/") for s in slugs)
+            ]
+            return [f"{row.path.name}, {row.name}" for row in rows]
+        finally:
+            connection.close()  # the thread's own connection
+
+    with ThreadPoolExecutor(1) as pool:
+        expected = pool.submit(names).result()
+    legend = page.evaluate("() => document.getElementById('plan-chart').data.map((t) => t.name)")
+    assert all(f"{name} · CPs" in legend for name in expected), legend
+    assert not any(slug in name for slug in slugs for name in legend), legend
     # The tables: a row per candidate (4 models + z16 and z17), a row per candidate and year.
     assert page.locator("#runout-table tbody tr").count() == 6
     assert page.locator("#period-table tbody tr").count() == 6 * 5

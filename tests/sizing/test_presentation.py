@@ -3,7 +3,7 @@ with the case from issue 23 it fixes."""
 
 from __future__ import annotations
 
-from sizing.presentation import count, fresh, number, percent, plain_reference, span
+from sizing.presentation import count, fresh, mix_combined, number, percent, plain_reference, rate, span
 
 
 def test_a_value_that_rounds_to_zero_has_no_sign() -> None:
@@ -86,3 +86,13 @@ def test_customer_wording_names_an_input_by_its_label_not_its_parameter() -> Non
         "(zAAPs=0, request bytes=4096, largest payload in bytes=32000)"
     )
     assert customer_wording("my_server_shares") == "my_server_shares"
+
+
+def test_a_rate_keeps_its_significant_decimals() -> None:
+    # Whole from 100 TPS up, the significant decimals below: half a transaction a second is never "0 TPS".
+    assert rate(0.5) == "0.5 TPS" and rate(12.5) == "12.5 TPS" and rate(8000) == "8,000 TPS"
+    assert rate(0.25) == "0.25 TPS" and rate(0.004) == "0.004 TPS" and rate(12.0) == "12 TPS"
+    assert rate(99.94) == "99.9 TPS" and rate(1234.4) == "1,234 TPS" and rate(3.0, "") == "3"
+    assert rate(None) == "\u2014" and rate(float("nan")) == "\u2014"
+    # the sentences that print a rate use it
+    assert mix_combined(0.5, 0.1, 0, None).startswith("0.5 TPS, CPs 10% busy")

@@ -230,6 +230,13 @@ def test_the_mix_builder_keeps_what_was_typed_and_reopens_with_it(live_server: A
     assert heads == job["display"]["table"]["columns"] and "Busy CPs" in heads and "CPU per transaction, ms" in heads
     assert not [h for h in heads if "_" in h], heads
     assert str(page.locator("#job-table td").first.text_content()).startswith("FiTeq Authenticator")
+    # The chart names each workload by its product's words and the z16's specialty engine (zIIP,
+    # the result's specialty_engine), never a configuration's slug.
+    assert job["result"]["specialty_engine"] == "zIIP"
+    chart = page.evaluate("() => document.getElementById('job-chart-a').data.map((t) => ({name: t.name, x: t.x}))")
+    assert [t["name"] for t in chart] == ["on CPs", "on zIIPs"]
+    assert chart[0]["x"][0] == "FiTeq Authenticator · Single region, no Validation Log · 40,000 TPS"
+    assert not any("ipic-commarea-64" in x for x in chart[0]["x"])
 
     _reopen_last_job(page, live_server.url)
     assert page.locator('input[name="kind"]:checked').get_attribute("value") == "mix"

@@ -91,5 +91,13 @@ export const fmt = {
     v === null || v === undefined || !Number.isFinite(v)
       ? "—"
       : v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  // A transaction rate, as sizing.presentation.rate writes it: whole from 100 up ("8,000"),
+  // its significant decimals below ("12.5", "0.5", "0.25"), trailing zeros dropped.
+  rate: (v) => {
+    if (v === null || v === undefined || !Number.isFinite(v)) return "—";
+    const a = Math.abs(v);
+    const digits = a >= 100 ? 0 : a >= 10 ? 1 : a >= 0.1 ? 2 : 3;
+    return v.toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: digits });
+  },
   pct: (v) => (v === null || v === undefined ? "—" : `${(v * 100).toFixed(0)}%`),
 };

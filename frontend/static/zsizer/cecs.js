@@ -248,7 +248,7 @@ function poolRow(p, software) {
 
 function showPlacement(answer) {
   document.getElementById("place-answer").hidden = false;
-  const names = answer.workloads.map((w) => `${w.name || w.path} at ${fmt.int(w.tps)} TPS`).join(", ");
+  const names = answer.workloads.map((w) => `${w.name || w.path} at ${fmt.rate(w.tps)} TPS`).join(", ");
   // A workload past its own software limit: the reason, not a change (no machine raises it).
   const software = answer.changes.filter((c) => c.kind === "software-limit").map((c) => c.sentence);
   const changes = answer.changes.filter((c) => c.kind !== "software-limit");

@@ -146,14 +146,14 @@ export function drawCpu(el, cpu, context) {
       x: cpu.bounds.map((b) => b.tps), y: cpu.bounds.map((b) => b.busy_cps), mode: "markers",
       marker: { symbol: cpu.bounds.map((b) => (b.outcome === "sustained" ? "triangle-down" : "triangle-up")), size: 11, color: COLORS.points },
       name: "Published bounds",
-      text: cpu.bounds.map((b) => `<b>${b.reference}</b><br>${b.engines} engines ${b.outcome} ${fmt.int(b.tps)} TPS (as measured, projected)`),
+      text: cpu.bounds.map((b) => `<b>${b.reference}</b><br>${b.engines} engines ${b.outcome} ${fmt.rate(b.tps)} TPS (as measured, projected)`),
       hovertemplate: "%{text}<extra></extra>",
     });
   }
   const t = cpu.target;
   if (t.busy_cps !== null) {
     data.push({
-      x: [t.tps], y: [t.busy_cps], mode: "markers", name: `Target ${fmt.int(t.tps)} TPS`,
+      x: [t.tps], y: [t.busy_cps], mode: "markers", name: `Target ${fmt.rate(t.tps)} TPS`,
       marker: { symbol: "diamond", size: 13, color: COLORS.target, line: { color: "#fff", width: 1.5 } },
       hovertemplate: `Target %{x:,.0f} TPS<br>%{y:.2f} busy engines (estimate)<extra></extra>`,
     });
@@ -201,7 +201,7 @@ export function drawResponse(el, rt, context) {
     });
     if (bound !== null && !rt.curve) {
       data.push({
-        x: [rt.target.tps], y: [bound], mode: "markers", name: `Target ${fmt.int(rt.target.tps)} TPS: ≥ ${fmt.num(bound, 3)} ms`,
+        x: [rt.target.tps], y: [bound], mode: "markers", name: `Target ${fmt.rate(rt.target.tps)} TPS: ≥ ${fmt.num(bound, 3)} ms`,
         marker: { symbol: "triangle-up", size: 12, color: COLORS.target, line: { color: "#fff", width: 1.2 } },
         hovertemplate: "Target %{x:,.0f} TPS<br>≥ %{y:.3f} ms (the answer's lower bound, low end of the cost range)<extra></extra>",
       });
@@ -224,7 +224,7 @@ export function drawResponse(el, rt, context) {
       ? { type: "data", symmetric: false, array: [t.high - t.response_time_ms], arrayminus: [t.response_time_ms - t.low], color: COLORS.target, thickness: 1.5 }
       : undefined;
     data.push({
-      x: [t.tps], y: [t.response_time_ms], mode: "markers", error_y: err, name: `Target ${fmt.int(t.tps)} TPS`,
+      x: [t.tps], y: [t.response_time_ms], mode: "markers", error_y: err, name: `Target ${fmt.rate(t.tps)} TPS`,
       marker: { symbol: "diamond", size: 13, color: COLORS.target, line: { color: "#fff", width: 1.5 } },
       hovertemplate: "Target %{x:,.0f} TPS<br>%{y:.1f} ms<extra></extra>",
     });
@@ -232,7 +232,7 @@ export function drawResponse(el, rt, context) {
   }
   lines.push(vline(t.tps, COLORS.target, "dot", null));
   if (rt.knee_tps) {
-    lines.push(vline(rt.knee_tps, COLORS.knee, "dash", `knee ${fmt.int(rt.knee_tps)} TPS`, { y: 1, yanchor: "top" }));
+    lines.push(vline(rt.knee_tps, COLORS.knee, "dash", `knee ${fmt.rate(rt.knee_tps)} TPS`, { y: 1, yanchor: "top" }));
     if (rt.knee_response_ms) {
       data.push({
         x: [rt.knee_tps], y: [rt.knee_response_ms], mode: "markers", name: "Knee",

@@ -88,7 +88,7 @@ export function initJobs(section, options = {}) {
       ...workloads.map((w, i) => {
         const li = document.createElement("li");
         const name = options.workloadName ? options.workloadName(w.path, w.configuration) : `${w.path} / ${w.configuration}`;
-        li.textContent = `${name} at ${fmt.int(w.tps)} TPS `;
+        li.textContent = `${name} at ${fmt.rate(w.tps)} TPS `;
         const remove = document.createElement("button");
         remove.type = "button";
         remove.className = "btn btn-small";
@@ -300,7 +300,7 @@ export function initJobs(section, options = {}) {
       if (window.Plotly) window.Plotly.purge(el);
     });
     const summary = section.querySelector("#job-summary");
-    const drawn = (RENDERERS[r.kind || j.kind] || renderGeneric)(r, a, b, j);
+    const drawn = (RENDERERS[r.kind || j.kind] || renderGeneric)(r, a, b, j, options);
     summary.textContent = drawn.summary || "";
     if (!drawn.a) a.hidden = true;
     if (!drawn.b) b.hidden = true;
@@ -442,7 +442,7 @@ function renderCurve(r, a, b) {
   layoutU.yaxis.range = [0, 1.05];
   draw(a, rtData, layoutRt);
   draw(b, utilData, layoutU);
-  const text = (r.series || []).map((s) => `${s.cps} CPs ${s.knee_tps ? fmt.int(s.knee_tps) : "—"} / ${fmt.int(s.saturation_tps)}`);
+  const text = (r.series || []).map((s) => `${s.cps} CPs ${s.knee_tps ? fmt.rate(s.knee_tps) : "—"} / ${fmt.rate(s.saturation_tps)}`);
   return { a: true, b: true, summary: `Knee / saturation, TPS: ${text.join(" · ")}` };
 }
 
@@ -455,10 +455,10 @@ function renderClosed(r, a, b) {
     addLines(la, [vline(r.knee_clients, COLORS.knee, "dash", `knee ${fmt.int(r.knee_clients)} clients`)]);
     addLines(lb, [vline(r.knee_clients, COLORS.knee, "dash", null)]);
   }
-  if (r.max_throughput_tps) addLines(la, [hline(r.max_throughput_tps, COLORS.capacity, "dash", `max ${fmt.int(r.max_throughput_tps)} TPS`, { position: "left" })]);
+  if (r.max_throughput_tps) addLines(la, [hline(r.max_throughput_tps, COLORS.capacity, "dash", `max ${fmt.rate(r.max_throughput_tps)} TPS`, { position: "left" })]);
   draw(a, [{ x: c.clients, y: c.throughput_tps, mode: "lines", name: "Throughput", line: { color: COLORS.line, width: 2.2 }, hovertemplate: "%{x:,} clients → %{y:,.0f} TPS<extra></extra>" }], la);
   draw(b, [{ x: c.clients, y: hasRt ? c.response_time_ms : c.response_time_lower_bound_ms, mode: "lines", name: "Response", line: { color: COLORS.target, width: 2.2 }, hovertemplate: "%{x:,} clients → %{y:.1f} ms<extra></extra>" }], lb);
-  return { a: true, b: true, summary: `${r.cps} CPs, ${r.ziips || 0} zIIPs, think time ${r.think_time_s} s · bottleneck: ${r.bottleneck || "—"}` };
+  return { a: true, b: true, summary: `${r.cps} CPs, ${r.ziips || 0} ${r.specialty_engine || "zIIP"}s, think time ${r.think_time_s} s · bottleneck: ${r.bottleneck || "—"}` };
 }
 
 function renderMontecarlo(r, a) {
@@ -480,25 +480,28 @@ function renderOptimize(r, a) {
   const front = r.frontier || [];
   const layout = baseLayout("", "Cost");
   layout.showlegend = false;
-  layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "CPs + zIIPs" } };
+  layout.xaxis = { ...layout.xaxis, type: "category", title: { text: `CPs + ${r.specialty_engine || "zIIP"}s` } };
   draw(a, [{ type: "bar", x: front.map((m) => `${m.cps} + ${m.ziips}`), y: front.map((m) => m.cost), marker: { color: front.map((m) => (r.best && m.cps === r.best.cps && m.ziips === r.best.ziips ? COLORS.target : COLORS.line)) }, hovertemplate: "%{x}: cost %{y:.2f}<extra></extra>" }], layout);
-  const best = r.best ? `Cheapest: ${r.best.cps} CPs + ${r.best.ziips} zIIPs, cost ${fmt.num(r.best.cost, 2)}` : "No mix carries the target.";
+  const best = r.best ? `Cheapest: ${r.best.cps} CPs + ${r.best.ziips} ${r.specialty_engine || "zIIP"}s, cost ${fmt.num(r.best.cost, 2)}` : "No mix carries the target.";
   return { a: front.length > 0, b: false, summary: `${best} · ${r.feasible} of ${r.evaluated} mixes feasible` };
 }
 
-function renderMix(r, a, _b, j) {
+function renderMix(r, a, _b, j, options = {}) {
   const rows = r.workloads || [];
-  const x = rows.map((w) => `${w.configuration} · ${fmt.int(w.tps)} TPS`);
+  // each workload by its product's words (options.workloadName), the engine by its generation's name
+  const named = (w) => (options.workloadName ? options.workloadName(w.path, w.configuration) : w.configuration);
+  const eng = r.specialty_engine || "zIIP";
+  const x = rows.map((w) => `${named(w)} · ${fmt.rate(w.tps)} TPS`);
   const layout = baseLayout("", "Busy engines", { barmode: "stack" });
   layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "" } };
   layout.legend.traceorder = "normal";
   const data = [
     { type: "bar", x, y: rows.map((w) => w.gcp_busy), name: "on CPs", marker: { color: COLORS.gcp }, hovertemplate: "%{y:.2f} busy CPs<extra>%{x}</extra>" },
-    { type: "bar", x, y: rows.map((w) => w.ziip_busy), name: "on zIIPs", marker: { color: COLORS.ziip }, hovertemplate: "%{y:.2f} busy zIIPs<extra>%{x}</extra>" },
+    { type: "bar", x, y: rows.map((w) => w.ziip_busy), name: `on ${eng}s`, marker: { color: COLORS.ziip }, hovertemplate: `%{y:.2f} busy ${eng}s<extra>%{x}</extra>` },
   ];
   draw(a, data, layout);
   const c = r.combined || {};
-  const parts = [`${r.cps} CPs${r.cps_sized ? " (sized)" : ""}${r.ziips ? ` + ${r.ziips} zIIPs` : ", no zIIPs"}`, `CPs ${fmt.pct(c.gcp_utilization)} busy`, `${fmt.int(c.mips)} MIPS`];
+  const parts = [`${r.cps} CPs${r.cps_sized ? " (sized)" : ""}${r.ziips ? ` + ${r.ziips} ${eng}s` : `, no ${eng}s`}`, `CPs ${fmt.pct(c.gcp_utilization)} busy`, `${fmt.int(c.mips)} MIPS`];
   // The server's sentence (sizing.presentation.mix_headroom), word for word the PDF's.
   if (j?.display?.headroom) parts.push(j.display.headroom);
   return { a: rows.length > 0, b: false, summary: parts.join(" · ") };

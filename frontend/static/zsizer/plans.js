@@ -339,7 +339,8 @@ function drawChart(plan, index) {
     return;
   }
   const x = result.periods.map((p) => p.label);
-  const labels = result.periods[0].workloads.map((w) => w.label);
+  // the workloads by their products' names (a plan stored before it had them: its slugs)
+  const labels = result.periods[0].workloads.map((w) => w.name || w.label);
   const eng = c.specialty || "zIIP"; // zAAP on z10..zEC12
   const data = [];
   labels.forEach((label, i) => {

@@ -54,7 +54,7 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
       byGen.get(r.generation).push(r);
     }
     const parts = [el("p", { className: "small" }, [
-      `At ${fmt.int(body.tps)} TPS within ${fmt.pct(body.max_utilization)} utilisation` +
+      `At ${fmt.rate(body.tps)} TPS within ${fmt.pct(body.max_utilization)} utilisation` +
         (body.response_time_sla_ms ? ` and ${fmt.num(body.response_time_sla_ms, 0)} ms` : "") +
         (body.cheapest ? `: the cheapest in MSU is ${body.cheapest}.` : ": no model asked about carries it."),
     ])];
@@ -74,7 +74,7 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
           el("td", { className: "num", textContent: fmt.int(r.msu) }),
           el("td", { className: "num", textContent: fmt.int(r.msu_used) }),
           el("td", { className: "num", textContent: fmt.pct(r.gcp_utilization) }),
-          el("td", { className: "num", textContent: r.saturation_tps === null ? "—" : fmt.int(r.saturation_tps) }),
+          el("td", { className: "num", textContent: r.saturation_tps === null ? "—" : fmt.rate(r.saturation_tps) }),
         ]);
         tr.dataset.model = r.model;
         if (r.cheapest) tr.dataset.cheapest = "true";
@@ -120,7 +120,7 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
       ["MSU installed", (c) => fmt.int(c.msu_installed)],
       ["MSU used", (c) => fmt.int(c.msu_used)],
       ["CP utilisation", (c) => fmt.pct(c.gcp_utilization)],
-      ["Saturates at, TPS", (c) => (c.saturation_tps === null ? "—" : fmt.int(c.saturation_tps))],
+      ["Saturates at, TPS", (c) => (c.saturation_tps === null ? "—" : fmt.rate(c.saturation_tps))],
       ["Saturation range", (c) => rng(c.saturation_range, (v) => fmt.int(v))],
       ["Projection band", (c) => (bandGiven ? `±${fmt.pct(c.projection_band)} (given)` : `none given; ±${fmt.pct(c.assumed_band)} would be assumed (${c.generation_gap} generation${c.generation_gap === 1 ? "" : "s"} from the measured ${body.measured.generation})`)],
     ];
@@ -131,7 +131,7 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
       el("tbody", {}, rows.map(([label, f]) => el("tr", {}, [el("th", { scope: "row", textContent: label }), ...cols.map((c) => el("td", { className: "num", textContent: String(f(c)) }))]))),
     ]);
     box.replaceChildren(
-      el("p", { className: "small", textContent: `At ${fmt.int(body.tps)} TPS; CPs of the newer machines sized within the ceiling.` }),
+      el("p", { className: "small", textContent: `At ${fmt.rate(body.tps)} TPS; CPs of the newer machines sized within the ceiling.` }),
       el("div", { className: "table-scroll" }, [t]),
       el("p", { className: "muted small", textContent: `Projection band: ${body.band_basis}. Source: ${body.source}.` }),
     );

@@ -73,7 +73,7 @@ function updateHint() {
     return;
   }
   const etr = config.etr;
-  const range = !etr ? "" : etr.low === etr.high ? ` Published at ${fmt.int(etr.low)} TPS.` : ` Published ETR ${fmt.int(etr.low)}–${fmt.int(etr.high)} TPS.`;
+  const range = !etr ? "" : etr.low === etr.high ? ` Published at ${fmt.rate(etr.low)} TPS.` : ` Published ETR ${fmt.rate(etr.low)}–${fmt.rate(etr.high)} TPS.`;
   configHint.textContent = `${config.slug}: ${config.basis_text}${range}`;
 }
 
@@ -240,7 +240,7 @@ function render(answer) {
   resultBox.hidden = false;
   const names = answer.names || {}; // product names, never slugs
   document.getElementById("result-title").textContent =
-    `${names.path || inp.path} / ${names.configuration || inp.configuration} on ${answer.target.machine_name} at ${fmt.int(e.inputs.tps)} TPS`;
+    `${names.path || inp.path} / ${names.configuration || inp.configuration} on ${answer.target.machine_name} at ${fmt.rate(e.inputs.tps)} TPS`;
   document.getElementById("result-sub").textContent = `model ${e.model_version} · measured on ${answer.native.generation}` +
     (answer.native.lpar_cps ? ` (${answer.native.lpar_cps} CPs)` : "");
 
@@ -275,7 +275,7 @@ function render(answer) {
   const sat = shown.saturation_tps;
   kpi("saturation_tps", sat, [sat.spread, e.saturation_tps ? `${fmt.num(e.saturation_tps / e.inputs.tps, 2)}× target` : "", sat.note].filter(Boolean).join(" · "));
   const binding = bindingText(e.binding_resource);
-  document.getElementById("binding").textContent = binding ? `Binding resource at ${fmt.int(inp.tps)} TPS: ${binding}.` : "";
+  document.getElementById("binding").textContent = binding ? `Binding resource at ${fmt.rate(inp.tps)} TPS: ${binding}.` : "";
 
   renderCapacity(e.capacity);
   renderWarnings(answer.display.warnings);
