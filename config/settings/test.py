@@ -1,7 +1,8 @@
 """Test settings: real PostgreSQL and a real Redis broker, never SQLite.
 
 ``DATABASE_URL`` and ``CELERY_BROKER_URL`` default to the local services that ``.ci/run``
-starts; set them to point the suite elsewhere.
+starts; set them to point the suite elsewhere.  Under pytest-xdist each worker takes a Redis
+database of its own, counted down from the one named (below; docs/development.md).
 """
 
 import os
