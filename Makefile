@@ -53,10 +53,15 @@ worker: install
 	interactive=$$!; trap 'kill $$interactive 2>/dev/null' INT TERM EXIT; \
 	$(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-2} -Q $$Q,$$Q-interactive -n bulk@%h
 
-## test: the whole suite on real PostgreSQL and Redis (started here if not running)
+# TEST_WORKERS: pytest-xdist processes for `make test`, one per core (at most 8: each worker takes
+# a Redis database of its own, counting down from the test settings' 15); TEST_WORKERS=0 runs
+# the suite in this one process.  docs/development.md, "Tests in parallel".
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n > 8 ? 8 : n )))
+
+## test: the whole suite on real PostgreSQL and Redis (started here if not running), on every core
 test: install-dev services browser test-tools calc
 	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
-	$(TEST_ENV) $(PY) -m pytest
+	$(TEST_ENV) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 services:
 	@bash .ci/services.sh

@@ -5,14 +5,11 @@ message from Redis and reads and writes the job through its own database connect
 module starts such workers and points the test process's job submissions at them.
 
 Use it from a test module (``@pytest.mark.worker``; the worker only sees committed rows, so
-``@pytest.mark.django_db(transaction=True)``)::
+``@pytest.mark.django_db(transaction=True)``).  The fixtures are tests/conftest.py's, one
+definition for every module; do not import them into a module (a session fixture imported there
+becomes that module's own, and each such module would start a worker of its own)::
 
-    from tests.celery_worker import (  # noqa: F401 (pytest finds fixtures by name in the module)
-        fixture_jobs_worker,
-        fixture_reload_benchmarks,
-        fixture_session_worker,
-        wait_for_job,
-    )
+    from tests.celery_worker import Worker, wait_for_job
 
     @pytest.mark.worker
     @pytest.mark.django_db(transaction=True)
@@ -25,7 +22,9 @@ parameter that requests them.  Fixtures and helpers:
 
 * ``session_worker`` (session): one worker, ``--pool=prefork --concurrency=1``, consuming a queue
   unique to the test session (``zsizer-test-<random>``) and its interactive queue (``-interactive``), so that parallel sessions on the same
-  Redis (another engineer's run, the browser tests) never take each other's jobs.  Its
+  Redis (another engineer's run, the browser tests) never take each other's jobs.  Under
+  pytest-xdist each worker process (gw0, gw1, ...) is a session: it has its own Celery worker,
+  test database and Redis database (config/settings/test.py).  Its
   environment: ``DJANGO_SETTINGS_MODULE=config.settings.test``, ``DATABASE_URL`` of the pytest
   test database, ``CELERY_BROKER_URL`` of the test settings, ``ZSIZER_TASK_QUEUE`` = its queue.
   Its log is ``worker.log_text()``; it is stopped (warm, then killed) at the end of the session.

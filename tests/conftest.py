@@ -7,6 +7,15 @@ from collections.abc import Iterator
 import pytest
 from django.core.management import call_command
 
+# The real Celery worker's fixtures (tests/celery_worker.py), defined here once for every module:
+# a session fixture that each test module imported would be a fixture of that module, and so
+# start (and keep until the session ends) one worker process per module.
+from tests.celery_worker import (  # noqa: F401 (pytest finds fixtures by name here)
+    fixture_jobs_worker,
+    fixture_reload_benchmarks,
+    fixture_session_worker,
+)
+
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> Iterator[None]:

@@ -34,7 +34,8 @@ REPO = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 HTTPS = {"X-Forwarded-Proto": "https"}
 
-pytestmark = pytest.mark.django_db  # the session's test database, with benchmarks/ loaded
+# the session's test database, with benchmarks/ loaded; the module's one server on one xdist worker
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("production-server")]
 
 
 def _free_port() -> int:

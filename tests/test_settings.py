@@ -81,3 +81,53 @@ def test_bad_environment_fails_start_up_naming_the_variable(variable: str, value
     result = _django_check({variable: value, "ZSIZER_VAR_DIR": str(tmp_path)})
     assert result.returncode != 0
     assert variable in result.stderr
+
+
+def _test_settings_redis(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The broker and answer-cache URLs config.settings.test gives a process with ``env``."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.test'; django.setup();"
+        "from django.conf import settings as s;"
+        "print(s.CELERY_BROKER_URL, s.CACHES['answers'].get('LOCATION'))"
+    )
+    ours = ("DATABASE_URL", "CELERY_", "DJANGO_", "ZSIZER_", "PYTEST_XDIST_", "XDIST_REDIS_DERIVED_FOR")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(ours)}
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=clean, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "broker", "cache"),
+    [
+        ({}, "redis://127.0.0.1:6379/15", "answers"),  # one process: the default database
+        ({"PYTEST_XDIST_WORKER": "gw0"}, "redis://127.0.0.1:6379/15", "answers"),
+        ({"PYTEST_XDIST_WORKER": "gw1"}, "redis://127.0.0.1:6379/14", "answers"),
+        (
+            {
+                "PYTEST_XDIST_WORKER": "gw1",
+                "CELERY_BROKER_URL": "redis://127.0.0.1:6379/8",
+                "ZSIZER_CACHE_URL": "redis://127.0.0.1:6379/12",
+            },
+            "redis://127.0.0.1:6379/7",
+            "redis://127.0.0.1:6379/11",
+        ),
+        # a process a test of worker gw1 starts with the worker's environment: taken as it is
+        (
+            {"PYTEST_XDIST_WORKER": "gw1", "XDIST_REDIS_DERIVED_FOR": "gw1", "CELERY_BROKER_URL": "redis://h:6380/7"},
+            "redis://h:6380/7",
+            "answers",
+        ),
+    ],
+)
+def test_each_xdist_worker_has_a_redis_database_of_its_own(env: dict[str, str], broker: str, cache: str) -> None:
+    result = _test_settings_redis(env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [broker, cache]
+
+
+def test_an_xdist_worker_without_a_redis_database_left_fails_naming_it() -> None:
+    result = _test_settings_redis({"PYTEST_XDIST_WORKER": "gw3", "CELERY_BROKER_URL": "redis://127.0.0.1:6379/2"})
+    assert result.returncode != 0
+    assert "gw3" in result.stderr and "redis://127.0.0.1:6379/2" in result.stderr

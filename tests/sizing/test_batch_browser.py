@@ -8,12 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.celery_worker import (  # noqa: F401 (pytest finds the worker's fixtures by name here)
-    Worker,
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-)
+from tests.celery_worker import Worker
 from tests.sizing.test_ui_browser import page  # noqa: F401 (the logged-in page fixture)
 
 pytestmark = [

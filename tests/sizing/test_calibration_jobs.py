@@ -11,13 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from sizing.models import Job, JobStatus
-from tests.celery_worker import (  # noqa: F401 (fixtures)
-    Worker,
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-    wait_for_job,
-)
+from tests.celery_worker import Worker, wait_for_job
 from tests.sizing.test_calibrations_api import _table_11_1_intervals
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

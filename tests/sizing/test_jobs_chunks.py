@@ -20,7 +20,7 @@ from sizing.jobs.batch import run_batch
 from sizing.models import Job, JobStatus
 from sizing.services.job_recovery import broker_task_ids, jobs_reconcile
 from sizing.services.jobs import RUNNING_LIMIT_WAIT_S, job_cancel, job_run, jobs_on_workers
-from tests.celery_worker import fixture_reload_benchmarks, purge_queue, unique_queue  # noqa: F401 (fixture)
+from tests.celery_worker import purge_queue, unique_queue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

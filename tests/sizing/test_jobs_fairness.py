@@ -22,14 +22,7 @@ from rest_framework.test import APIClient
 
 from sizing.models import Job, JobKind
 from sizing.services.jobs import INTERACTIVE_KINDS, job_queue, job_time_limits
-from tests.celery_worker import (  # noqa: F401 (fixtures)
-    Worker,
-    fixture_reload_benchmarks,
-    purge_queue,
-    start_worker,
-    unique_queue,
-    wait_for_job,
-)
+from tests.celery_worker import Worker, purge_queue, start_worker, unique_queue, wait_for_job
 
 CURVE = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z13", "cps_list": [4, 6, 8]}
 PLAN = {

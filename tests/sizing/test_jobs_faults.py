@@ -44,7 +44,7 @@ from tests.private_services import (
 
 # django_db: so that pytest-django creates the test database the stack is copied from; the
 # tests themselves talk to the stack only.
-pytestmark = [pytest.mark.worker, pytest.mark.django_db]
+pytestmark = [pytest.mark.worker, pytest.mark.django_db, pytest.mark.xdist_group("jobs-faults-stack")]  # one stack
 
 QUEUE = "zsizer-faults"
 RECOVERY = {

@@ -22,7 +22,7 @@ from sizing.models import Job, JobStatus
 from sizing.services import jobs as service
 from sizing.services.job_recovery import broker_task_ids, jobs_reconcile
 from sizing.services.jobs import MAX_ATTEMPTS, RUNNING_LIMIT_WAIT_S, job_run, job_send
-from tests.celery_worker import fixture_reload_benchmarks, purge_queue, purge_unacked, unique_queue  # noqa: F401 (fixture)
+from tests.celery_worker import purge_queue, purge_unacked, unique_queue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

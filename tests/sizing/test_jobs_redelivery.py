@@ -24,7 +24,7 @@ from sizing.models import Job, JobStatus
 from sizing.services import jobs as service
 from sizing.services.jobs import MAX_ATTEMPTS, job_cancel, job_run
 from sizing.tasks import JobTask, run_job
-from tests.celery_worker import fixture_reload_benchmarks, wait_for_job  # noqa: F401 (fixture)
+from tests.celery_worker import wait_for_job
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -20,16 +20,7 @@ from django.utils import timezone
 from sizing.jobs.batch import run_batch
 from sizing.jobs.closed import run_closed
 from sizing.models import Job, JobStatus, Statement
-from tests.celery_worker import (  # noqa: F401 (fixtures)
-    Worker,
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-    purge_queue,
-    start_worker,
-    unique_queue,
-    wait_for_job,
-)
+from tests.celery_worker import Worker, purge_queue, start_worker, unique_queue, wait_for_job
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -239,6 +230,7 @@ def _wait_log(worker: Worker, *needles: str, timeout: float = 20.0) -> str:
     raise TimeoutError(f"{needles} not in the log of {worker.name}:\n{worker.log_text()[-3000:]}")
 
 
+@pytest.mark.xdist_group("slow-worker")  # the module's slow worker, started once
 def test_cancelling_a_running_job_terminates_its_task_and_it_stays_cancelled(
     slow_worker: Worker, settings: Any, reload_benchmarks: None, api: Any
 ) -> None:
@@ -255,6 +247,7 @@ def test_cancelling_a_running_job_terminates_its_task_and_it_stays_cancelled(
     assert job.progress < 100 and job.attempts == 1
 
 
+@pytest.mark.xdist_group("slow-worker")  # the module's slow worker, started once
 def test_the_soft_time_limit_fails_a_job_and_a_cancelled_queued_job_never_runs(
     slow_worker: Worker, settings: Any, reload_benchmarks: None, api: Any
 ) -> None:

@@ -24,7 +24,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from sizing.api.throttles import SCOPES
 from sizing.models import BenchmarkPoint, Calibration, Job, JobStatus
 from sizing.services.quotas import QUOTAS
-from tests.celery_worker import fixture_reload_benchmarks, purge_queue, unique_queue  # noqa: F401 (fixture)
+from tests.celery_worker import purge_queue, unique_queue
 
 pytestmark = pytest.mark.django_db
 

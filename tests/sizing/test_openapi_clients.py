@@ -34,12 +34,7 @@ from typing import Any
 import pytest
 
 from sizing.api.formats import FORMATS
-from tests.celery_worker import (  # noqa: F401 (fixtures)
-    Worker,
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-)
+from tests.celery_worker import Worker
 from tests.openapi_check import served_schema
 
 METHODS = ("get", "post", "put", "patch", "delete")

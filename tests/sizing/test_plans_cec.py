@@ -21,7 +21,6 @@ import pytest
 from numpy.testing import assert_allclose
 
 from sizing.models import CapacityRating, CecConfiguration, Job, Plan
-from tests.celery_worker import fixture_reload_benchmarks  # noqa: F401 (fixture)
 from tests.sizing.test_cecs import CICSTS, EXAMPLE, ZOSCONNECT
 from tests.sizing.test_cecs import _create as _create_cec
 

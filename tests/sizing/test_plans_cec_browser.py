@@ -11,11 +11,6 @@ from typing import Any
 
 import pytest
 
-from tests.celery_worker import (  # noqa: F401 (pytest finds the worker's fixtures by name here)
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-)
 from tests.sizing.test_cecs import EXAMPLE
 from tests.sizing.test_ui_browser import ARTIFACTS, _non_local, page  # noqa: F401 (the signed-in page fixture)
 

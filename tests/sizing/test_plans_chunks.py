@@ -19,7 +19,7 @@ from sizing.models import Job, JobStatus, Plan
 from sizing.services.job_recovery import broker_task_ids, jobs_reconcile
 from sizing.services.jobs import job_run
 from sizing.services.plans import plan_create, plan_delete
-from tests.celery_worker import fixture_reload_benchmarks, purge_queue, unique_queue  # noqa: F401 (fixture)
+from tests.celery_worker import purge_queue, unique_queue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

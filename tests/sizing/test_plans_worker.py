@@ -14,16 +14,7 @@ import pytest
 
 from sizing.jobs.plan import run_plan
 from sizing.models import Job, JobStatus, Plan
-from tests.celery_worker import (  # noqa: F401 (fixtures)
-    Worker,
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-    purge_queue,
-    start_worker,
-    unique_queue,
-    wait_for_job,
-)
+from tests.celery_worker import purge_queue, start_worker, unique_queue, wait_for_job
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

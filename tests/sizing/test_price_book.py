@@ -19,7 +19,6 @@ from rest_framework.test import APIClient
 
 from sizing.models import CapacityRating, PriceBook
 from sizing.selectors.price_books import book_cache_key
-from tests.celery_worker import fixture_reload_benchmarks  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 

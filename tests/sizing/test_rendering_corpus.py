@@ -277,6 +277,7 @@ def _corpus(ask: Any) -> list[Case]:
     return list(_CORPUS)
 
 
+@pytest.mark.xdist_group("rendering-corpus")  # the corpus is built once per process (_corpus)
 def test_the_corpus_holds_every_kind_on_every_machine_and_each_answer_is_its_kind(asker: Any) -> None:
     machines = machine_kinds()
     assert [m.key for m in machines] == ["zaap", "z13", "z16", "z17", "sub-capacity", "midrange"]
@@ -516,6 +517,7 @@ def _advice_problems(name: str, a: Mapping[str, Any], body: Mapping[str, Any]) -
     return out
 
 
+@pytest.mark.xdist_group("rendering-corpus")  # the corpus is built once per process (_corpus)
 def test_every_surface_of_the_corpus_says_the_same_thing(
     api: Any, client: Any, user: Any, asker: Any, tmp_path: Path
 ) -> None:

@@ -13,13 +13,7 @@ import pytest
 
 from sizing.models import JobStatus
 from sizing.services.reports import HEAVY_BATCH_ROWS
-from tests.celery_worker import (  # noqa: F401 (fixtures)
-    Worker,
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-    wait_for_job,
-)
+from tests.celery_worker import Worker, wait_for_job
 from tests.sizing.test_reports import pdf_text
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

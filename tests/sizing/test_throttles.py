@@ -29,11 +29,7 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 
 from sizing.api.throttles import SCOPES
-from tests.celery_worker import (
-    REPO,
-    database_url,
-    fixture_reload_benchmarks,  # noqa: F401 (fixture)
-)
+from tests.celery_worker import REPO, database_url
 
 RATE = 5
 REQUESTS = 12

@@ -19,12 +19,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connections
 
-from tests.celery_worker import (  # noqa: F401 (pytest finds the worker's fixtures by name here)
-    Worker,
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-)
+from tests.celery_worker import Worker
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -30,12 +30,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 
 from frontend.page_corpus import Page, build, pages, visit
-from tests.celery_worker import (  # noqa: F401 (pytest finds the worker's fixtures by name here)
-    Worker,
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-)
+from tests.celery_worker import Worker
 from tests.sizing.test_ui_browser import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser]

@@ -16,11 +16,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.celery_worker import (  # noqa: F401 (pytest finds the worker's fixtures by name here)
-    fixture_jobs_worker,
-    fixture_reload_benchmarks,
-    fixture_session_worker,
-)
 from tests.sizing.test_ui_browser import ARTIFACTS, page  # noqa: F401 (the logged-in page fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
