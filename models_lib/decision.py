@@ -30,7 +30,7 @@ from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation
 from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations, group_evaluations
 from models_lib.feasibility import feasibility_step, group_fits
-from models_lib.group_memo import Memo, count_parts, knee_at, mp_note, shared
+from models_lib.group_memo import Memo, count_parts, knee_at, memoised, mp_note
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.pricing import rated_msu
@@ -151,7 +151,7 @@ def _decided(
     sat_of = saturation_at(basis, chosen, elig.value, rmodel)
     sat = sat_of(1.0)
     cp_factor = cp_cost_factor(basis, chosen.proj, chosen.gcp)
-    fitted = shared(memo, ("fit", 0, 0.0), lambda: fitted_parts(rmodel, cost.level))
+    fitted = memoised(memo, ("fit", 0, 0.0), lambda: fitted_parts(rmodel, cost.level))
     rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps, cost.level, fitted)
     band = _band(pw, chosen)
     rng = ranges(
@@ -168,7 +168,7 @@ def _decided(
         *chosen_warnings(
             chosen,
             req,
-            shared(memo, ("projection", chosen.n, float(chosen.ziips)), lambda: projection_warnings(chosen.proj)),
+            memoised(memo, ("projection", chosen.n, float(chosen.ziips)), lambda: projection_warnings(chosen.proj)),
         ),
         *saturation_warnings(req.t, chosen, sat.tps, req.policy, lower_bound),
         *software_warnings(sat, rmodel, pw.config),
@@ -189,7 +189,7 @@ def _decided(
     )
     assumptions = (
         *choice.assumptions,
-        *shared(
+        *memoised(
             memo,
             ("final" if chosen.proj.is_identity() else "final, projected", chosen.n, band),
             lambda: final_assumptions(req.policy, chosen, band, rmodel, cost.level),
@@ -251,7 +251,7 @@ def _other_sentences(alt_pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[
     for ev, req, basis, fit in zip(evals, reqs, bases, fits, strict=True):
         chosen = choose(ev, req, alt_pw.response, basis, alt_pw.target_machine_type).chosen
         key = ("count", chosen.n, float(chosen.ziips))
-        ratings = shared(memo, key, lambda: capacity_ratings(alt_pw.capacity, chosen, alt_pw.capacity_setting))  # noqa: B023
+        ratings = memoised(memo, key, lambda: capacity_ratings(alt_pw.capacity, chosen, alt_pw.capacity_setting))  # noqa: B023
         msu = chosen.gcp * ratings[0].msu / chosen.n  # capacity_block's CP MSU used
         other = (chosen.n if fit else None, chosen.ziips if fit else None, chosen.util, msu)
         out.append(_other_sentence(alt_pw.policy.name, rule, other))
@@ -381,7 +381,7 @@ def _answer(
         specialty_engine=req.policy.name,
         specialty_engine_max=cap,
         binding_resource=binding_at_target(chosen, req.policy, pw.response, req.t, rt.closed_throughput),
-        saturation_binding=shared(
+        saturation_binding=memoised(
             memo, (f"binding {d.sat.binding}", 0, 0.0), lambda: binding_label(d.sat, req.policy, pw.response)
         ),
         saturation_kind=saturation_kind(finite_or_none(d.sat.tps), basis.cost_is_upper_bound, d.band),

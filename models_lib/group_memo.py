@@ -20,7 +20,7 @@ from models_lib.saturation_ranges import knee
 if TYPE_CHECKING:
     from models_lib.prepared import PreparedWorkload
 
-__all__ = ["Memo", "count_parts", "knee_at", "mp_note", "shared"]
+__all__ = ["Memo", "count_parts", "knee_at", "memoised", "mp_note"]
 
 #: The parts by (what, CP count or 0, a number: specialty engines, cost factor or band).
 Memo = dict[tuple[str, int, float], Any]
@@ -28,7 +28,7 @@ Memo = dict[tuple[str, int, float], Any]
 _T = TypeVar("_T")
 
 
-def shared(memo: Memo, key: tuple[str, int, float], make: Callable[[], _T]) -> _T:
+def memoised(memo: Memo, key: tuple[str, int, float], make: Callable[[], _T]) -> _T:
     """``make()``, once per ``key`` of ``memo``: a part of the answer that depends only on what
     the key states."""
     if key not in memo:
@@ -39,7 +39,7 @@ def shared(memo: Memo, key: tuple[str, int, float], make: Callable[[], _T]) -> _
 
 def count_parts(pw: PreparedWorkload, chosen: CountEvaluation, memo: Memo) -> tuple[CapacityRatings, ProjectionBasis]:
     """The capacity ratings and the basis's projection of ``chosen``'s CPs and specialty engines."""
-    return shared(
+    return memoised(
         memo,
         ("count", chosen.n, float(chosen.ziips)),
         lambda: (
@@ -51,7 +51,7 @@ def count_parts(pw: PreparedWorkload, chosen: CountEvaluation, memo: Memo) -> tu
 
 def mp_note(pw: PreparedWorkload, chosen: CountEvaluation, policy: EnginePolicy, memo: Memo) -> str | None:
     """:func:`~models_lib.answer_build.mp_effect_note`, once per (CPs, specialty engines)."""
-    note: str | None = shared(
+    note: str | None = memoised(
         memo, ("mp", chosen.n, float(chosen.ziips)), lambda: mp_effect_note(pw.capacity, chosen, policy)
     )
     return note
@@ -59,5 +59,5 @@ def mp_note(pw: PreparedWorkload, chosen: CountEvaluation, policy: EnginePolicy,
 
 def knee_at(pw: PreparedWorkload, n: int, cp_factor: float, memo: Memo) -> float | None:
     """:func:`~models_lib.saturation_ranges.knee`, once per CP count and cost factor."""
-    value = shared(memo, ("knee", n, cp_factor), lambda: knee(pw.response, n, cp_factor))
+    value = memoised(memo, ("knee", n, cp_factor), lambda: knee(pw.response, n, cp_factor))
     return value if isinstance(value, float) else None

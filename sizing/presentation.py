@@ -17,6 +17,7 @@ House rules for numbers, as a planner writes them:
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -929,17 +930,20 @@ def job_table(
     (:func:`job_column`) and every cell (:func:`job_cell`), a workload's path and configuration
     in product names."""
     names = names or NO_NAMES
+    at_path = list(columns).index("path") if "path" in columns else None
     body = []
     for row in rows:
-        cells = dict(zip(columns, row, strict=False))
+        path = row[at_path] if at_path is not None and at_path < len(row) else None
         out = []
-        for c in columns:
-            if c == "path":
-                out.append(names.path(cells[c]))
+        for c, value in itertools.zip_longest(columns, row[: len(columns)]):
+            if value is None or value == "":
+                out.append(DASH)
+            elif c == "path":
+                out.append(names.path(value))
             elif c == "configuration":
-                out.append(names.configuration(cells.get("path"), cells[c]))
+                out.append(names.configuration(path, value))
             else:
-                out.append(job_cell(c, cells.get(c)))
+                out.append(job_cell(c, value))
         body.append(out)
     return [job_column(c, engine) for c in columns], body
 

@@ -1228,6 +1228,9 @@ class BatchRow:
     error: str | None
     warning_codes: str
     cells: Json = field(repr=False, compare=False, default_factory=dict)
+    machine: str | None = None
+    #: the generation's specialty engine of the row's machine (zAAP on z10..zEC12/zBC12)
+    specialty_engine: str | None = None
 
     @classmethod
     def from_cells(cls, cells: Json) -> BatchRow:
@@ -1243,6 +1246,8 @@ class BatchRow:
             error=text(cells.get("error")),
             warning_codes=str(cells.get("warning_codes") or ""),
             cells=cells,
+            machine=text(cells.get("machine")),
+            specialty_engine=text(cells.get("specialty_engine")),
         )
 
 

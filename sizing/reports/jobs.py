@@ -388,7 +388,7 @@ def mix_section(result: JobResult, names: presentation.ProductNames = presentati
     ]
 
 
-def batch_section(result: JobResult) -> Section:
+def batch_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
     index = set(result.table_columns)
     rows = batch_rows(result)
     plot = Plot(
@@ -406,7 +406,9 @@ def batch_section(result: JobResult) -> Section:
 
     def value(r: BatchRow, col: str) -> str:
         if col == "path":
-            return f"{r.path} / {r.configuration}"
+            return f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}" if r.path else DASH
+        if col == "machine" and r.machine:
+            return names.machine(r.machine)
         if col == "warning_codes":
             codes = r.warning_codes.replace(",", " ").split()
             status = presentation.BATCH_STATUS_WORDS.get(str(r.status), "")
@@ -415,7 +417,7 @@ def batch_section(result: JobResult) -> Section:
             return text or DASH
         return presentation.job_cell(col, r.cells.get(col)) if col in index else DASH
 
-    engine = presentation.engines_word([str(r.cells.get("specialty_engine") or "") for r in rows])
+    engine = presentation.engines_word([r.specialty_engine or "" for r in rows])
     header = [
         "Path / configuration" if col == "path" else presentation.job_column(col, engine) for col in BATCH_COLUMNS
     ]
@@ -597,7 +599,13 @@ def job_story(
     charts, warnings, the result table and the basis of one job."""
     typed = JobResult.from_dict(result)
     warnings = _all_warnings(typed, names)
-    answer, chart, rest = _split_layout(mix_section(typed, names) if kind == "mix" else LAYOUTS[kind](typed))
+    answer, chart, rest = _split_layout(
+        mix_section(typed, names)
+        if kind == "mix"
+        else batch_section(typed, names)
+        if kind == "batch"
+        else LAYOUTS[kind](typed)
+    )
     story: Section = [*executive_summary(kind, params, answer, chart, warnings, names), PageBreak()]
     story += [*heading("The question"), key_values(param_rows(kind, params, typed, names))]
     story += rest
