@@ -177,7 +177,7 @@ def result_table(
 # -- one layout per kind -----------------------------------------------------------------------
 
 
-def curve_section(result: JobResult) -> Section:
+def curve_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
     series = result.series
     has_rt = result.response_time_data
     rt = Plot("Transactions per second", "Response time, ms" if has_rt else "Time on CPs (lower bound), ms")
@@ -229,7 +229,7 @@ def curve_section(result: JobResult) -> Section:
     ]
 
 
-def closed_section(result: JobResult) -> Section:
+def closed_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
     c = result.curve
     has_rt = result.response_time_data
     tput = Plot("Clients", "Throughput, TPS", [Series("throughput", c.clients, c.throughput_tps)])
@@ -269,7 +269,7 @@ def closed_section(result: JobResult) -> Section:
     ]
 
 
-def montecarlo_section(result: JobResult) -> Section:
+def montecarlo_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
     cps = result.cps_required
     hist = result.cps_histogram
     bars = Bars(
@@ -312,7 +312,7 @@ def montecarlo_section(result: JobResult) -> Section:
     ]
 
 
-def optimize_section(result: JobResult) -> Section:
+def optimize_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
     eng = result.specialty_engine
     front = result.frontier
     bars = Bars(
@@ -435,7 +435,9 @@ def batch_section(result: JobResult, names: presentation.ProductNames = presenta
     return out
 
 
-LAYOUTS: dict[str, Callable[[JobResult], Section]] = {
+#: Each job kind's layout: its result and the owner's product names (a layout that names no
+#: workload takes them too, so that every kind is called one way).
+LAYOUTS: dict[str, Callable[[JobResult, presentation.ProductNames], Section]] = {
     "curve": curve_section,
     "closed": closed_section,
     "montecarlo": montecarlo_section,
@@ -599,13 +601,7 @@ def job_story(
     charts, warnings, the result table and the basis of one job."""
     typed = JobResult.from_dict(result)
     warnings = _all_warnings(typed, names)
-    answer, chart, rest = _split_layout(
-        mix_section(typed, names)
-        if kind == "mix"
-        else batch_section(typed, names)
-        if kind == "batch"
-        else LAYOUTS[kind](typed)
-    )
+    answer, chart, rest = _split_layout(LAYOUTS[kind](typed, names))
     story: Section = [*executive_summary(kind, params, answer, chart, warnings, names), PageBreak()]
     story += [*heading("The question"), key_values(param_rows(kind, params, typed, names))]
     story += rest
