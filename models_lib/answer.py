@@ -23,6 +23,7 @@ from models_lib.answer_parts import (
     ResponseTime,
     SaturationBinding,
 )
+from models_lib.fastinit import fast_init
 from models_lib.pricing import ConfigurationCost
 
 if TYPE_CHECKING:
@@ -155,6 +156,7 @@ WARNING_INPUTS: Mapping[str, tuple[str, ...]] = {
 }
 
 
+@fast_init
 @dataclass(frozen=True)
 class SizingWarning:
     """A warning with a stable ``code`` (see :data:`WARNING_CODES`), a ``message``, its
@@ -175,6 +177,7 @@ class SizingWarning:
             raise ValueError(f"level must be one of {LEVEL_ORDER}, got {self.level!r}")
 
 
+@fast_init
 @dataclass(frozen=True)
 class SizingResult:
     """Result of :func:`size`.  All CPU figures are on the target machine.

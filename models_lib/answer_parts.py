@@ -14,6 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal, overload
 
+from models_lib.fastinit import fast_init
+
 __all__ = [
     "Alternative",
     "AnswerBasis",
@@ -72,6 +74,7 @@ class Record(Mapping[str, Any]):
         return len(self._keys())
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class CpuPerTran(Record):
     """CPU per transaction on the target, CP-ms: total, per pool, and the ends of its range."""
@@ -83,6 +86,7 @@ class CpuPerTran(Record):
     high: float | None
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class BusyEngines(Record):
     """Busy engines at the target rate: total, CPs, specialty engines, eligible work on CPs (IIPCP)."""
@@ -93,6 +97,7 @@ class BusyEngines(Record):
     ziip_on_gcp: float | None
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class ResponseTime(Record):
     """Response time, ms: the modelled value (``None`` without published response times) and its range."""
@@ -102,6 +107,7 @@ class ResponseTime(Record):
     high: float | None
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class Range(Sequence[float | None]):
     """[low, high] of a headline number (``None``: unbounded or unknown); reads as that pair."""
@@ -127,6 +133,7 @@ class Range(Sequence[float | None]):
     __hash__ = None  # type: ignore[assignment]  # equal to lists, so not hashable
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class Ranges(Record):
     """Ranges of CPs required, specialty engines, saturation (TPS) and response time (ms)."""
@@ -142,6 +149,7 @@ class Ranges(Record):
         return cls(none, none, none, none)
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class BindingAtTarget(Record):
     """The busiest resource at the target rate (``"cps"``, ``"specialty"``, ``"software"``,
@@ -152,6 +160,7 @@ class BindingAtTarget(Record):
     utilization: float | None
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class SaturationBinding(Record):
     """The resource that saturates first, and in words."""
@@ -160,6 +169,7 @@ class SaturationBinding(Record):
     label: str
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class CpPool(Record):
     """The target model's CPs: MIPS and MSU installed and used, utilisation."""
@@ -171,6 +181,7 @@ class CpPool(Record):
     utilization: float
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class SpecialtyPool(Record):
     """The specialty engines: MIPS installed and used (full-speed per-CP rating), utilisation; never priced."""
@@ -182,6 +193,7 @@ class SpecialtyPool(Record):
     priced: bool
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class CapacityBasis(Record):
     """The two models and ratings behind the capacity figures, and the projection factors;
@@ -205,6 +217,7 @@ class CapacityBasis(Record):
     mp_factor: float
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class IcfPool(Record):
     """Coupling-facility busy on its own ICF engines, outside the LPAR and not in the CPs sized:
@@ -214,6 +227,7 @@ class IcfPool(Record):
     note: str
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class Capacity(Record):
     """The target model's MIPS and MSU per pool at the CPs evaluated (served as ``capacity``);
@@ -230,6 +244,7 @@ class Capacity(Record):
     icf: IcfPool | None = None
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class FitSummary(Record):
     """The primary cost fit: component, slope (CP-ms per transaction), intercept (busy CPs), quality."""
@@ -248,6 +263,7 @@ class FitSummary(Record):
     weighting: str
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class ProjectionBasis(Record):
     """The LSPR projection of the CPs evaluated: from and to, factors, setting, source and ratings."""
@@ -263,6 +279,7 @@ class ProjectionBasis(Record):
     rating_ids: tuple[int | None, ...]
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class Share(Record):
     """A share (fraction) with its range."""
@@ -272,6 +289,7 @@ class Share(Record):
     high: float
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class ServerShare(Record):
     """The eligible part's share of the demand, its range, and how it was derived."""
@@ -282,6 +300,7 @@ class ServerShare(Record):
     source: str
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class NativeDemand(Record):
     """The demand on the measured LPAR before projection (payload and LPAR steps applied)."""
@@ -297,6 +316,7 @@ class NativeDemand(Record):
     lpar_factor_high: float | None = None
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class AnswerBasis(Record):
     """What the answer rests on: points, fit, projection, statements, assumptions, shares and the
@@ -326,6 +346,7 @@ class MostCarried(Record):
     ziips: int
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class Feasibility(Record):
     """``feasible``: whether the answer fits (:func:`models_lib.feasibility.fits_at`: every pool
@@ -348,6 +369,7 @@ class Feasibility(Record):
         return cls(True, None, None, None, None, None)
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class Alternative(Record):
     """What the other objective picks where it differs from the answer: ``objective``, the

@@ -14,6 +14,7 @@ from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, cp_cost_factor, with_response
+from models_lib.fastinit import fast_init
 from models_lib.response import ResponseModel
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ class RateRequest:
     pricer: Pricer | None = None
 
 
+@fast_init
 @dataclass(frozen=True)
 class Choice:
     """``required``: the count the objective picks among those that carry the demand (``None``:

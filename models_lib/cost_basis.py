@@ -15,11 +15,13 @@ from typing import Any
 from models_lib.answer import SizingWarning
 from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel, Interval, LinearFit
+from models_lib.fastinit import fast_init
 from models_lib.inputs import ConfigurationData
 
 __all__ = ["Basis", "consistent_parts", "extrapolation_warnings", "points_demand", "points_notes"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Basis:
     """Native CPU demand at one rate, before projection (busy engines on the measured LPAR).

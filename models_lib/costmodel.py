@@ -42,6 +42,7 @@ import numpy.typing as npt
 from scipy import stats
 
 from models_lib.checks import InputError
+from models_lib.fastinit import fast_init
 from models_lib.inputs import CPU_COMPONENTS, ConfigurationData, PayloadScaling
 
 __all__ = [
@@ -108,6 +109,7 @@ IntervalKind = Literal["prediction", "confidence"]
 _LEVERAGE_EPS = 1e-9
 
 
+@fast_init
 @dataclass(frozen=True)
 class Interval:
     """A two-sided interval.

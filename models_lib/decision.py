@@ -29,6 +29,7 @@ from models_lib.choice import Choice, RateRequest, choose, chosen_warnings, proj
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation
 from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations, group_evaluations
+from models_lib.fastinit import fast_init
 from models_lib.feasibility import feasibility_step, group_fits
 from models_lib.group_memo import Memo, count_parts, knee_at, memoised, mp_note
 from models_lib.levels import as_measured
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = ["answer_at", "answers_at"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class _Decision:
     """The chosen configuration at one rate and what follows from it (internal to :func:`answer_at`)."""

@@ -35,6 +35,7 @@ import numpy.typing as npt
 from models_lib.capacity import MAX_CPS, Projection, mp_projection
 from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel, student_t_quantile
+from models_lib.fastinit import fast_init
 from models_lib.inputs import CapacityTable, ComponentCost, ConfigurationData, SpecialtyEngineRules
 from models_lib.limits import engine_limits
 from models_lib.ziip import ziips_required
@@ -418,6 +419,7 @@ def split_pools_array(
     return gcp, special, np.broadcast_to(engines, special.shape).astype(np.float64)
 
 
+@fast_init
 @dataclass(frozen=True)
 class Saturation:
     """Rate at which the first resource saturates, transactions/s, and that resource.

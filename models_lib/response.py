@@ -59,6 +59,7 @@ from scipy import optimize, special, stats
 
 from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel
+from models_lib.fastinit import fast_init
 from models_lib.inputs import ConfigurationData
 from models_lib.queueing import erlang_c
 from models_lib.response_interval import ResponseInterval, response_interval
@@ -172,6 +173,7 @@ class ResponseFit:
     interval: ResponseInterval | None = None
 
 
+@fast_init
 @dataclass(frozen=True)
 class ResponseBreakdown:
     """Response time at one rate, ms.

@@ -17,6 +17,7 @@ from models_lib.answer import SizingWarning
 from models_lib.choice import RateRequest
 from models_lib.cost_basis import Basis
 from models_lib.evaluation import CountEvaluation, ziip_residence_ms
+from models_lib.fastinit import fast_init
 from models_lib.queueing import Station, mva
 from models_lib.response import ResponseModel
 from models_lib.saturation_ranges import CLOSED_TOLERANCE
@@ -24,6 +25,7 @@ from models_lib.saturation_ranges import CLOSED_TOLERANCE
 __all__ = ["ResponseTimes", "closed_network", "fitted_parts", "response_step"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class ResponseTimes:
     """Response time at the chosen count, ms, and the closed network's throughput.
