@@ -234,10 +234,15 @@ def choose(
 
 
 def _engine_ratio_warning(
-    policy: EnginePolicy, chosen: CountEvaluation, given: int | None, cps_given: int | None
+    policy: EnginePolicy,
+    chosen: CountEvaluation,
+    given: int | None,
+    cps_given: int | None,
+    found: tuple[int | None] | None = None,
 ) -> SizingWarning | None:
-    """``engine-ratio`` when the rules cap the specialty engines below what the work needs."""
-    cap = policy.max_engines(chosen.n)
+    """``engine-ratio`` when the rules cap the specialty engines below what the work needs
+    (``found``: the cap, :meth:`~models_lib.engine.EnginePolicy.max_engines`, already found)."""
+    cap = policy.max_engines(chosen.n) if found is None else found[0]
     want = chosen.needed if given is None else given
     if cap is None or want <= cap:
         return None
@@ -277,10 +282,14 @@ def projection_warnings(proj: Projection) -> tuple[SizingWarning, ...]:
 
 
 def chosen_warnings(
-    chosen: CountEvaluation, req: RateRequest, projection: tuple[SizingWarning, ...] | None = None
+    chosen: CountEvaluation,
+    req: RateRequest,
+    projection: tuple[SizingWarning, ...] | None = None,
+    cap: tuple[int | None] | None = None,
 ) -> list[SizingWarning]:
     """``projection``, ``ziip-overflow`` and ``engine-ratio`` at the chosen CP count;
-    ``projection``: :func:`projection_warnings` of ``chosen.proj``, already found."""
+    ``projection``: :func:`projection_warnings` of ``chosen.proj``, already found; ``cap``:
+    ``(req.policy.max_engines(chosen.n),)``, already found."""
     out = list(projection_warnings(chosen.proj) if projection is None else projection)
     if req.ziips is not None and chosen.on_gcp > 0.0:
         out.append(
@@ -291,5 +300,5 @@ def chosen_warnings(
                 f"{chosen.on_gcp:.3g} run on CPs (IIPCP)",
             )
         )
-    ratio = _engine_ratio_warning(req.policy, chosen, req.ziips, req.cps)
+    ratio = _engine_ratio_warning(req.policy, chosen, req.ziips, req.cps, cap)
     return out if ratio is None else [*out, ratio]

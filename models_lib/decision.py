@@ -19,33 +19,33 @@ from models_lib.answer_build import (
     capacity_block,
     capacity_ratings,
     end_totals,
-    final_assumptions,
     limit_warnings,
     lpar_breakdown,
     per_tran_ms,
 )
 from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, Ranges, ResponseTime
-from models_lib.choice import Choice, RateRequest, choose, chosen_warnings, projection_warnings
+from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation
-from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations, group_evaluations
+from models_lib.evaluation import CountEvaluation, Target, evaluations, group_evaluations
 from models_lib.fastinit import fast_init
 from models_lib.feasibility import feasibility_step, group_fits
-from models_lib.group_memo import Memo, count_parts, knee_at, memoised, mp_note
+from models_lib.group_memo import Memo, band_of, count_parts, decision_parts, knee_at, memoised
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.pricing import rated_msu
 from models_lib.regions import fixed_base_warnings
-from models_lib.response_step import ResponseTimes, fitted_parts, response_step
+from models_lib.response_step import ResponseTimes, response_step
 from models_lib.saturation_ranges import (
     Ends,
     binding_at_target,
     binding_label,
     group_range_ends,
+    range_ends,
     range_scales,
-    ranges,
-    saturation_at,
+    ranges_of,
     saturation_warnings,
+    saturations,
     software_warnings,
 )
 from models_lib.scope import Eligibility
@@ -80,10 +80,6 @@ def _every(req: RateRequest) -> bool:
     return req.sla is not None or req.objective == "least-cost"
 
 
-def _band(pw: PreparedWorkload, chosen: CountEvaluation) -> float:
-    return 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else pw.projection_band
-
-
 def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest, memo: Memo) -> tuple[_Decision, Eligibility]:
     """Basis at the rate -> CP counts -> choice -> saturation -> response time -> ranges."""
     basis = cost.at(req.t)
@@ -112,7 +108,7 @@ def _decide_group(
         choose(ev, req, pw.response, basis, pw.target_machine_type)
         for ev, req, basis in zip(evals, reqs, bases, strict=True)
     ]
-    scales = [range_scales(basis, _band(pw, choice.chosen)) for basis, choice in zip(bases, choices, strict=True)]
+    scales = [range_scales(basis, band_of(pw, choice.chosen)) for basis, choice in zip(bases, choices, strict=True)]
     low, high = (totals * np.array([s[k] for s in scales], dtype=np.float64) for k in (0, 1))
     ends = (pw.target(elig.low, first.ziips), pw.target(elig.high, first.ziips))
     f0, f1, f2, f3 = group_range_ends(
@@ -122,9 +118,13 @@ def _decide_group(
     fits = group_fits(pw, [req.t for req in reqs], cps=first.cps, ziips=first.ziips, sla=first.sla)
     per_tran = end_totals([choice.chosen for choice in choices], bases, ends)
     return [
-        (_decided(pw, cost, req, basis, choice, memo, ((f0[i], f1[i], f2[i], f3[i]), fits[i], per_tran[i], ends)), elig)
+        (_decided(pw, cost, req, basis, choice, memo, ((f0[i], f1[i], f2[i], f3[i]), fits[i], per_tran[i], ends, scales[i])), elig)
         for i, (req, basis, choice) in enumerate(zip(reqs, bases, choices, strict=True))
-    ]
+    ]  # fmt: skip
+
+
+#: The feasibility of a rate that fits (one record: it says nothing of the rate).
+_FITS = Feasibility.fits()
 
 
 def _decided(
@@ -134,73 +134,69 @@ def _decided(
     basis: Basis,
     choice: Choice,
     memo: Memo,
-    group: tuple[Ends, bool, Sequence[float], tuple[Target, Target]] | None = None,
+    group: tuple[Ends, bool, Sequence[float], tuple[Target, Target], tuple[float, float]] | None = None,
 ) -> _Decision:
     """Chosen configuration -> saturation -> response time -> ranges -> feasibility, warnings
     and assumptions; ``group``: the ends of the ranges, whether the rate fits, the totals at
-    the ends of the CPU per transaction and the targets at the ends of the eligible share,
+    the ends of the CPU per transaction, the targets at the ends of the eligible share and the
+    scales of the ends of the cost range (:func:`~models_lib.saturation_ranges.range_scales`),
     already found for a group of rates.  What does not depend on the rate, or only on the
     chosen CPs and specialty engines, is found once per ``memo`` (:mod:`models_lib.group_memo`)."""
     elig = pw.eligibility
     assert elig is not None
-    if group is None:
-        found, fits, totals = None, None, None
-        ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
-    else:
-        found, fits, totals, ends = group
     rmodel = pw.response
     chosen = choice.chosen
-    sat_of = saturation_at(basis, chosen, elig.value, rmodel)
-    sat = sat_of(1.0)
-    cp_factor = cp_cost_factor(basis, chosen.proj, chosen.gcp)
-    fitted = memoised(memo, ("fit", 0, 0.0), lambda: fitted_parts(rmodel, cost.level))
+    band, projection, tail, fitted, cap = decision_parts(pw, cost.level, req.policy, chosen, memo)
+    if group is None:
+        fits, totals = None, None
+        ends = (pw.target(elig.low, req.ziips), pw.target(elig.high, req.ziips))
+        scales = range_scales(basis, band)
+        found = range_ends(basis, ends, pw.counts, scales, req.cps, req.umax, req.objective, req.pricer)
+    else:
+        found, fits, totals, ends, scales = group
+    sat, s_lo, s_hi = saturations(basis, chosen, elig.value, rmodel, scales)
+    # cp_cost_factor(basis, chosen.proj, chosen.gcp), its operations
+    factor = chosen.proj.factor
+    native_on_target = basis.total * factor
+    gcp_share = chosen.gcp / native_on_target if native_on_target > 0 else 1.0
+    cp_factor = factor * basis.payload_factor * max(gcp_share, 1e-12)
     rt = response_step(rmodel, chosen, basis, req, cp_factor, sat.tps, cost.level, fitted)
-    band = _band(pw, chosen)
-    rng = ranges(
-        basis, ends, pw.counts, chosen, req.cps, req.umax, sat_of, band, (rt.low, rt.high),
-        choice.required is not None, req.objective, req.pricer, found,
+    # the low end: high cost and the software limit's low end; the high end: low cost and its high end
+    rng = ranges_of(
+        found, chosen, req.cps, choice.required is not None, (s_lo, s_hi), (rt.low, rt.high),
+        memoised(memo, ("ranges", 0, 0.0), dict),
     )  # fmt: skip
     lower_bound = basis.cost_is_upper_bound and band == 0.0
-    fit = feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), req.sla, rt.value, fits)
+    fit = (
+        _FITS
+        if fits
+        else feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), req.sla, rt.value, fits)
+    )
     warnings = (
         *(() if fit.message is None else (SizingWarning("does-not-fit", fit.message),)),
         *basis.warnings,
         *(() if elig.warning is None else (elig.warning,)),
         *choice.warnings,
-        *chosen_warnings(
-            chosen,
-            req,
-            memoised(memo, ("projection", chosen.n, float(chosen.ziips)), lambda: projection_warnings(chosen.proj)),
-        ),
+        *chosen_warnings(chosen, req, projection, cap),
         *saturation_warnings(req.t, chosen, sat.tps, req.policy, lower_bound),
         *software_warnings(sat, rmodel, pw.config),
         *rt.warnings,
         *limit_warnings(pw.config, req.t),
         *fixed_base_warnings(pw.config, basis, req.t),
     )
-    setting = pw.capacity_setting
-    warnings = as_measured(
-        warnings,
-        pw.config,
-        target_machine_type=pw.target_machine_type,
-        full_speed=setting is None or setting == pw.capacity.full_speed_setting.get(pw.target_machine_type),
-        payload_factor=cost.payload.factor,
-        cps=req.cps,
-        specialty=chosen.ziips,
-        tps=req.t,
-    )
-    assumptions = (
-        *choice.assumptions,
-        *memoised(
-            memo,
-            ("final" if chosen.proj.is_identity() else "final, projected", chosen.n, band),
-            lambda: final_assumptions(req.policy, chosen, band, rmodel, cost.level),
-        ),
-        *((pw.smt2_statement,) if pw.smt2_statement else ()),
-    )
-    mp = mp_note(pw, chosen, req.policy, memo)
-    if mp is not None:
-        assumptions = (*assumptions, mp)
+    if req.cps is not None:  # as_measured changes nothing without CPs given
+        setting = pw.capacity_setting
+        warnings = as_measured(
+            warnings,
+            pw.config,
+            target_machine_type=pw.target_machine_type,
+            full_speed=setting is None or setting == pw.capacity.full_speed_setting.get(pw.target_machine_type),
+            payload_factor=cost.payload.factor,
+            cps=req.cps,
+            specialty=chosen.ziips,
+            tps=req.t,
+        )
+    assumptions = (*choice.assumptions, *tail)
     return _Decision(basis, choice, sat, cp_factor, rt, rng, fit, warnings, assumptions, band, ends, totals)
 
 

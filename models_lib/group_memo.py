@@ -11,16 +11,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from models_lib.answer_build import CapacityRatings, capacity_ratings, mp_effect_note, projection_basis
+from models_lib.answer import SizingWarning
+from models_lib.answer_build import (
+    CapacityRatings,
+    capacity_ratings,
+    final_assumptions,
+    mp_effect_note,
+    projection_basis,
+)
 from models_lib.answer_parts import ProjectionBasis
+from models_lib.choice import projection_warnings
 from models_lib.engine import EnginePolicy
 from models_lib.evaluation import CountEvaluation
+from models_lib.response_step import fitted_parts
 from models_lib.saturation_ranges import knee
 
 if TYPE_CHECKING:
     from models_lib.prepared import PreparedWorkload
 
-__all__ = ["Memo", "count_parts", "knee_at", "memoised", "mp_note"]
+__all__ = ["DecisionParts", "Memo", "band_of", "count_parts", "decision_parts", "knee_at", "memoised", "mp_note"]
 
 #: The parts by (what, CP count or 0, a number: specialty engines, cost factor or band).
 Memo = dict[tuple[str, int, float], Any]
@@ -61,3 +70,38 @@ def knee_at(pw: PreparedWorkload, n: int, cp_factor: float, memo: Memo) -> float
     """:func:`~models_lib.saturation_ranges.knee`, once per CP count and cost factor."""
     value = memoised(memo, ("knee", n, cp_factor), lambda: knee(pw.response, n, cp_factor))
     return value if isinstance(value, float) else None
+
+
+def band_of(pw: PreparedWorkload, chosen: CountEvaluation) -> float:
+    """The projection band of the ranges at ``chosen``: none where nothing is projected."""
+    return 0.0 if chosen.proj.is_identity() and chosen.zproj.is_identity() else pw.projection_band
+
+
+#: What :func:`decision_parts` finds: band, projection warnings, assumptions, the fit's parts and the cap.
+DecisionParts = tuple[
+    float, tuple[SizingWarning, ...], tuple[str, ...], tuple[float, tuple[SizingWarning, ...]], tuple[int | None]
+]
+
+
+def decision_parts(
+    pw: PreparedWorkload, level: float, policy: EnginePolicy, chosen: CountEvaluation, memo: Memo
+) -> DecisionParts:
+    """What :func:`models_lib.decision._decided` reads that depends only on the chosen CPs and
+    specialty engines (the group's options aside), once per (CPs, specialty engines): the
+    projection band (:func:`band_of`), the projection's warnings, the assumptions after the
+    choice's (the rules, the band, the split and the response model; the SMT-2 statement; the MP
+    note), the response fit's parts (:func:`~models_lib.response_step.fitted_parts`, at
+    ``level``, once per ``memo``) and ``(policy.max_engines(chosen.n),)``."""
+    key = ("decided", chosen.n, float(chosen.ziips))
+    parts: DecisionParts | None = memo.get(key)
+    if parts is None:
+        band = band_of(pw, chosen)
+        tail = (
+            *final_assumptions(policy, chosen, band, pw.response, level),
+            *((pw.smt2_statement,) if pw.smt2_statement else ()),
+        )
+        mp = mp_note(pw, chosen, policy, memo)
+        fitted = memoised(memo, ("fit", 0, 0.0), lambda: fitted_parts(pw.response, level))
+        cap = (policy.max_engines(chosen.n),)
+        parts = memo[key] = (band, projection_warnings(chosen.proj), tail if mp is None else (*tail, mp), fitted, cap)
+    return parts

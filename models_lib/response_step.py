@@ -18,7 +18,8 @@ from models_lib.choice import RateRequest
 from models_lib.cost_basis import Basis
 from models_lib.evaluation import CountEvaluation, ziip_residence_ms
 from models_lib.fastinit import fast_init
-from models_lib.queueing import Station, mva
+from models_lib.queueing import Station, erlang_c, mva
+from models_lib.queueing.erlang import _erlang_c_scalar
 from models_lib.response import ResponseModel
 from models_lib.saturation_ranges import CLOSED_TOLERANCE
 
@@ -66,26 +67,65 @@ def _open(
     spread: float,
 ) -> tuple[float | None, float | None, float | None]:
     """(value, low, high) of the open network at ``t`` below saturation; ``spread`` is the
-    prediction interval's half-width, ms."""
+    prediction interval's half-width, ms.  The parts of :meth:`ResponseModel.breakdown` it reads
+    (:func:`_cp_times`), the software station's wait found once for the three costs."""
     rt_value = rt_low = rt_high = None
     n = chosen.n
     lo_ratio, hi_ratio = ratios
+    software = (0.0, True) if rmodel.software is None else _software_wait(rmodel, t)
     if lo_ratio > 0.0:  # a bounds-only path without a lower bound has no CPU floor
-        bd_lo = rmodel.breakdown(t, cps=n, cost_factor=cp_factor * lo_ratio)
-        rt_low = bd_lo.lower_bound_ms + ziip_residence_ms(chosen.ziip * lo_ratio, chosen.ziips, t)
-    if rmodel.has_response_data:
-        bd = rmodel.breakdown(t, cps=n, cost_factor=cp_factor)
-        assert bd.total_ms is not None
-        rt_value = bd.total_ms + ziip_residence_ms(chosen.ziip * 1.0, chosen.ziips, t)
+        lower, _ = _cp_times(rmodel, t, n, cp_factor * lo_ratio, software)
+        rt_low = lower + ziip_residence_ms(chosen.ziip * lo_ratio, chosen.ziips, t)
+    if rmodel.fixed_ms is not None:  # has_response_data
+        _, total = _cp_times(rmodel, t, n, cp_factor, software)
+        assert total is not None
+        rt_value = total + ziip_residence_ms(chosen.ziip * 1.0, chosen.ziips, t)
         rt_low = max(rt_low or 0.0, rt_value - spread)
         hi_f = cp_factor * hi_ratio
         if rmodel.saturation_tps(cps=n, cost_factor=hi_f) > t:
-            r_hi = rmodel.response_time_ms(t, cps=n, cost_factor=hi_f)
+            _, r_hi = _cp_times(rmodel, t, n, hi_f, software)
             assert r_hi is not None
             rt_high = r_hi + ziip_residence_ms(chosen.ziip * hi_ratio, chosen.ziips, t) + spread
         else:
             rt_high = math.inf  # the high end of the CPU range saturates: no upper bound
     return rt_value, rt_low, rt_high
+
+
+def _software_wait(rmodel: ResponseModel, t: float) -> tuple[float, bool]:
+    """The software station's wait at ``t``, ms, and whether it is stable, as
+    :meth:`ResponseModel.breakdown` finds them (0 and stable without a station)."""
+    if rmodel.software is None:
+        return 0.0, True
+    m, s = rmodel.software.servers, rmodel.software.service_s
+    sw_load = t * s
+    if t < m / s and sw_load < m:
+        return erlang_c(m, sw_load) * s / (m - sw_load) * 1000.0, True
+    return math.inf, False
+
+
+def _cp_times(
+    rmodel: ResponseModel, t: float, n: int, cost_factor: float, software: tuple[float, bool]
+) -> tuple[float, float | None]:
+    """``(lower_bound_ms, total_ms)`` of ``rmodel.breakdown(t, cps=n, cost_factor=cost_factor)``
+    with the same operations, ``software``: :func:`_software_wait` at ``t``.  Inputs the
+    breakdown would refuse go to it (it raises)."""
+    f = float(cost_factor)
+    if not (type(t) is float and 0.0 <= t < math.inf and type(n) is int and n >= 1 and 0.0 < f < math.inf):
+        bd = rmodel.breakdown(t, cps=n, cost_factor=cost_factor)
+        return bd.lower_bound_ms, bd.total_ms
+    b = rmodel.cp_seconds * f  # as projected(): CP-seconds and fixed busy CPs scaled by f
+    a = rmodel.intercept_cps * f
+    load = max(a + b * t, 0.0)
+    service = b * 1000.0
+    sw, sw_stable = software
+    if t < (n - a) / b and load < n:
+        # erlang_c's checks hold: n is an int >= 1, 0 <= load < n
+        cp_res = (b + _erlang_c_scalar(n, load) * b / (n - load)) * 1000.0
+        lower = service + (cp_res - service) + sw
+        if rmodel.fixed_ms is None:
+            return lower, None
+        return lower, (rmodel.fixed_ms + cp_res + sw if sw_stable else math.inf)
+    return service + math.inf + sw, (None if rmodel.fixed_ms is None else math.inf)
 
 
 def response_step(
@@ -124,9 +164,9 @@ def response_step(
         rt_value, rt_low, rt_high = _open(rmodel, chosen, t, cp_factor, (lo_ratio, hi_ratio), spread)
     if rmodel is not None and rmodel.floor_ms is not None:
         rt_low = max(rt_low or 0.0, rmodel.floor_ms)
-    warnings.extend(_response_warnings(req, n, rmodel, rt_value, rt_low))
-    warnings.extend(weak)
-    return ResponseTimes(rt_value, rt_low, rt_high, closed_x, tuple(warnings))
+    return ResponseTimes(
+        rt_value, rt_low, rt_high, closed_x, (*warnings, *_response_warnings(req, n, rmodel, rt_value, rt_low), *weak)
+    )
 
 
 def fitted_parts(rmodel: ResponseModel | None, level: float) -> tuple[float, tuple[SizingWarning, ...]]:

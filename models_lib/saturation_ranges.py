@@ -29,8 +29,11 @@ __all__ = [
     "binding_label",
     "group_range_ends",
     "knee",
+    "range_ends",
     "ranges",
+    "ranges_of",
     "saturation_at",
+    "saturations",
     "saturation_warnings",
     "servers_text",
     "software_warnings",
@@ -67,6 +70,41 @@ def saturation_at(
         )
 
     return at
+
+
+def saturations(
+    basis: Basis, chosen: CountEvaluation, fraction: float, rmodel: ResponseModel | None, scales: tuple[float, float]
+) -> tuple[Saturation, float, float]:
+    """``saturation_at(basis, chosen, fraction, rmodel)`` at the centre, and the rates of its
+    ``(hi, 0)`` and ``(lo, 1)`` (``scales``: :func:`range_scales`), what :func:`ranges` reads:
+    the same operations as :func:`models_lib.engine.saturation`, the demand's capacity found
+    once for the three."""
+    station = None if rmodel is None else rmodel.software
+    central = None if station is None else station.saturation_tps()
+    cpcap = chosen.n / chosen.proj.factor
+    alone = math.inf if fraction >= 1.0 else cpcap / (1.0 - fraction)
+    engines = chosen.ziips
+    helped = math.inf if engines is None else cpcap + engines / chosen.zproj.factor
+    native = min(alone, helped)
+    intercept, slope = basis.intercept, basis.slope
+
+    def tps(scale: float, software: float | None) -> float:
+        scaled = slope * scale
+        sat = (native - intercept * scale) / scaled if scaled > 0 else math.inf
+        return software if software is not None and software < sat else sat
+
+    lo, hi = scales
+    if station is not None and station.saturation_low is not None:
+        s_lo, s_hi = tps(hi, station.saturation_low), tps(lo, station.saturation_high)
+    else:
+        s_lo, s_hi = tps(hi, central), tps(lo, central)
+    scaled = slope * 1.0
+    sat = (native - intercept * 1.0) / scaled if scaled > 0 else math.inf
+    if central is not None and central < sat:
+        return Saturation(central, "software"), s_lo, s_hi
+    if not math.isfinite(sat):
+        return Saturation(sat, "none"), s_lo, s_hi
+    return Saturation(sat, "specialty" if helped < alone else "cps"), s_lo, s_hi
 
 
 #: The evaluations at the ends of the ranges: fewest and most CPs, fewest and most specialty engines.
@@ -107,6 +145,25 @@ def ranges(
     evaluated (:func:`range_scales` and :func:`group_range_ends`, for a group of rates).
     """
     lo, hi = range_scales(basis, band)
+    if found is None:
+        found = range_ends(basis, ends, counts, (lo, hi), cps_given, umax, objective, pricer)
+    # the low end: high cost and the software limit's low end; the high end: low cost and its high end
+    return ranges_of(found, chosen, cps_given, sized, (sat_of(hi, 0).tps, sat_of(lo, 1).tps), rt)
+
+
+def range_ends(
+    basis: Basis,
+    ends: tuple[Target, Target],
+    counts: Sequence[int],
+    scales: tuple[float, float],
+    cps_given: int | None,
+    umax: float,
+    objective: str = "fewest-cps",
+    pricer: Pricer | None = None,
+) -> Ends:
+    """The evaluations at the four ends of :func:`ranges` at one rate (fewest and most CPs,
+    fewest and most specialty engines; ``scales``: :func:`range_scales`)."""
+    lo, hi = scales
 
     def at(scale: float, target: Target) -> CountEvaluation | None:
         scaled = basis.total * scale
@@ -122,24 +179,58 @@ def ranges(
                     break  # no later count spills less or has fewer engines (it may cost less)
         return pick(within, objective, pricer) if within else None
 
-    if found is None:
-        c_lo, c_hi = at(lo, ends[1]), at(hi, ends[0])
-        z_lo, z_hi = at(lo, ends[0]), at(hi, ends[1])
+    return at(lo, ends[1]), at(hi, ends[0]), at(lo, ends[0]), at(hi, ends[1])
+
+
+def ranges_of(
+    found: Ends,
+    chosen: CountEvaluation,
+    cps_given: int | None,
+    sized: bool,
+    sat: tuple[float, float],
+    rt: tuple[float | None, float | None],
+    shared: dict[tuple[int | None, int | None], Range] | None = None,
+) -> Ranges:
+    """The :class:`Ranges` of :func:`ranges` from what it found: the evaluations at the four
+    ends (``found``), the saturation rates at the ends of the cost range (``sat``: at the high
+    cost and the software limit's low end, at the low cost and its high end) and the ends of
+    the response time (``rt``); ``shared``: the ranges of counts already made (for a group of
+    rates), by their ends."""
+    c_lo, c_hi, z_lo, z_hi = found
+    if cps_given is None:
+        cps = (None if c_lo is None or not sized else c_lo.n, None if c_hi is None or not sized else c_hi.n)
     else:
-        c_lo, c_hi, z_lo, z_hi = found
-    # the low end: high cost and the software limit's low end; the high end: low cost and its high end
-    s_lo, s_hi = sat_of(hi, 0).tps, sat_of(lo, 1).tps
-    cps = (
-        Range(*(None if e is None or not sized else float(e.n) for e in (c_lo, c_hi)))
-        if cps_given is None
-        else Range(float(chosen.n), float(chosen.n))
-    )
+        cps = (chosen.n, chosen.n)
+    ziips = (None if z_lo is None else z_lo.ziips, None if z_hi is None else z_hi.ziips)
+    s_lo, s_hi = sat
+    r_lo, r_hi = rt
     return Ranges(
-        cps=cps,
-        ziips=Range(*(None if e is None else float(e.ziips) for e in (z_lo, z_hi))),
-        saturation_tps=Range(finite_or_none(s_lo), finite_or_none(s_hi)),
-        response_time_ms=Range(finite_or_none(rt[0]), finite_or_none(rt[1])),
-    )
+        _counts_range(cps, shared),
+        _counts_range(ziips, shared),
+        Range(
+            None if s_lo is None or not math.isfinite(s_lo) else float(s_lo),
+            None if s_hi is None or not math.isfinite(s_hi) else float(s_hi),
+        ),
+        Range(
+            None if r_lo is None or not math.isfinite(r_lo) else float(r_lo),
+            None if r_hi is None or not math.isfinite(r_hi) else float(r_hi),
+        ),
+    )  # the ends as finite_or_none finds them
+
+
+def _counts_range(
+    ends: tuple[int | None, int | None], shared: dict[tuple[int | None, int | None], Range] | None
+) -> Range:
+    """``Range`` of two counts as floats, one record per pair in ``shared`` (ranges are records
+    nothing changes: the answers of a group share them)."""
+    if shared is None:
+        lo, hi = ends
+        return Range(None if lo is None else float(lo), None if hi is None else float(hi))
+    out = shared.get(ends)
+    if out is None:
+        lo, hi = ends
+        out = shared[ends] = Range(None if lo is None else float(lo), None if hi is None else float(hi))
+    return out
 
 
 def group_range_ends(
