@@ -26,7 +26,7 @@ from models_lib.answer_build import (
     per_tran_ms,
 )
 from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, Ranges, ResponseTime
-from models_lib.choice import Choice, RateRequest, choose, chosen_warnings, projection_warnings
+from models_lib.choice import Choice, RateRequest, choose, chosen_of, chosen_warnings, projection_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation
 from models_lib.evaluation import CountEvaluation, Target, cp_cost_factor, evaluations, group_evaluations
@@ -269,7 +269,7 @@ def _other_sentences(
     out = []
     memo: Memo = {}
     for ev, req, basis, fit in zip(evals, reqs, bases, fits, strict=True):
-        chosen = choose(ev, req, alt_pw.response, basis, alt_pw.target_machine_type).chosen
+        chosen = chosen_of(ev, req, alt_pw.response, basis)
         key = ("count", chosen.n, float(chosen.ziips))
         ratings = memoised(memo, key, lambda: capacity_ratings(alt_pw.capacity, chosen, alt_pw.capacity_setting))  # noqa: B023
         msu = chosen.gcp * ratings[0].msu / chosen.n  # capacity_block's CP MSU used
