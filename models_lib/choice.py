@@ -27,6 +27,7 @@ __all__ = [
     "Choice",
     "RateRequest",
     "canonical_objective",
+    "chosen_of",
     "choose",
     "chosen_warnings",
     "projection_warnings",
@@ -159,12 +160,12 @@ def _sla_unreachable(
 
 
 def _required(
-    evals: Sequence[CountEvaluation], req: RateRequest, rmodel: ResponseModel | None, basis: Basis
+    util_ok: list[CountEvaluation], req: RateRequest, rmodel: ResponseModel | None, basis: Basis
 ) -> tuple[CountEvaluation | None, list[SizingWarning], list[str]]:
-    """The smallest count within the ceiling, raised to the first that meets the goal (when one
-    does: the first meeting count keeps "more TPS never needs fewer CPs")."""
-    umax, sla = req.umax, req.sla
-    util_ok = [e for e in evals if e.util <= umax + UTIL_EPS]
+    """The smallest count within the ceiling (``util_ok``: the evaluations within it), raised to
+    the first that meets the goal (when one does: the first meeting count keeps "more TPS never
+    needs fewer CPs")."""
+    sla = req.sla
     if sla is not None and rmodel is not None:
         util_ok = [with_response(e, basis=basis, rmodel=rmodel, tps=req.t) for e in util_ok]
     required: CountEvaluation | None = pick(util_ok, req.objective, req.pricer) if util_ok else None
@@ -184,13 +185,13 @@ def _required(
 
 
 def _alternative(
-    evals: Sequence[CountEvaluation], req: RateRequest, required: CountEvaluation | None
+    util_ok: Sequence[CountEvaluation], req: RateRequest, required: CountEvaluation | None
 ) -> tuple[CountEvaluation | None, str | None]:
-    """What the other objective picks within the ceiling, where it differs from ``required``."""
+    """What the other objective picks within the ceiling (``util_ok``: the evaluations within
+    it), where it differs from ``required``."""
     if required is None:
         return None, None
     other = "least-msu-consumed" if canonical_objective(req.objective) == "fewest-cps" else "fewest-cps"
-    util_ok = [e for e in evals if e.util <= req.umax + UTIL_EPS]
     alt = pick(util_ok, other)
     if (alt.n, alt.ziips) == (required.n, required.ziips):
         return None, None
@@ -207,7 +208,9 @@ def choose(
     """(required, chosen): the count required and the count the figures are evaluated at
     (given, required, else the largest)."""
     umax = req.umax
-    required, warnings, assumptions = _required(evals, req, rmodel, basis)
+    limit = umax + UTIL_EPS
+    util_ok = [e for e in evals if e.util <= limit]
+    required, warnings, assumptions = _required(util_ok, req, rmodel, basis)
     if req.cps is not None:
         chosen = next(e for e in evals if e.n == req.cps)
         if chosen.util > umax + UTIL_EPS:
@@ -229,8 +232,23 @@ def choose(
                 f"{evals[-1].n} CPs ({evals[-1].util:.0%})",
             )
         )
-    alt, other = _alternative(evals, req, required)
+    alt, other = _alternative(util_ok, req, required)
     return Choice(required, chosen, tuple(warnings), tuple(assumptions), alt, other)
+
+
+def chosen_of(
+    evals: Sequence[CountEvaluation], req: RateRequest, rmodel: ResponseModel | None, basis: Basis
+) -> CountEvaluation:
+    """``choose(evals, req, rmodel, basis, ...).chosen`` without the choice's warnings, its
+    assumptions and the other objective's pick (what a sentence of the count alone needs)."""
+    util_ok = [e for e in evals if e.util <= req.umax + UTIL_EPS]
+    if req.sla is not None and rmodel is not None:
+        required = _required(util_ok, req, rmodel, basis)[0]
+    else:  # no goal checked: _required's pick within the ceiling
+        required = pick(util_ok, req.objective, req.pricer) if util_ok else None
+    if req.cps is not None:
+        return next(e for e in evals if e.n == req.cps)
+    return required if required is not None else evals[-1]
 
 
 def _engine_ratio_warning(

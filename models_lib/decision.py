@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from models_lib.answer import SizingResult, SizingWarning, finite_or_none
 from models_lib.answer_build import (
@@ -24,12 +25,12 @@ from models_lib.answer_build import (
     per_tran_ms,
 )
 from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, Ranges, ResponseTime
-from models_lib.choice import Choice, RateRequest, choose, chosen_warnings
+from models_lib.choice import Choice, RateRequest, choose, chosen_of, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation
 from models_lib.evaluation import CountEvaluation, Target, evaluations, group_evaluations
 from models_lib.fastinit import fast_init
-from models_lib.feasibility import feasibility_step, group_fits
+from models_lib.feasibility import feasibility_step, fits_of
 from models_lib.group_memo import Memo, band_of, count_parts, decision_parts, knee_at, memoised
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
     from models_lib.prepared import PreparedWorkload
 
 __all__ = ["answer_at", "answers_at"]
+
+FloatArray = npt.NDArray[np.float64]
 
 
 @fast_init
@@ -91,17 +94,28 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest, memo: Memo
     return _decided(pw, cost, req, basis, choice, memo), elig
 
 
+def _group_bases(cost: NativeCost, reqs: Sequence[RateRequest]) -> tuple[list[Basis], FloatArray]:
+    """The requests' bases (:meth:`~models_lib.native_cost.NativeCost.at_rates`) and their
+    central totals as an array, found once for the group and the other rule's sentences."""
+    bases = cost.at_rates([req.t for req in reqs])
+    return bases, np.array([basis.total for basis in bases], dtype=np.float64)
+
+
 def _decide_group(
-    pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[RateRequest], memo: Memo
+    pw: PreparedWorkload,
+    cost: NativeCost,
+    reqs: Sequence[RateRequest],
+    memo: Memo,
+    found: tuple[list[Basis], FloatArray] | None = None,
 ) -> list[tuple[_Decision, Eligibility]]:
     """:func:`_decide` of each request (the same options, rates of their own): the CP counts at
     the centre and at the ends of the ranges evaluated over the array of the rates' demands
-    (:func:`~models_lib.evaluation.group_evaluations`, :func:`~models_lib.saturation_ranges.group_range_ends`)."""
+    (:func:`~models_lib.evaluation.group_evaluations`, :func:`~models_lib.saturation_ranges.group_range_ends`);
+    ``found``: the requests' bases and totals (:func:`_group_bases`)."""
     elig = pw.eligibility
     assert elig is not None
     first = reqs[0]
-    bases = cost.at_rates([req.t for req in reqs])
-    totals = np.array([basis.total for basis in bases], dtype=np.float64)
+    bases, totals = _group_bases(cost, reqs) if found is None else found
     target = pw.target(elig.value, first.ziips)
     evals = group_evaluations(pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
     choices = [
@@ -115,7 +129,7 @@ def _decide_group(
         pw.counts, ((low, ends[1]), (high, ends[0]), (low, ends[0]), (high, ends[1])),
         cps=first.cps, umax=first.umax, objective=first.objective, pricer=first.pricer,
     )  # fmt: skip
-    fits = group_fits(pw, [req.t for req in reqs], cps=first.cps, ziips=first.ziips, sla=first.sla)
+    fits = fits_of(pw, [req.t for req in reqs], evals, cps=first.cps, ziips=first.ziips, sla=first.sla)
     per_tran = end_totals([choice.chosen for choice in choices], bases, ends)
     return [
         (_decided(pw, cost, req, basis, choice, memo, ((f0[i], f1[i], f2[i], f3[i]), fits[i], per_tran[i], ends, scales[i])), elig)
@@ -232,22 +246,28 @@ def _other_sentence(name: str, rule: str, other: tuple[int | None, int | None, f
     )
 
 
-def _other_sentences(alt_pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[RateRequest], rule: str) -> list[str]:
+def _other_sentences(
+    alt_pw: PreparedWorkload,
+    cost: NativeCost,
+    reqs: Sequence[RateRequest],
+    rule: str,
+    found: tuple[list[Basis], FloatArray] | None = None,
+) -> list[str]:
     """:func:`_other_sentence` of each request's answer under the other rule (``alt_pw``; the
     requests under its policy), finding only what the sentence states, as :func:`answer_at`
-    finds it: the chosen count among the evaluated ones, whether the rate fits, the MSU used."""
+    finds it: the chosen count among the evaluated ones, whether the rate fits, the MSU used;
+    ``found``: the requests' bases and totals (:func:`_group_bases`)."""
     elig = alt_pw.eligibility
     assert elig is not None
     first = reqs[0]
-    bases = cost.at_rates([req.t for req in reqs])
-    totals = np.array([basis.total for basis in bases], dtype=np.float64)
+    bases, totals = _group_bases(cost, reqs) if found is None else found
     target = alt_pw.target(elig.value, first.ziips)
     evals = group_evaluations(alt_pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
-    fits = group_fits(alt_pw, [req.t for req in reqs], cps=first.cps, ziips=first.ziips, sla=first.sla)
+    fits = fits_of(alt_pw, [req.t for req in reqs], evals, cps=first.cps, ziips=first.ziips, sla=first.sla)
     out = []
     memo: Memo = {}
     for ev, req, basis, fit in zip(evals, reqs, bases, fits, strict=True):
-        chosen = choose(ev, req, alt_pw.response, basis, alt_pw.target_machine_type).chosen
+        chosen = chosen_of(ev, req, alt_pw.response, basis)
         key = ("count", chosen.n, float(chosen.ziips))
         ratings = memoised(memo, key, lambda: capacity_ratings(alt_pw.capacity, chosen, alt_pw.capacity_setting))  # noqa: B023
         msu = chosen.gcp * ratings[0].msu / chosen.n  # capacity_block's CP MSU used
@@ -324,14 +344,15 @@ def answers_at(pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[RateReques
     if not reqs:
         return []
     setup = _other_rule(pw, reqs[0].policy)
+    found = _group_bases(cost, reqs)
     rules: list[str | None]
     if isinstance(setup, tuple):
         alt_pw, rule = setup
-        rules = list(_other_sentences(alt_pw, cost, [replace(r, policy=alt_pw.policy) for r in reqs], rule))
+        rules = list(_other_sentences(alt_pw, cost, [replace(r, policy=alt_pw.policy) for r in reqs], rule, found))
     else:
         rules = [setup] * len(reqs)
     memo: Memo = {}
-    decided = _decide_group(pw, cost, reqs, memo)
+    decided = _decide_group(pw, cost, reqs, memo, found)
     return [_answer(pw, cost, req, rule, d, memo) for req, rule, d in zip(reqs, rules, decided, strict=True)]
 
 

@@ -177,55 +177,73 @@ def count_splits(n: int, totals: FloatArray, target: Target, fractions: FloatArr
 
     ``fractions``: an eligible share per entry in place of ``target.fraction`` (entry ``i`` is
     then the evaluation with the target of share ``fractions[i]``; a share of 0 finds no engine
-    needed at the first step of the fixed point, as the scalar's shortcut says)."""
+    needed at the first step of the fixed point, as the scalar's shortcut says).
+
+    Where every entry has the same engine count (the first step of the fixed point, a count
+    given, most counts), its factors are Python floats: a float64 array times a float is the
+    elementwise product with an array of that float, without building the array."""
     rules = target.policy.max_engines(n)
     cap = MAX_CPS - n if rules is None else rules
     ceiling = target.ziip_ceiling
+    project = target.project
     factors: dict[int, tuple[float, float]] = {}  # (CP, specialty) factor per engine count
 
-    def table(z: npt.NDArray[np.int64], side: int) -> FloatArray:
-        """The factor of each entry's engine count, looked up in a table of the counts present."""
-        present = set(_ints(z))
-        for k in present - factors.keys():
-            proj, zproj = target.project(n, k)
-            factors[k] = (proj.factor, zproj.factor)
-        top = max(present, default=0)
-        values = np.full(top + 1, np.nan, dtype=np.float64)
-        for k in present:
-            values[k] = factors[k][side]
-        return values[z]
+    def factor(k: int) -> tuple[float, float]:
+        pair = factors.get(k)
+        if pair is None:
+            proj, zproj = project(n, k)
+            pair = factors[k] = (proj.factor, zproj.factor)
+        return pair
 
-    def special(z: npt.NDArray[np.int64]) -> FloatArray:
-        return table(z, 1)
+    def table(z: npt.NDArray[np.int64], counts: list[int], side: int) -> float | FloatArray:
+        """The factor of each entry's engine count ``counts`` (``z`` as a list): one float where
+        they are all the same count, else looked up in a table of the counts present."""
+        present = set(counts)
+        if len(present) == 1:
+            return factor(counts[0])[side]
+        values = np.empty(max(present, default=0) + 1, dtype=np.float64)
+        for k in present:
+            values[k] = factor(k)[side]
+        return values[z]
 
     eligible = totals * (target.fraction if fractions is None else fractions)
 
-    def needed_at(z: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        need = eligible * special(z)
+    def needed_at(sf: float | FloatArray) -> npt.NDArray[np.int64]:
+        need = eligible * sf
         return np.where(need > 0.0, np.maximum(1.0, np.ceil(need / ceiling - _CEIL_TOLERANCE)), 0.0).astype(np.int64)
 
+    size = len(totals)
     if target.ziips is not None:
-        z = np.full(totals.shape, min(target.ziips, cap), dtype=np.int64)
-        needed = needed_at(z)
+        given = min(target.ziips, cap)
+        z = np.full(size, given, dtype=np.int64)
+        counts = [given] * size
+        sf = table(z, counts, 1)
+        needed = needed_at(sf)
     elif fractions is None and target.fraction == 0.0:  # nothing eligible: no engine needed (ziips_required(0) == 0)
-        z = needed = np.zeros(totals.shape, dtype=np.int64)
+        z = needed = np.zeros(size, dtype=np.int64)
+        counts = [0] * size
+        sf = table(z, counts, 1)
     else:
-        z = np.zeros(totals.shape, dtype=np.int64)
+        z = np.zeros(size, dtype=np.int64)
+        counts = [0] * size
         for _ in range(MAX_CPS + 1):
-            needed = needed_at(z)
+            sf = table(z, counts, 1)
+            needed = needed_at(sf)
             nz = np.minimum(needed, cap)
-            if np.all(nz <= z):
+            if (nz <= z).all():
                 break
             z = np.maximum(nz, z)
-    sf = special(z)
-    engines = _ints(z)
-    cf = table(z, 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        on_special = np.where(sf > 0, np.minimum(eligible, z * ceiling / sf), eligible)
+            counts = _ints(z)
+    cf = table(z, counts, 0)
+    if isinstance(sf, float):
+        on_special = np.minimum(eligible, z * ceiling / sf) if sf > 0 else eligible
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            on_special = np.where(sf > 0, np.minimum(eligible, z * ceiling / sf), eligible)
     on_gcp = (eligible - on_special) * cf
     gcp = (totals - eligible) * cf + on_gcp
     spec = on_special * sf
-    return CountSplits(n, target, engines, _ints(needed), _floats(gcp), _floats(spec), _floats(on_gcp))
+    return CountSplits(n, target, counts, _ints(needed), _floats(gcp), _floats(spec), _floats(on_gcp))
 
 
 def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEvaluation]:

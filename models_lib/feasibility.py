@@ -49,6 +49,7 @@ __all__ = [
     "MostCarried",
     "feasibility_step",
     "fits_at",
+    "fits_of",
     "group_fits",
     "most_carried",
     "no_cpu_verdict",
@@ -129,6 +130,43 @@ def group_fits(
             else:
                 still.append(i)
         active = still
+    return out
+
+
+def fits_of(
+    pw: PreparedWorkload, rates: Sequence[float], evaluated: Sequence[Sequence[CountEvaluation]], *,
+    cps: int | None = None, ziips: int | None = None, sla: float | None = None,
+) -> list[bool]:  # fmt: skip
+    """:func:`group_fits` of each of ``rates`` from the counts already evaluated for it
+    (``evaluated``: :func:`~models_lib.evaluation.group_evaluations` of the rates' central
+    native demands with ``pw``'s central target and ``ziips``, in ``pw.counts`` order): the
+    predicate holds on a count evaluated, or on none of them, all counts evaluated; a rate whose
+    evaluations stopped before the last count without the predicate holding (or without the
+    given count) is found by :func:`group_fits`, as is every rate where a response goal is
+    checked."""
+    if sla is not None or pw.cost is None:
+        return group_fits(pw, rates, cps=cps, ziips=ziips, sla=sla)
+    software_tps = _software_tps(pw)
+    limit = pw.max_utilization + UTIL_EPS
+    last = len(pw.counts)
+    out = [False] * len(rates)
+    rest = []
+    for i, (t, evs) in enumerate(zip(rates, evaluated, strict=True)):
+        if software_tps is not None and t >= software_tps:
+            continue
+        if cps is not None:
+            ev = next((e for e in evs if e.n == cps), None)
+            if ev is None:
+                rest.append(i)
+            else:
+                out[i] = not (ev.util > limit or ev.util >= 1.0)
+        elif any(not (e.util > limit or e.util >= 1.0) for e in evs):
+            out[i] = True
+        elif len(evs) < last:
+            rest.append(i)
+    if rest:
+        for i, fit in zip(rest, group_fits(pw, [rates[i] for i in rest], cps=cps, ziips=ziips), strict=True):
+            out[i] = fit
     return out
 
 

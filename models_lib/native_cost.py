@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from models_lib.answer import SizingWarning
-from models_lib.cost_basis import Basis, extrapolation_warnings, points_demand, points_notes
+from models_lib.cost_basis import Basis, consistent_parts, extrapolation_warnings, points_demand, points_notes
 from models_lib.cost_bounds import BoundsCost, bounds_cost
 from models_lib.costmodel import ConfigurationModel, payload_model
 from models_lib.inputs import ConfigurationData
@@ -77,18 +77,77 @@ class NativeCost:
 
     def at_rates(self, rates: Sequence[float]) -> list[Basis]:
         """:meth:`at` of each of ``rates``, equal to it basis for basis: a points basis's
-        prediction intervals over the array and its fit's summary found once."""
-        if self.bounds is not None or not rates:
-            return [self.at(t) for t in rates]
-        assert self.model is not None
-        fit = self.model.primary_fit()
+        prediction intervals over the array and its fit's summary found once, and each basis
+        built once with the payload and LPAR steps applied (:meth:`_scaled`: the numbers of
+        :func:`~models_lib.payload_step.payload_scaled` then
+        :func:`~models_lib.scope.lpar_scaled`, in their order)."""
+        if not rates:
+            return []
+        if self.bounds is not None:
+            b = self.bounds
+            notes = (self.warnings, self.assumptions, self.statements)
+            upper = b.cost_is_upper_bound
+            lpar = [(b.central * t, b.lower * t, b.high * t, {"lpar": b.central * t}) for t in rates]
+            return [
+                self._scaled("lpar", c, lo, hi, 0.0, b.central, parts, (), None, notes, upper)
+                for c, lo, hi, parts in lpar
+            ]
+        model = self.model
+        assert model is not None
+        comp = model.primary
+        assert comp is not None
+        fit = model.primary_fit()
         summary = fit.summary()
+        points = tuple(model.point_ids)
         out = []
         for t, pi in zip(rates, fit.prediction_intervals(rates, self.level), strict=True):
             notes = (extrapolation_warnings(self.config, fit, t) + self.warnings, self.assumptions, self.statements)
-            raw = points_demand(self.model, self.from_cps, t, self.level, notes, (pi, summary))
-            out.append(lpar_scaled(payload_scaled(raw, self.payload.scale), self.lpar))
+            central = max(0.0, fit.predict(t))
+            parts = consistent_parts(model, t, central)
+            low, high = max(0.0, pi.low), max(0.0, pi.high)
+            summarised = {"component": comp, **summary}
+            out.append(
+                self._scaled(
+                    comp, central, low, high, fit.intercept, fit.slope, parts, points, summarised, notes, False
+                )
+            )
         return out
+
+    def _scaled(
+        self, component: str, total: float, low: float, high: float, intercept: float, slope: float,
+        components: dict[str, float], points: tuple[int, ...], model: dict[str, Any] | None,
+        notes: tuple[tuple[SizingWarning, ...], tuple[str, ...], tuple[int, ...]], upper: bool,
+    ) -> Basis:  # fmt: skip
+        """The basis of :func:`~models_lib.cost_basis.points_demand` (or
+        :meth:`~models_lib.cost_bounds.BoundsCost.at`) of these numbers, through
+        :func:`~models_lib.payload_step.payload_scaled` and :func:`~models_lib.scope.lpar_scaled`:
+        the same products in the same order, one :class:`Basis` built."""
+        payload_factor = 1.0
+        scale = self.payload.scale
+        if scale is not None:
+            total = total * scale.factor
+            slope = slope * scale.factor
+            intercept = intercept * scale.factor
+            low = low * scale.low
+            high = high * scale.high
+            components = {k: v * scale.factor for k, v in components.items()}
+            payload_factor = scale.factor
+        step = self.lpar
+        k = step.factor
+        if k is not None:
+            k_lo = k if step.low is None else step.low
+            k_hi = k if step.high is None else step.high
+            total = total * k
+            low = low * k_lo
+            high = high * k_hi
+            intercept = intercept * k
+            slope = slope * k
+            components = {**components, "lpar": total}
+        return Basis(
+            component=component, total=total, low=low, high=high, intercept=intercept, slope=slope,
+            from_cps=self.from_cps, payload_factor=payload_factor, components=components, points=points,
+            statements=notes[2], model=model, assumptions=notes[1], warnings=notes[0], cost_is_upper_bound=upper,
+        )  # fmt: skip
 
     def line(self) -> Basis:
         """The demand line (intercept, slope, payload factor) without the rate-dependent parts:

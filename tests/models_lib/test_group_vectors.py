@@ -29,9 +29,9 @@ from models_lib.answer_build import (
     per_tran_ms,
     projection_basis,
 )
-from models_lib.choice import chosen_warnings, projection_warnings
-from models_lib.evaluation import CountEvaluation, count_splits, evaluate_total
-from models_lib.feasibility import fits_at, group_fits
+from models_lib.choice import choose, chosen_of, chosen_warnings, projection_warnings
+from models_lib.evaluation import CountEvaluation, count_splits, evaluate_total, group_evaluations
+from models_lib.feasibility import fits_at, fits_of, group_fits
 from models_lib.group import rate_request
 from models_lib.prepared import PreparedWorkload, prepare
 from models_lib.response_step import fit_warnings, fitted_parts, spread_ms
@@ -179,3 +179,54 @@ def test_the_parts_found_once_per_group_are_the_scalar_ones(path: str, configura
             given = replace(req, ziips=1)
             for r in (req, given):
                 assert chosen_warnings(ev, r, projection_warnings(ev.proj)) == chosen_warnings(ev, r)
+
+
+@pytest.mark.parametrize(("path", "configuration", "machine"), [*CASES, ("cicsts-catalog", "v5.3", Z13)])
+@pytest.mark.parametrize(("payload", "overhead"), [(None, None), (32768, None), (None, 0.2), (262144, 0.15)])
+def test_bases_at_rates_are_the_scalar_bases(
+    path: str, configuration: str, machine: str, payload: int | None, overhead: float | None
+) -> None:
+    cfg = P.configuration(path, configuration)
+    pw = prepare(
+        cfg, target_machine=machine, target_machine_type=machine, capacity=table(), payload_bytes=payload,
+        lpar_overhead=overhead,
+    )  # fmt: skip
+    cost = pw.cost
+    assert cost is not None
+    bases = cost.at_rates(list(RATES))
+    assert bases == [cost.at(t) for t in RATES]
+    assert [b.__dict__ for b in bases] == [cost.at(t).__dict__ for t in RATES]
+
+
+@pytest.mark.parametrize(("path", "configuration", "machine"), CASES)
+@pytest.mark.parametrize("given", [(None, None), (4, None), (None, 1), (2, 0), (1, None)])
+@pytest.mark.parametrize("objective", ["fewest-cps", "least-msu-consumed"])
+def test_fits_and_the_chosen_count_from_the_evaluated_counts(
+    path: str, configuration: str, machine: str, given: tuple[int | None, int | None], objective: str
+) -> None:
+    pw = _prepared(path, configuration, machine)
+    elig, cost = pw.eligibility, pw.cost
+    assert elig is not None and cost is not None
+    cps, ziips = given
+    reqs = [
+        rate_request(
+            pw,
+            t,
+            cps=cps,
+            ziips=ziips,
+            clients=None,
+            think_time_s=None,
+            response_time_sla_ms=None,
+            objective=objective,
+        )  # fmt: skip
+        for t in RATES
+    ]
+    bases = cost.at_rates(list(RATES))
+    totals = np.array([b.total for b in bases], dtype=np.float64)
+    target = pw.target(elig.value, ziips)
+    evals = group_evaluations(pw.counts, totals, target, umax=reqs[0].umax, cps=cps, goal=False)
+    fits = fits_of(pw, list(RATES), evals, cps=cps, ziips=ziips)
+    assert fits == [fits_at(pw, t, cps=cps, ziips=ziips) for t in RATES]
+    assert any(fits) and not all(fits)
+    for ev, req, basis in zip(evals, reqs, bases, strict=True):
+        assert chosen_of(ev, req, pw.response, basis) == choose(ev, req, pw.response, basis, machine).chosen
