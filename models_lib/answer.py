@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from models_lib.answer_json import answer_json
+from models_lib.answer_json import served_json
 from models_lib.answer_parts import (
     Alternative,
     AnswerBasis,
@@ -342,11 +342,12 @@ class SizingResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe plain form: non-finite floats become ``None``.
 
-        Each value is made JSON-safe by the converter of its key or, inside a block, of its
-        field's declared type (:mod:`models_lib.answer_json`), not by a walk that asks every
-        value its type: the same output in about half the time.
+        The keys and values of :meth:`_plain`, each made JSON-safe by the converter of its
+        field's declared type (:mod:`models_lib.answer_json`, one generated function), not by a
+        walk that asks every value its type: the same output in a fraction of the time.  A
+        fresh dict of fresh blocks: the caller may change it.
         """
-        return answer_json(self._plain())
+        return served_json(self, _SERVED, _TYPE_CHECKING_ONLY)
 
     def _plain(self) -> dict[str, Any]:
         """The serialised form's keys and values before they are made JSON-safe."""
@@ -395,6 +396,26 @@ class SizingResult:
         if self.cost is not None:  # only with the user's price book: no invented prices
             out["cost"] = self.cost
         return out
+
+
+#: The keys of :meth:`SizingResult.to_dict` in order (those of :meth:`SizingResult._plain`):
+#: (key, the attribute it is read from, whether it is left out where ``None``).
+_SERVED: tuple[tuple[str, str, bool], ...] = (
+    *((name, name, False) for name in (
+        "path", "configuration", "target_machine", "target_machine_type", "tps", "cps", "cps_required", "ziips",
+        "ziips_required", "cpu_per_tran_ms", "busy_cps", "breakdown", "gcp_utilization", "ziip_utilization", "mips",
+        "msu", "ziip_mips", "response_time_ms", "saturation_tps", "knee_tps", "closed_throughput_tps", "warnings",
+        "basis", "max_utilization", "specialty_engine", "specialty_engine_max", "binding_resource",
+        "saturation_binding", "saturation_kind", "ranges",
+    )),
+    ("capacity", "capacity_detail", False),
+    ("feasible", "feasibility.feasible", False),
+    *((name, name, False) for name in ("feasibility", "objective", "alternative", "evaluated_cps", "evaluated_ziips")),
+    ("cost", "cost", True),
+)  # fmt: skip
+
+#: The names :class:`SizingResult`'s annotations take from modules imported for type checking only.
+_TYPE_CHECKING_ONLY: Mapping[str, Any] = {"PreparedWorkload": object}
 
 
 def finite_or_none(v: float | None) -> float | None:

@@ -39,7 +39,9 @@ from models_lib.response import ResponseModel
 from models_lib.scope import Eligibility
 
 __all__ = [
+    "BasisParts",
     "basis_dict",
+    "basis_parts",
     "CapacityRatings",
     "capacity_block",
     "capacity_ratings",
@@ -221,6 +223,24 @@ def projection_basis(chosen: CountEvaluation, capacity: CapacityTable, setting: 
     )
 
 
+#: The parts of the answer's basis that do not depend on the rate, only on the basis's points,
+#: fit and statements and on the eligible share: points, fit summary, statements, server share
+#: and eligible share (:func:`basis_parts`).
+BasisParts = tuple[tuple[int, ...], FitSummary | None, tuple[int, ...], ServerShare | None, Share]
+
+
+def basis_parts(basis: Basis, eligibility: Eligibility) -> BasisParts:
+    """:data:`BasisParts` of ``basis`` and ``eligibility``."""
+    share = eligibility.server_share
+    return (
+        tuple(dict.fromkeys((*basis.points, *eligibility.points))),
+        None if basis.model is None else FitSummary(**basis.model),
+        tuple(dict.fromkeys((*basis.statements, *eligibility.statements))),
+        None if share is None else ServerShare(**share),
+        Share(eligibility.value, eligibility.low, eligibility.high),
+    )
+
+
 def basis_dict(
     basis: Basis,
     chosen: CountEvaluation,
@@ -230,18 +250,21 @@ def basis_dict(
     assumptions: tuple[str, ...],
     lpar: tuple[float | None, float | None, float | None] = (None, None, None),
     projection: ProjectionBasis | None = None,
+    parts: BasisParts | None = None,
 ) -> AnswerBasis:
     """The answer's ``basis``: points, model, projection, statements, assumptions, native demand;
-    ``projection``: :func:`projection_basis`, already found."""
-    share = eligibility.server_share
+    ``projection``: :func:`projection_basis`, and ``parts``: :func:`basis_parts`, already found."""
+    points, model, statements, server_share, eligible_share = (
+        basis_parts(basis, eligibility) if parts is None else parts
+    )
     return AnswerBasis(
-        points=tuple(dict.fromkeys((*basis.points, *eligibility.points))),
-        model=None if basis.model is None else FitSummary(**basis.model),
+        points=points,
+        model=model,
         projection=projection_basis(chosen, capacity, setting) if projection is None else projection,
-        statements=tuple(dict.fromkeys((*basis.statements, *eligibility.statements))),
+        statements=statements,
         assumptions=(*basis.assumptions, *eligibility.assumptions, *assumptions),
-        server_share=None if share is None else ServerShare(**share),
-        eligible_share=Share(eligibility.value, eligibility.low, eligibility.high),
+        server_share=server_share,
+        eligible_share=eligible_share,
         native=NativeDemand(
             component=basis.component,
             intercept_cps=basis.intercept,
@@ -295,9 +318,11 @@ def capacity_block(
     policy: EnginePolicy,
     setting: str | None,
     ratings: CapacityRatings | None = None,
+    icf: IcfPool | None = None,
 ) -> Capacity:
-    """MIPS and MSU of the target model, installed and used, per pool, with the basis;
-    ``ratings``: :func:`capacity_ratings`, already found."""
+    """MIPS and MSU of the target model, installed and used, per pool, with the basis and the
+    coupling facility's ``icf`` (:func:`lpar_breakdown`); ``ratings``: :func:`capacity_ratings`,
+    already found."""
     n, mt = chosen.n, chosen.proj.to_machine_type
     cp_rating, full, setting_name, basis = capacity_ratings(table, chosen, setting) if ratings is None else ratings
     full_per_cp = full.mips / n
@@ -322,6 +347,7 @@ def capacity_block(
             priced=False,
         ),
         basis=basis,
+        icf=icf,
     )
 
 

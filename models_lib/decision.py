@@ -31,7 +31,7 @@ from models_lib.engine import EnginePolicy, Saturation
 from models_lib.evaluation import CountEvaluation, Target, evaluations, group_evaluations
 from models_lib.fastinit import fast_init
 from models_lib.feasibility import feasibility_step, fits_of
-from models_lib.group_memo import Memo, band_of, count_parts, decision_parts, knee_at, memoised
+from models_lib.group_memo import Memo, band_of, basis_parts_at, count_parts, decision_parts, knee_at, memoised
 from models_lib.levels import as_measured
 from models_lib.native_cost import NativeCost
 from models_lib.pricing import rated_msu
@@ -310,14 +310,19 @@ def _required_cps(required: CountEvaluation | None, fit: Feasibility) -> int | N
 
 
 def _required_ziips(
-    req: RateRequest, chosen: CountEvaluation, required: CountEvaluation | None, fit: Feasibility
+    req: RateRequest,
+    chosen: CountEvaluation,
+    required: CountEvaluation | None,
+    fit: Feasibility,
+    chosen_cap: int | None,
 ) -> int | None:
     """Specialty engines required beside the CPs evaluated (within the rules); where the given
-    CPs do not carry the rate, those of the count that would (``None`` where no count does)."""
+    CPs do not carry the rate, those of the count that would (``None`` where no count does).
+    ``chosen_cap``: the most the rules allow beside ``chosen``'s CPs, already found."""
     ev = chosen if fit.feasible else _carries(required, fit)
     if ev is None:
         return None
-    cap = req.policy.max_engines(ev.n)
+    cap = chosen_cap if ev is chosen else req.policy.max_engines(ev.n)
     return ev.needed if cap is None else min(ev.needed, cap)
 
 
@@ -368,13 +373,12 @@ def _answer(
     assumptions = d.assumptions if other_rule is None else (*d.assumptions, other_rule)
     basis = d.basis
     chosen, required, rt = d.choice.chosen, d.choice.required, d.rt
-    ratings, projection = count_parts(pw, chosen, memo)
-    cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting, ratings)
+    ratings, projection, cap = count_parts(pw, chosen, req.policy, memo)
     breakdown, icf = lpar_breakdown(basis.components, chosen.proj.factor)
-    if icf is not None:
-        cap_block = replace(cap_block, icf=icf)
-    cap = req.policy.max_engines(chosen.n)
-    fits = d.feasibility.feasible
+    cap_block = capacity_block(pw.capacity, chosen, req.policy, pw.capacity_setting, ratings, icf)
+    fit = d.feasibility
+    fits = fit.feasible
+    lpar = cost.lpar
     return SizingResult(
         path=pw.config.path,
         configuration=pw.config.configuration,
@@ -382,9 +386,9 @@ def _answer(
         target_machine_type=pw.target_machine_type,
         tps=req.t,
         cps=chosen.n if fits else None,
-        cps_required=_required_cps(required, d.feasibility),
+        cps_required=_required_cps(required, fit),
         ziips=chosen.ziips if fits else None,
-        ziips_required=_required_ziips(req, chosen, required, d.feasibility),
+        ziips_required=_required_ziips(req, chosen, required, fit, cap),
         cpu_per_tran_ms=per_tran_ms(chosen, basis, req.t, d.ends, d.end_totals),
         busy_cps=BusyEngines(chosen.total, chosen.gcp, chosen.ziip, chosen.on_gcp),
         breakdown=breakdown,
@@ -414,11 +418,12 @@ def _answer(
             pw.capacity_setting,
             elig,
             assumptions,
-            (cost.lpar.factor, cost.lpar.low, cost.lpar.high) if cost.lpar.factor is not None else (None, None, None),
+            (lpar.factor, lpar.low, lpar.high) if lpar.factor is not None else (None, None, None),
             projection,
+            basis_parts_at(basis, elig, memo),
         ),
         max_utilization=req.umax,
-        feasibility=d.feasibility,
+        feasibility=fit,
         objective=req.objective,
         alternative=_alternative(pw, d.choice) if fits else None,
         evaluated_cps=chosen.n,

@@ -1,19 +1,23 @@
 """What the answers of one group of rates share (:func:`models_lib.decision.answers_at`), found
 once per group and kept in its :data:`Memo` by exact inputs: the parts that do not depend on the
-rate (the response fit's warnings, the binding's label), and those that depend only on the chosen
-CPs and specialty engines (the capacity ratings and the projection of the basis, the projection
-warning, the MP sentence) or on the CP count and cost factor (the knee).  A scalar answer passes
+rate (the response fit's warnings, the binding's label, the basis's points, fit summary,
+statements and shares), and those that depend only on the chosen CPs and specialty engines (the
+capacity ratings and the projection of the basis, the most specialty engines allowed, the
+projection warning, the MP sentence) or on the CP count and cost factor (the knee).  A scalar answer passes
 a memo of its own: it finds each part once, as before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import is_
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from models_lib.answer import SizingWarning
 from models_lib.answer_build import (
+    BasisParts,
     CapacityRatings,
+    basis_parts,
     capacity_ratings,
     final_assumptions,
     mp_effect_note,
@@ -21,15 +25,20 @@ from models_lib.answer_build import (
 )
 from models_lib.answer_parts import ProjectionBasis
 from models_lib.choice import projection_warnings
+from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
 from models_lib.evaluation import CountEvaluation
 from models_lib.response_step import fitted_parts
 from models_lib.saturation_ranges import knee
+from models_lib.scope import Eligibility
 
 if TYPE_CHECKING:
     from models_lib.prepared import PreparedWorkload
 
-__all__ = ["DecisionParts", "Memo", "band_of", "count_parts", "decision_parts", "knee_at", "memoised", "mp_note"]
+__all__ = [
+    "DecisionParts", "Memo", "band_of", "basis_parts_at", "count_parts", "decision_parts", "knee_at", "memoised",
+    "mp_note",
+]  # fmt: skip
 
 #: The parts by (what, CP count or 0, a number: specialty engines, cost factor or band).
 Memo = dict[tuple[str, int, float], Any]
@@ -46,16 +55,52 @@ def memoised(memo: Memo, key: tuple[str, int, float], make: Callable[[], _T]) ->
     return value
 
 
-def count_parts(pw: PreparedWorkload, chosen: CountEvaluation, memo: Memo) -> tuple[CapacityRatings, ProjectionBasis]:
-    """The capacity ratings and the basis's projection of ``chosen``'s CPs and specialty engines."""
-    return memoised(
-        memo,
-        ("count", chosen.n, float(chosen.ziips)),
-        lambda: (
+def count_parts(
+    pw: PreparedWorkload, chosen: CountEvaluation, policy: EnginePolicy, memo: Memo
+) -> tuple[CapacityRatings, ProjectionBasis, int | None]:
+    """The capacity ratings and the basis's projection of ``chosen``'s CPs and specialty engines,
+    and the most specialty engines ``policy`` allows beside its CPs."""
+    key = ("count", chosen.n, float(chosen.ziips))
+    parts: tuple[CapacityRatings, ProjectionBasis, int | None] | None = memo.get(key)
+    if parts is None:
+        parts = memo[key] = (
             capacity_ratings(pw.capacity, chosen, pw.capacity_setting),
             projection_basis(chosen, pw.capacity, pw.capacity_setting),
-        ),
-    )
+            policy.max_engines(chosen.n),
+        )
+    return parts
+
+
+def basis_parts_at(basis: Basis, eligibility: Eligibility, memo: Memo) -> BasisParts:
+    """:func:`~models_lib.answer_build.basis_parts`, once per group while the basis's points, fit
+    summary and statements hold the same values (the same objects: each rate's basis has its
+    own tuples and summary, of the fit's values) and the eligible share is the same."""
+    hit = memo.get(_BASIS)
+    points, model, statements = basis.points, basis.model, basis.statements
+    if hit is not None and hit[0] is eligibility:
+        kept_points, kept_model, kept_statements, parts = hit[1:]
+        if (
+            len(points) == len(kept_points)
+            and len(statements) == len(kept_statements)
+            and all(map(is_, points, kept_points))
+            and all(map(is_, statements, kept_statements))
+            and (
+                model is kept_model
+                or (
+                    model is not None
+                    and kept_model is not None
+                    and tuple(model) == tuple(kept_model)
+                    and all(map(is_, model.values(), kept_model.values()))
+                )
+            )
+        ):
+            return parts  # type: ignore[no-any-return]
+    parts = basis_parts(basis, eligibility)
+    memo[_BASIS] = (eligibility, points, model, statements, parts)
+    return parts
+
+
+_BASIS = ("basis", 0, 0.0)
 
 
 def mp_note(pw: PreparedWorkload, chosen: CountEvaluation, policy: EnginePolicy, memo: Memo) -> str | None:

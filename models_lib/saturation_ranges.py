@@ -295,20 +295,33 @@ def group_range_ends(
 def binding_at_target(
     chosen: CountEvaluation, policy: EnginePolicy, rmodel: ResponseModel | None, tps: float, closed_x: float | None
 ) -> BindingAtTarget:
-    """The busiest resource at the target rate (utilisation as a fraction)."""
-    util = {"cps": (chosen.util, f"{chosen.n} CP{'' if chosen.n == 1 else 's'}")}
+    """The busiest resource at the target rate (utilisation as a fraction): the first of the CPs,
+    the specialty engines, the software station and the clients whose utilisation no later one
+    exceeds (as ``max`` picks it), in words."""
+    resource, busiest = "cps", chosen.util
     if chosen.ziips:
-        util["specialty"] = (
-            chosen.ziip / chosen.ziips,
-            f"{chosen.ziips} {policy.name}{'' if chosen.ziips == 1 else 's'}",
-        )
-    if rmodel is not None and rmodel.software is not None:
-        sw = rmodel.software
-        util["software"] = (tps * sw.service_s / sw.servers, f"software station ({servers_text(sw.servers)})")
+        util = chosen.ziip / chosen.ziips
+        if util > busiest:
+            resource, busiest = "specialty", util
+    sw = None if rmodel is None else rmodel.software
+    if sw is not None:
+        util = tps * sw.service_s / sw.servers
+        if util > busiest:
+            resource, busiest = "software", util
     if closed_x is not None and closed_x < tps * (1.0 - CLOSED_TOLERANCE):
-        util["clients"] = (tps / closed_x if closed_x > 0 else math.inf, "the client population")
-    key = max(util, key=lambda k: util[k][0])
-    return BindingAtTarget(resource=key, label=util[key][1], utilization=finite_or_none(util[key][0]))
+        util = tps / closed_x if closed_x > 0 else math.inf
+        if util > busiest:
+            resource, busiest = "clients", util
+    if resource == "cps":
+        label = f"{chosen.n} CP{'' if chosen.n == 1 else 's'}"
+    elif resource == "specialty":
+        label = f"{chosen.ziips} {policy.name}{'' if chosen.ziips == 1 else 's'}"
+    elif resource == "software":
+        assert sw is not None
+        label = f"software station ({servers_text(sw.servers)})"
+    else:
+        label = "the client population"
+    return BindingAtTarget(resource=resource, label=label, utilization=finite_or_none(busiest))
 
 
 def binding_label(sat: Saturation, policy: EnginePolicy, rmodel: ResponseModel | None) -> SaturationBinding | None:

@@ -282,6 +282,28 @@ class Reference:
         workload).  An exception is not kept.  ``digest``: as :meth:`answer_key`'s."""
         return self._local("results", LOCAL_RESULTS, parts, compute, digest=digest)
 
+    def results(self, computed: list[tuple[str, T]]) -> list[T]:
+        """:meth:`result` of each (the parts' digest, the answer computed) of ``computed``: the
+        answer kept in this process for those parts where there is one, else the one given, kept
+        (the store locked and trimmed once for all of them)."""
+        if self.token is None:
+            return [value for _, value in computed]
+        prefix = f"results:{self.token}:"
+        with _lock:
+            if _store.token != self.token:
+                return [value for _, value in computed]
+            store = _store.results
+            out = []
+            for digest, value in computed:
+                key = prefix + digest
+                hit = store.get(key)
+                if hit is None:
+                    store[key] = hit = value
+                out.append(hit)
+            while len(store) > LOCAL_RESULTS:
+                store.popitem(last=False)
+        return out
+
     def prepared(self, parts: dict[str, Any], compute: Callable[[], T]) -> T:
         """A prepared workload for ``parts`` (configuration, target and rate-free options) under
         this version, prepared once in this process and evaluated at every rate asked of it.  An

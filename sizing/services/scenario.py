@@ -257,9 +257,9 @@ def _computed_answers(
         raise engine_error(exc) from None
     origin = data_origin(scenario.configuration)
     answers = []
-    for (_, parts, digest), result in zip(group, results, strict=True):
-        kept = scenario.reference.result(parts, lambda result=result: result, digest=digest)  # type: ignore[misc]
-        outputs = kept.to_dict()
+    kept = scenario.reference.results([(digest, result) for (_, _, digest), result in zip(group, results, strict=True)])
+    for result in kept:
+        outputs = result.to_dict()
         outputs["warnings"] = with_levels(outputs["warnings"])
         outputs["basis"] = {**outputs["basis"], **origin}
         answers.append(outputs)

@@ -78,10 +78,19 @@ def level_of(code: str) -> Level:
 def with_levels(warnings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Warnings with ``headline`` added (and ``level`` where the engine gave none: the code's
     default), decision-changing first (stable within a level)."""
-    out = []
+    by_level: tuple[list[dict[str, Any]], ...] = tuple([] for _ in LEVEL_ORDER)
     for warning in warnings:
-        code = str(warning.get("code", ""))
-        level, headline = WARNING_LEVELS.get(code, (UNKNOWN_LEVEL, str(warning.get("message", ""))))
+        entry = WARNING_LEVELS.get(str(warning.get("code", "")))
+        level, headline = (UNKNOWN_LEVEL, str(warning.get("message", ""))) if entry is None else entry
         given = warning.get("level")
-        out.append({**warning, "level": given if given in LEVEL_ORDER else level, "headline": headline})
-    return sorted(out, key=lambda w: LEVEL_ORDER.index(w["level"]))
+        if given in LEVEL_ORDER:
+            level = given
+        by_level[_RANK[level]].append({**warning, "level": level, "headline": headline})
+    first, *rest = by_level
+    for later in rest:
+        first += later
+    return first
+
+
+#: The position of each level in :data:`LEVEL_ORDER`.
+_RANK: Mapping[str, int] = {level: i for i, level in enumerate(LEVEL_ORDER)}

@@ -26,6 +26,7 @@ from models_lib.answer_parts import (
     ServerShare,
     Share,
 )
+from models_lib.prepared import prepare
 from models_lib.sizing import size
 from tests.models_lib import published as P
 from tests.models_lib.engine_data import Z10, Z13, Z17, table
@@ -126,3 +127,25 @@ def test_a_block_of_any_numbers_serialises_as_the_walk_does(
     ranges = Ranges(Range(next(v), next(v)), Range(next(v), next(v)), Range(None, next(v)), Range(next(v), None))
     for block in (basis, ranges, CpuPerTran(next(v), next(v), next(v), next(v), next(v))):
         _same(block_json(block), json_safe(block))
+
+
+def test_answers_of_a_group_share_blocks_but_each_serves_its_own_copy() -> None:
+    # The answers of a group of rates share their fit, projection and capacity basis, whose JSON
+    # is made once (models_lib.answer_json._KEPT): every to_dict is still a fresh dict that its
+    # caller may change without changing another answer's, or the next to_dict of the same one.
+    cfg = P.configuration("cicsts-catalog", "v5.3")
+    prepared = prepare(cfg, target_machine=Z13, target_machine_type=Z13, capacity=table())
+    first, second = prepared.answers([100.0, 110.0])
+    assert first.basis.model is not None and first.warnings
+    assert first.basis.model is second.basis.model and first.basis.projection is second.basis.projection
+    assert first.capacity_detail is not None and second.capacity_detail is not None
+    assert first.capacity_detail.basis is second.capacity_detail.basis
+    served = first.to_dict()
+    before = json.dumps(second.to_dict())
+    served["basis"]["model"]["r2"] = "changed"
+    served["basis"]["projection"]["rating_ids"].append(-1)
+    served["basis"]["points"].append(-1)
+    served["capacity"]["basis"]["to_mips"] = "changed"
+    served["warnings"][0]["inputs"].append("changed")
+    assert json.dumps(second.to_dict()) == before
+    assert first.to_dict() == json_safe(first._plain())

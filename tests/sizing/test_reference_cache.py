@@ -210,3 +210,15 @@ def test_answers_are_shared_through_redis_when_configured(api: Any) -> None:
             client.delete(*keys)
     assert second == first
     assert "sizing_benchmarkpoint" not in _tables(queries)  # not computed again
+
+
+def test_results_keeps_the_answers_given_and_returns_those_already_kept() -> None:
+    # Reference.results (a group's typed answers kept at once) is Reference.result of each.
+    fitted_cache.expire_local_check()
+    reference = fitted_cache.current_reference()
+    assert reference.token is not None
+    first, second = object(), object()
+    assert reference.results([("group-digest-1", first)]) == [first]
+    kept = reference.results([("group-digest-1", second), ("group-digest-2", second)])
+    assert kept[0] is first and kept[1] is second
+    assert reference.result({}, lambda: first, digest="group-digest-2") is second
