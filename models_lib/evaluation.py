@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 import numpy as np
@@ -136,6 +136,7 @@ class CountSplits:
     special: list[float]
     on_gcp: list[float]
     peak: int = 0
+    pairs: dict[int, tuple[Projection, Projection]] | None = field(default=None, compare=False, repr=False)
 
     def util(self, i: int) -> float:
         return self.gcp[i] / self.n
@@ -151,7 +152,8 @@ class CountSplits:
     def evaluation(self, i: int) -> CountEvaluation:
         """The :class:`CountEvaluation` of entry ``i`` (built as :func:`_evaluation` builds it)."""
         n, z, g, sp = self.n, self.engines[i], self.gcp[i], self.special[i]
-        proj, zproj = self.target.project(n, z)
+        pair = None if self.pairs is None else self.pairs.get(z)
+        proj, zproj = self.target.project(n, z) if pair is None else pair
         return _evaluation(n, proj, zproj, g + sp, g, sp, self.on_gcp[i], z, g / n, self.needed[i])
 
 
@@ -194,13 +196,14 @@ def count_splits(
     ceiling = target.ziip_ceiling
     project = target.project
     factors: dict[int, tuple[float, float]] = {}  # (CP, specialty) factor per engine count
+    pairs: dict[int, tuple[Projection, Projection]] = {}  # the projections of those counts
 
     def factor(k: int) -> tuple[float, float]:
-        pair = factors.get(k)
-        if pair is None:
-            proj, zproj = project(n, k)
-            pair = factors[k] = (proj.factor, zproj.factor)
-        return pair
+        found = factors.get(k)
+        if found is None:
+            pair = pairs[k] = project(n, k)
+            found = factors[k] = (pair[0].factor, pair[1].factor)
+        return found
 
     def table(z: npt.NDArray[np.int64], counts: list[int], side: int) -> float | FloatArray:
         """The factor of each entry's engine count ``counts`` (``z`` as a list): one float where
@@ -254,7 +257,7 @@ def count_splits(
     on_gcp = (eligible - on_special) * cf
     gcp = (totals - eligible) * cf + on_gcp
     spec = on_special * sf
-    return CountSplits(n, target, counts, _ints(needed), _floats(gcp), _floats(spec), _floats(on_gcp), most)
+    return CountSplits(n, target, counts, _ints(needed), _floats(gcp), _floats(spec), _floats(on_gcp), most, pairs)
 
 
 def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEvaluation]:
@@ -281,9 +284,13 @@ def group_evaluations(
         splits = count_splits(k, totals[active], target, peak=peaks is not None)
         if peaks is not None:
             peaks[k] = splits.peak
+        gcp, on_gcp, engines, given = splits.gcp, splits.on_gcp, splits.engines, target.ziips
+        past = cps is None or k >= cps
         for j, i in enumerate(active):
             out[i].append(splits.evaluation(j))
-            if goal or not (splits.util(j) <= umax + UTIL_EPS and splits.settled(j) and (cps is None or k >= cps)):
+            # splits.util(j) within the ceiling, splits.settled(j) and the given count passed
+            settled = on_gcp[j] <= 0.0 or (given is not None and engines[j] >= given)
+            if goal or not (gcp[j] / k <= umax + UTIL_EPS and settled and past):
                 still.append(i)
         active = still
     return out
