@@ -179,7 +179,8 @@ def end_totals(chosen: Sequence[CountEvaluation], bases: Sequence[Basis], ends: 
         pairs = [(native, target) for native in ("low", "high") for target in ends]
         values = np.array([getattr(bases[i], native) for native, _ in pairs for i in members], dtype=np.float64)
         fractions = np.array([target.fraction for _, target in pairs for _ in members], dtype=np.float64)
-        splits = count_splits(n, values, replace(ends[0], ziips=z), fractions)
+        end = ends[0]  # replace(end, ziips=z), built directly
+        splits = count_splits(n, values, Target(end.project, end.policy, end.fraction, z, end.ziip_ceiling), fractions)
         for k in range(len(pairs)):
             for j, i in enumerate(members):
                 out[i].append(splits.total(k * len(members) + j))

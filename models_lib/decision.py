@@ -8,7 +8,7 @@ own module and returns its result with its own warnings and assumptions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,6 +25,7 @@ from models_lib.answer_build import (
     per_tran_ms,
 )
 from models_lib.answer_parts import Alternative, BusyEngines, Feasibility, Ranges, ResponseTime
+from models_lib.capacity import MAX_CPS
 from models_lib.choice import Choice, RateRequest, choose, chosen_of, chosen_warnings
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy, Saturation
@@ -94,11 +95,40 @@ def _decide(pw: PreparedWorkload, cost: NativeCost, req: RateRequest, memo: Memo
     return _decided(pw, cost, req, basis, choice, memo), elig
 
 
-def _group_bases(cost: NativeCost, reqs: Sequence[RateRequest]) -> tuple[list[Basis], FloatArray]:
-    """The requests' bases (:meth:`~models_lib.native_cost.NativeCost.at_rates`) and their
-    central totals as an array, found once for the group and the other rule's sentences."""
+@dataclass
+class _Group:
+    """What a group of requests finds once for its answers and the other rule's sentences: the
+    bases (:meth:`~models_lib.native_cost.NativeCost.at_rates`) and their central totals; once
+    the group is decided, its target, each rate's evaluated counts and chosen count, and the
+    peak engines of each count evaluated (:func:`~models_lib.evaluation.group_evaluations`)."""
+
+    bases: list[Basis]
+    totals: FloatArray
+    target: Target | None = None
+    evals: list[list[CountEvaluation]] | None = None
+    chosen: list[CountEvaluation] | None = None
+    peaks: dict[int, int] = field(default_factory=dict)
+
+
+def _group_bases(cost: NativeCost, reqs: Sequence[RateRequest]) -> _Group:
     bases = cost.at_rates([req.t for req in reqs])
-    return bases, np.array([basis.total for basis in bases], dtype=np.float64)
+    return _Group(bases, np.array([basis.total for basis in bases], dtype=np.float64))
+
+
+def _cap(policy: EnginePolicy, n: int) -> int:
+    rules = policy.max_engines(n)
+    return MAX_CPS - n if rules is None else rules
+
+
+def _same_evaluations(found: _Group | None, target: Target) -> bool:
+    """The group's evaluated counts are those under ``target`` (the group's but for the policy):
+    at every count evaluated, both policies' caps are at least its peak engines."""
+    if found is None or found.target is None or found.evals is None:
+        return False
+    mine = found.target
+    if (mine.fraction, mine.ziips, mine.ziip_ceiling) != (target.fraction, target.ziips, target.ziip_ceiling):
+        return False
+    return all(p <= min(_cap(mine.policy, n), _cap(target.policy, n)) for n, p in found.peaks.items())
 
 
 def _decide_group(
@@ -106,22 +136,27 @@ def _decide_group(
     cost: NativeCost,
     reqs: Sequence[RateRequest],
     memo: Memo,
-    found: tuple[list[Basis], FloatArray] | None = None,
+    found: _Group | None = None,
 ) -> list[tuple[_Decision, Eligibility]]:
     """:func:`_decide` of each request (the same options, rates of their own): the CP counts at
     the centre and at the ends of the ranges evaluated over the array of the rates' demands
     (:func:`~models_lib.evaluation.group_evaluations`, :func:`~models_lib.saturation_ranges.group_range_ends`);
-    ``found``: the requests' bases and totals (:func:`_group_bases`)."""
+    ``found``: the requests' bases and totals (:func:`_group_bases`), given the group's
+    evaluated counts and chosen counts."""
     elig = pw.eligibility
     assert elig is not None
     first = reqs[0]
-    bases, totals = _group_bases(cost, reqs) if found is None else found
+    group = _group_bases(cost, reqs) if found is None else found
+    bases, totals = group.bases, group.totals
     target = pw.target(elig.value, first.ziips)
-    evals = group_evaluations(pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
+    evals = group_evaluations(
+        pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first), peaks=group.peaks
+    )
     choices = [
         choose(ev, req, pw.response, basis, pw.target_machine_type)
         for ev, req, basis in zip(evals, reqs, bases, strict=True)
     ]
+    group.target, group.evals, group.chosen = target, evals, [choice.chosen for choice in choices]
     scales = [range_scales(basis, band_of(pw, choice.chosen)) for basis, choice in zip(bases, choices, strict=True)]
     low, high = (totals * np.array([s[k] for s in scales], dtype=np.float64) for k in (0, 1))
     ends = (pw.target(elig.low, first.ziips), pw.target(elig.high, first.ziips))
@@ -251,23 +286,31 @@ def _other_sentences(
     cost: NativeCost,
     reqs: Sequence[RateRequest],
     rule: str,
-    found: tuple[list[Basis], FloatArray] | None = None,
+    found: _Group | None = None,
 ) -> list[str]:
     """:func:`_other_sentence` of each request's answer under the other rule (``alt_pw``; the
     requests under its policy), finding only what the sentence states, as :func:`answer_at`
     finds it: the chosen count among the evaluated ones, whether the rate fits, the MSU used;
-    ``found``: the requests' bases and totals (:func:`_group_bases`)."""
+    ``found``: the requests' bases and totals (:func:`_group_bases`); where the group under the
+    rule in force is decided and no cap binds at its counts (:func:`_same_evaluations`), its
+    evaluated and chosen counts, the same under the other rule (the choice does not read the
+    rule)."""
     elig = alt_pw.eligibility
     assert elig is not None
     first = reqs[0]
-    bases, totals = _group_bases(cost, reqs) if found is None else found
+    group = _group_bases(cost, reqs) if found is None else found
+    bases, totals = group.bases, group.totals
     target = alt_pw.target(elig.value, first.ziips)
-    evals = group_evaluations(alt_pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
+    if _same_evaluations(group, target):
+        assert group.evals is not None and group.chosen is not None
+        evals, picked = group.evals, group.chosen
+    else:
+        evals = group_evaluations(alt_pw.counts, totals, target, umax=first.umax, cps=first.cps, goal=_every(first))
+        picked = [chosen_of(ev, req, alt_pw.response, basis) for ev, req, basis in zip(evals, reqs, bases, strict=True)]
     fits = fits_of(alt_pw, [req.t for req in reqs], evals, cps=first.cps, ziips=first.ziips, sla=first.sla)
     out = []
     memo: Memo = {}
-    for ev, req, basis, fit in zip(evals, reqs, bases, fits, strict=True):
-        chosen = chosen_of(ev, req, alt_pw.response, basis)
+    for chosen, fit in zip(picked, fits, strict=True):
         key = ("count", chosen.n, float(chosen.ziips))
         ratings = memoised(memo, key, lambda: capacity_ratings(alt_pw.capacity, chosen, alt_pw.capacity_setting))  # noqa: B023
         msu = chosen.gcp * ratings[0].msu / chosen.n  # capacity_block's CP MSU used
@@ -350,14 +393,14 @@ def answers_at(pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[RateReques
         return []
     setup = _other_rule(pw, reqs[0].policy)
     found = _group_bases(cost, reqs)
+    memo: Memo = {}
+    decided = _decide_group(pw, cost, reqs, memo, found)
     rules: list[str | None]
     if isinstance(setup, tuple):
         alt_pw, rule = setup
         rules = list(_other_sentences(alt_pw, cost, [replace(r, policy=alt_pw.policy) for r in reqs], rule, found))
     else:
         rules = [setup] * len(reqs)
-    memo: Memo = {}
-    decided = _decide_group(pw, cost, reqs, memo, found)
     return [_answer(pw, cost, req, rule, d, memo) for req, rule, d in zip(reqs, rules, decided, strict=True)]
 
 

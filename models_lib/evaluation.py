@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 import numpy as np
@@ -122,7 +122,11 @@ def _floats(a: FloatArray) -> list[float]:
 @dataclass(frozen=True)
 class CountSplits:
     """:func:`count_splits`: the split of an array of native demands at ``n`` CPs, as lists (one
-    entry per demand), each entry what :func:`evaluate_total` gives for its demand."""
+    entry per demand), each entry what :func:`evaluate_total` gives for its demand.
+
+    ``peak`` (where asked for): the most engines any entry was capped against, the given count
+    or the most the fixed point needed at any step (0: none); with a cap of at least ``peak``
+    every entry is the same whatever the cap (the rules' ratio does not bind)."""
 
     n: int
     target: Target
@@ -131,6 +135,8 @@ class CountSplits:
     gcp: list[float]
     special: list[float]
     on_gcp: list[float]
+    peak: int = 0
+    pairs: dict[int, tuple[Projection, Projection]] | None = field(default=None, compare=False, repr=False)
 
     def util(self, i: int) -> float:
         return self.gcp[i] / self.n
@@ -146,7 +152,8 @@ class CountSplits:
     def evaluation(self, i: int) -> CountEvaluation:
         """The :class:`CountEvaluation` of entry ``i`` (built as :func:`_evaluation` builds it)."""
         n, z, g, sp = self.n, self.engines[i], self.gcp[i], self.special[i]
-        proj, zproj = self.target.project(n, z)
+        pair = None if self.pairs is None else self.pairs.get(z)
+        proj, zproj = self.target.project(n, z) if pair is None else pair
         return _evaluation(n, proj, zproj, g + sp, g, sp, self.on_gcp[i], z, g / n, self.needed[i])
 
 
@@ -168,7 +175,9 @@ def _evaluation(
     return ev
 
 
-def count_splits(n: int, totals: FloatArray, target: Target, fractions: FloatArray | None = None) -> CountSplits:
+def count_splits(
+    n: int, totals: FloatArray, target: Target, fractions: FloatArray | None = None, *, peak: bool = False
+) -> CountSplits:
     """:func:`evaluate_total` of each of ``totals`` at ``n`` CPs, over the array at once: the MP
     fixed point of :func:`~models_lib.engine.mp_specialty_engines` (the same sequence of counts
     from 0 upwards, per element), the required engines of :func:`~models_lib.ziip.ziips_required`
@@ -187,13 +196,14 @@ def count_splits(n: int, totals: FloatArray, target: Target, fractions: FloatArr
     ceiling = target.ziip_ceiling
     project = target.project
     factors: dict[int, tuple[float, float]] = {}  # (CP, specialty) factor per engine count
+    pairs: dict[int, tuple[Projection, Projection]] = {}  # the projections of those counts
 
     def factor(k: int) -> tuple[float, float]:
-        pair = factors.get(k)
-        if pair is None:
-            proj, zproj = project(n, k)
-            pair = factors[k] = (proj.factor, zproj.factor)
-        return pair
+        found = factors.get(k)
+        if found is None:
+            pair = pairs[k] = project(n, k)
+            found = factors[k] = (pair[0].factor, pair[1].factor)
+        return found
 
     def table(z: npt.NDArray[np.int64], counts: list[int], side: int) -> float | FloatArray:
         """The factor of each entry's engine count ``counts`` (``z`` as a list): one float where
@@ -213,12 +223,14 @@ def count_splits(n: int, totals: FloatArray, target: Target, fractions: FloatArr
         return np.where(need > 0.0, np.maximum(1.0, np.ceil(need / ceiling - _CEIL_TOLERANCE)), 0.0).astype(np.int64)
 
     size = len(totals)
+    most = 0  # CountSplits.peak
     if target.ziips is not None:
         given = min(target.ziips, cap)
         z = np.full(size, given, dtype=np.int64)
         counts = [given] * size
         sf = table(z, counts, 1)
         needed = needed_at(sf)
+        most = target.ziips
     elif fractions is None and target.fraction == 0.0:  # nothing eligible: no engine needed (ziips_required(0) == 0)
         z = needed = np.zeros(size, dtype=np.int64)
         counts = [0] * size
@@ -229,6 +241,8 @@ def count_splits(n: int, totals: FloatArray, target: Target, fractions: FloatArr
         for _ in range(MAX_CPS + 1):
             sf = table(z, counts, 1)
             needed = needed_at(sf)
+            if peak and size:
+                most = max(most, int(needed.max()))
             nz = np.minimum(needed, cap)
             if (nz <= z).all():
                 break
@@ -243,7 +257,7 @@ def count_splits(n: int, totals: FloatArray, target: Target, fractions: FloatArr
     on_gcp = (eligible - on_special) * cf
     gcp = (totals - eligible) * cf + on_gcp
     spec = on_special * sf
-    return CountSplits(n, target, counts, _ints(needed), _floats(gcp), _floats(spec), _floats(on_gcp))
+    return CountSplits(n, target, counts, _ints(needed), _floats(gcp), _floats(spec), _floats(on_gcp), most, pairs)
 
 
 def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEvaluation]:
@@ -253,21 +267,30 @@ def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEva
 
 
 def group_evaluations(
-    counts: Sequence[int], totals: FloatArray, target: Target, *, umax: float, cps: int | None, goal: bool
-) -> list[list[CountEvaluation]]:
+    counts: Sequence[int], totals: FloatArray, target: Target, *, umax: float, cps: int | None, goal: bool,
+    peaks: dict[int, int] | None = None,
+) -> list[list[CountEvaluation]]:  # fmt: skip
     """:func:`evaluations` of each native demand of ``totals`` (busy engines), each list equal to
     the scalar one: every count evaluated once for the rates still choosing
-    (:func:`evaluate_totals`), each rate leaving at its own first settled count."""
+    (:func:`evaluate_totals`), each rate leaving at its own first settled count.  ``peaks``:
+    filled with each count evaluated and its :attr:`CountSplits.peak` (a policy whose cap at
+    every count is at least its peak gives the same lists)."""
     out: list[list[CountEvaluation]] = [[] for _ in range(len(totals))]
     active = list(range(len(totals)))
     for k in counts:
         if not active:
             break
         still = []
-        splits = count_splits(k, totals[active], target)
+        splits = count_splits(k, totals[active], target, peak=peaks is not None)
+        if peaks is not None:
+            peaks[k] = splits.peak
+        gcp, on_gcp, engines, given = splits.gcp, splits.on_gcp, splits.engines, target.ziips
+        past = cps is None or k >= cps
         for j, i in enumerate(active):
             out[i].append(splits.evaluation(j))
-            if goal or not (splits.util(j) <= umax + UTIL_EPS and splits.settled(j) and (cps is None or k >= cps)):
+            # splits.util(j) within the ceiling, splits.settled(j) and the given count passed
+            settled = on_gcp[j] <= 0.0 or (given is not None and engines[j] >= given)
+            if goal or not (gcp[j] / k <= umax + UTIL_EPS and settled and past):
                 still.append(i)
         active = still
     return out

@@ -29,7 +29,9 @@ from models_lib.answer_build import (
     per_tran_ms,
     projection_basis,
 )
+from models_lib.capacity import MAX_CPS
 from models_lib.choice import choose, chosen_of, chosen_warnings, projection_warnings
+from models_lib.engine import EnginePolicy
 from models_lib.evaluation import CountEvaluation, count_splits, evaluate_total, group_evaluations
 from models_lib.feasibility import fits_at, fits_of, group_fits
 from models_lib.group import rate_request
@@ -230,3 +232,32 @@ def test_fits_and_the_chosen_count_from_the_evaluated_counts(
     assert any(fits) and not all(fits)
     for ev, req, basis in zip(evals, reqs, bases, strict=True):
         assert chosen_of(ev, req, pw.response, basis) == choose(ev, req, pw.response, basis, machine).chosen
+
+
+@pytest.mark.parametrize(("path", "configuration", "machine"), CASES)
+@pytest.mark.parametrize("ziips", [None, 1, 5])
+@pytest.mark.parametrize("per_cp", [None, 1.0, 2.0, 0.5])
+def test_under_caps_of_at_least_the_peaks_the_evaluations_are_the_same(
+    path: str, configuration: str, machine: str, ziips: int | None, per_cp: float | None
+) -> None:
+    """``group_evaluations``' peaks: where another policy's caps are at least the peak engines
+    at every count evaluated, that policy evaluates the same counts to the same figures (the
+    other rule's sentence then reads the group's evaluations)."""
+    pw = _prepared(path, configuration, machine)
+    elig, cost = pw.eligibility, pw.cost
+    assert elig is not None and cost is not None
+    totals = np.array([b.total for b in cost.at_rates(list(RATES))], dtype=np.float64)
+    target = pw.target(elig.value, ziips)
+    other = replace(target, policy=pw.policy.with_ratio(per_cp))
+    peaks: dict[int, int] = {}
+    mine = group_evaluations(pw.counts, totals, target, umax=pw.max_utilization, cps=None, goal=False, peaks=peaks)
+    theirs = group_evaluations(pw.counts, totals, other, umax=pw.max_utilization, cps=None, goal=False)
+    assert mine == group_evaluations(pw.counts, totals, target, umax=pw.max_utilization, cps=None, goal=False)
+    assert sorted(peaks) == sorted({e.n for evs in mine for e in evs})
+
+    def cap(policy: EnginePolicy, n: int) -> int:
+        rules = policy.max_engines(n)
+        return MAX_CPS - n if rules is None else rules
+
+    if all(p <= min(cap(target.policy, n), cap(other.policy, n)) for n, p in peaks.items()):
+        assert [[e.__dict__ for e in evs] for evs in mine] == [[e.__dict__ for e in evs] for evs in theirs]
