@@ -340,13 +340,9 @@ class SizingResult:
         return tuple(w.code for w in self.warnings)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe plain form: non-finite floats become ``None``.
-
-        The keys and values of :meth:`_plain`, each made JSON-safe by the converter of its
-        field's declared type (:mod:`models_lib.answer_json`, one generated function), not by a
-        walk that asks every value its type: the same output in a fraction of the time.  A
-        fresh dict of fresh blocks: the caller may change it.
-        """
+        """JSON-safe plain form (non-finite floats become ``None``): :meth:`_plain`'s keys and values,
+        each converted by its field's declared type in one generated function
+        (:mod:`models_lib.answer_json`); a fresh dict of fresh blocks the caller may change."""
         return served_json(self, _SERVED, _TYPE_CHECKING_ONLY)
 
     def _plain(self) -> dict[str, Any]:

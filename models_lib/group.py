@@ -5,7 +5,7 @@ whole array of rates (:func:`answers`, the vectorised path of a batch).
 with the same options, equal to it answer for answer (the same figures, warnings and JSON):
 the options are checked once, the workload under the other recorded engine rule is found once,
 and the CP counts are evaluated over the array of the rates' demands
-(:func:`models_lib.decision.answers_at`: the centre's counts, the ends of the ranges, whether
+(:func:`models_lib.decision_group.answers_at`: the centre's counts, the ends of the ranges, whether
 each rate fits and the ends of the CPU per transaction, with numpy, one count at a time for
 the rates still looking); what remains per rate is the choice among the evaluated counts, the
 response time and the answer's sentences.
@@ -24,7 +24,7 @@ from models_lib.answer import SizingResult
 from models_lib.capacity import rating
 from models_lib.checks import InputError, opt_int, pos_float
 from models_lib.choice import RateRequest
-from models_lib.decision import answers_at
+from models_lib.decision_group import answers_at
 from models_lib.prepare_inputs import check_objective
 from models_lib.pricing import PriceBook, pricer_for
 

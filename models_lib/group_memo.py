@@ -1,4 +1,4 @@
-"""What the answers of one group of rates share (:func:`models_lib.decision.answers_at`), found
+"""What the answers of one group of rates share (:func:`models_lib.decision_group.answers_at`), found
 once per group and kept in its :data:`Memo` by exact inputs: the parts that do not depend on the
 rate (the response fit's warnings, the binding's label, the basis's points, fit summary,
 statements and shares), and those that depend only on the chosen CPs and specialty engines (the
@@ -14,14 +14,12 @@ from operator import is_
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from models_lib.answer import SizingWarning
+from models_lib.answer_basis import BasisParts, basis_parts, projection_basis
 from models_lib.answer_build import (
-    BasisParts,
     CapacityRatings,
-    basis_parts,
     capacity_ratings,
     final_assumptions,
     mp_effect_note,
-    projection_basis,
 )
 from models_lib.answer_parts import ProjectionBasis
 from models_lib.choice import projection_warnings

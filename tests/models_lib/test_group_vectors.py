@@ -21,13 +21,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from models_lib.answer_basis import basis_dict, projection_basis
 from models_lib.answer_build import (
-    basis_dict,
     capacity_block,
     capacity_ratings,
     end_totals,
     per_tran_ms,
-    projection_basis,
 )
 from models_lib.capacity import MAX_CPS
 from models_lib.choice import choose, chosen_of, chosen_warnings, projection_warnings
