@@ -82,7 +82,8 @@ def test_function_length_check_counts_statements_not_docstrings() -> None:
 SIZING_STEP_MODULES = (
     "sizing", "prepared", "prepare_inputs", "decision", "answer", "answer_build", "checks", "choice",
     "cost_basis", "cost_bounds", "evaluation", "native_cost", "payload_step", "response_step",
-    "saturation_ranges", "scope", "answer_parts", "answer_curves", "answer_json", "workload",
+    "saturation_ranges", "scope", "answer_parts", "answer_curves", "answer_json", "workload", "decision_group",
+    "answer_basis", "fastinit",
 )  # fmt: skip
 
 
