@@ -18,6 +18,7 @@ from django.core.management import call_command
 from django.db import connections
 from django.test import Client
 
+from sizing import presentation
 from sizing.models import SourceDocument
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -37,6 +38,25 @@ DRAWN = """() => {
   return charts.length > 0 && charts.every(c => c.querySelector('.main-svg') &&
     c.querySelectorAll('.scatterlayer .trace, .barlayer .trace').length > 0);
 }"""
+
+# Each drawn trace's rates and hover labels.
+TRACES = """() => [...document.querySelectorAll('div.chart')].flatMap(c => (c.data || []).map(t => ({
+  x: t.x ? Array.from(t.x) : [], hover: t.hovertemplate || '', customdata: t.customdata ? Array.from(t.customdata) : null,
+})))"""
+
+
+def _rate_labels_checked(traces: list[dict[str, Any]], url: str) -> int:
+    """Hover labels print a rate as the pages and reports write it (presentation.rate: "0.5",
+    "12.5", "8,000"), never rounded to whole transactions by a d3 format; the traces whose
+    points are labelled by their rates are counted."""
+    labelled = 0
+    for trace in traces:
+        hover = trace["hover"]
+        assert ":,.0f} TPS" not in hover, (url, hover)
+        if "%{customdata} TPS" in hover:
+            assert trace["customdata"] == [presentation.rate(x, unit="") for x in trace["x"]], (url, hover)
+            labelled += 1
+    return labelled
 
 
 @pytest.fixture
@@ -82,6 +102,7 @@ def pages(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
 def test_every_chart_page_draws_with_the_basic_bundle_and_no_error(live_server: Any, pages: Any) -> None:
     context, urls = pages
     charted = []
+    labelled = 0
     for url in urls:
         page = context.new_page()
         errors: list[str] = []
@@ -98,6 +119,7 @@ def test_every_chart_page_draws_with_the_basic_bundle_and_no_error(live_server: 
         if has_charts:
             page.wait_for_function(DRAWN, timeout=30_000)
             charted.append(url)
+            labelled += _rate_labels_checked(page.evaluate(TRACES), url)
         plotly = [u for u in scripts if "plotly" in u]
         assert plotly == [f"{live_server.url}/static/vendor/plotly/plotly-basic.min.js"], (url, plotly)
         assert page.evaluate("typeof window.Plotly.react") == "function", url
@@ -108,3 +130,5 @@ def test_every_chart_page_draws_with_the_basic_bundle_and_no_error(live_server: 
     # sources that publish busy CPU or response times against ETR (three of them here).
     assert charted[:5] == urls[:5]
     assert len(charted) >= 5 + 3, charted
+    # the workbench's fitted line and response curve among them, on each of its pages
+    assert labelled >= 4, labelled

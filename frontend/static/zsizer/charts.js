@@ -4,6 +4,10 @@
 
 import { fmt } from "./api.js";
 
+// Rates as hover labels, written as everywhere else (fmt.rate: "0.5", "12.5", "8,000"), not rounded
+// to whole transactions by a d3 format.
+export const rateLabels = (xs) => (xs || []).map((x) => fmt.rate(x));
+
 export const COLORS = {
   line: "#0b5fff",
   band: "rgba(11, 95, 255, 0.13)",
@@ -126,7 +130,7 @@ export function drawCpu(el, cpu, context) {
     data.push({
       x: line.etr, y: line.busy_cps, mode: "lines", line: { color: COLORS.line, width: 2.4 },
       name: line.interval_basis === "published bounds" ? "Cost from published bounds" : `Fitted line (${cpu.component_label})`,
-      hovertemplate: "%{x:,.0f} TPS → %{y:.2f} busy CPs<extra>fitted</extra>",
+      customdata: rateLabels(line.etr), hovertemplate: "%{customdata} TPS → %{y:.2f} busy CPs<extra>fitted</extra>",
     });
   }
   if (cpu.points.length) {
@@ -155,7 +159,7 @@ export function drawCpu(el, cpu, context) {
     data.push({
       x: [t.tps], y: [t.busy_cps], mode: "markers", name: `Target ${fmt.rate(t.tps)} TPS`,
       marker: { symbol: "diamond", size: 13, color: COLORS.target, line: { color: "#fff", width: 1.5 } },
-      hovertemplate: `Target %{x:,.0f} TPS<br>%{y:.2f} busy engines (estimate)<extra></extra>`,
+      hovertemplate: `Target ${fmt.rate(t.tps)} TPS<br>%{y:.2f} busy engines (estimate)<extra></extra>`,
     });
   }
   const cap = cpu.capacity;
@@ -192,18 +196,19 @@ export function drawResponse(el, rt, context) {
   if (rt.curve) {
     data.push({
       x: rt.curve.tps, y: rt.curve.response_ms, mode: "lines", line: { color: COLORS.line, width: 2.4 }, connectgaps: false,
-      name: `Model (${context.target})`, hovertemplate: "%{x:,.0f} TPS → %{y:.1f} ms<extra>model</extra>",
+      name: `Model (${context.target})`, customdata: rateLabels(rt.curve.tps), hovertemplate: "%{customdata} TPS → %{y:.1f} ms<extra>model</extra>",
     });
   } else if (rt.lower_bound) {
     data.push({
       x: rt.lower_bound.tps, y: rt.lower_bound.response_ms, mode: "lines", line: { color: COLORS.line, width: 2, dash: "dash" },
-      name: "Time at the engines (a lower bound)", hovertemplate: "%{x:,.0f} TPS → %{y:.2f} ms at the engines<extra>service + queueing</extra>",
+      name: "Time at the engines (a lower bound)", customdata: rateLabels(rt.lower_bound.tps),
+      hovertemplate: "%{customdata} TPS → %{y:.2f} ms at the engines<extra>service + queueing</extra>",
     });
     if (bound !== null && !rt.curve) {
       data.push({
         x: [rt.target.tps], y: [bound], mode: "markers", name: `Target ${fmt.rate(rt.target.tps)} TPS: ≥ ${fmt.num(bound, 3)} ms`,
         marker: { symbol: "triangle-up", size: 12, color: COLORS.target, line: { color: "#fff", width: 1.2 } },
-        hovertemplate: "Target %{x:,.0f} TPS<br>≥ %{y:.3f} ms (the answer's lower bound, low end of the cost range)<extra></extra>",
+        hovertemplate: `Target ${fmt.rate(rt.target.tps)} TPS<br>≥ %{y:.3f} ms (the answer's lower bound, low end of the cost range)<extra></extra>`,
       });
     }
   }
@@ -226,7 +231,7 @@ export function drawResponse(el, rt, context) {
     data.push({
       x: [t.tps], y: [t.response_time_ms], mode: "markers", error_y: err, name: `Target ${fmt.rate(t.tps)} TPS`,
       marker: { symbol: "diamond", size: 13, color: COLORS.target, line: { color: "#fff", width: 1.5 } },
-      hovertemplate: "Target %{x:,.0f} TPS<br>%{y:.1f} ms<extra></extra>",
+      hovertemplate: `Target ${fmt.rate(t.tps)} TPS<br>%{y:.1f} ms<extra></extra>`,
     });
     ys.push(t.high ?? t.response_time_ms);
   }
@@ -237,7 +242,7 @@ export function drawResponse(el, rt, context) {
       data.push({
         x: [rt.knee_tps], y: [rt.knee_response_ms], mode: "markers", name: "Knee",
         marker: { symbol: "circle-open", size: 12, color: COLORS.knee, line: { width: 2.5 } },
-        hovertemplate: "Knee %{x:,.0f} TPS<br>%{y:.1f} ms<extra></extra>",
+        hovertemplate: `Knee ${fmt.rate(rt.knee_tps)} TPS<br>%{y:.1f} ms<extra></extra>`,
       });
       ys.push(rt.knee_response_ms * 1.6);
     }

@@ -2,7 +2,7 @@
 // draw its result and link its CSV.  The jobs API does the work (POST /api/v1/jobs/, poll GET
 // <job url>, DELETE to cancel).
 import { ApiError, clearErrors, fmt, getJSON, sendJSON, showErrors } from "./api.js";
-import { COLORS, addLines, baseLayout, draw, hline, vline } from "./charts.js";
+import { COLORS, addLines, baseLayout, draw, hline, rateLabels, vline } from "./charts.js";
 
 const POLL_MS = 600;
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
@@ -420,13 +420,13 @@ function renderCurve(r, a, b) {
   const knees = [];
   (r.series || []).forEach((s, i) => {
     const y = hasRt ? s.response_time_ms : s.response_time_lower_bound_ms;
-    rtData.push({ x: s.tps, y, mode: "lines", name: `${s.cps} CPs`, line: { color: seriesColor(i), width: 2 }, hovertemplate: `%{x:,.0f} TPS → %{y:.1f} ms<extra>${s.cps} CPs</extra>` });
-    utilData.push({ x: s.tps, y: s.gcp_utilization, mode: "lines", name: `${s.cps} CPs`, line: { color: seriesColor(i), width: 2 }, hovertemplate: `%{x:,.0f} TPS → %{y:.0%}<extra>${s.cps} CPs</extra>` });
+    rtData.push({ x: s.tps, y, mode: "lines", name: `${s.cps} CPs`, line: { color: seriesColor(i), width: 2 }, customdata: rateLabels(s.tps), hovertemplate: `%{customdata} TPS → %{y:.1f} ms<extra>${s.cps} CPs</extra>` });
+    utilData.push({ x: s.tps, y: s.gcp_utilization, mode: "lines", name: `${s.cps} CPs`, line: { color: seriesColor(i), width: 2 }, customdata: rateLabels(s.tps), hovertemplate: `%{customdata} TPS → %{y:.0%}<extra>${s.cps} CPs</extra>` });
     if (s.knee_tps) {
       // The knee is where the (lower-bound) response time doubles its low-load value.
       const ky = y[0] !== null && y[0] !== undefined ? 2 * y[0] : null;
       if (ky !== null) {
-        knees.push({ x: [s.knee_tps], y: [ky], mode: "markers", showlegend: i === 0, name: "Knee", marker: { symbol: "circle-open", size: 11, color: COLORS.knee, line: { width: 2.2 } }, hovertemplate: `knee %{x:,.0f} TPS<extra>${s.cps} CPs</extra>` });
+        knees.push({ x: [s.knee_tps], y: [ky], mode: "markers", showlegend: i === 0, name: "Knee", marker: { symbol: "circle-open", size: 11, color: COLORS.knee, line: { width: 2.2 } }, hovertemplate: `knee ${fmt.rate(s.knee_tps)} TPS<extra>${s.cps} CPs</extra>` });
         ys.push(ky * 2.5);
       }
     }
