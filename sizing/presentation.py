@@ -1109,11 +1109,32 @@ _PARAMETER_NAME = re.compile(
 )
 
 
+#: The engine's names of the parts whose CPU a source publishes (``models_lib.inputs.CPU_COMPONENTS``
+#: and the parts an eligible share is published for), as a customer names them.
+COMPONENT_WORDS: dict[str, str] = {
+    "lpar": "LPAR",
+    "cics": "CICS",
+    "tor": "CICS TOR",
+    "aor": "CICS AOR",
+    "for": "CICS FOR",
+    "smsvsam": "SMSVSAM",
+    "cf": "coupling facility",
+    "zosconnect": "z/OS Connect",
+    "ctg": "CICS Transaction Gateway",
+}
+_PART = "|".join(sorted(map(re.escape, COMPONENT_WORDS), key=len, reverse=True))
+#: A part's name as the engine quotes it ('zosconnect', 'cics+ctg').
+_QUOTED_PART = re.compile(rf"'((?:{_PART})(?:\+(?:{_PART}))*)'")
+
+
 def customer_wording(text: str) -> str:
     """An assumption, basis or warning sentence as a customer reads it: no internal search
-    notes, and no parameter names ("give cics_regions" reads "give \u201cCICS regions\u201d")."""
+    notes, no parameter names ("give cics_regions" reads "give \u201cCICS regions\u201d"), and
+    the parts of the work by name ("published for 'zosconnect'" reads "published for z/OS
+    Connect", "'cics+ctg'" reads "CICS + CICS Transaction Gateway")."""
     for engine_words, words in _CUSTOMER_WORDING:
         text = text.replace(engine_words, words)
+    text = _QUOTED_PART.sub(lambda m: " + ".join(COMPONENT_WORDS[p] for p in m.group(1).split("+")), text)
     return _PARAMETER_NAME.sub(lambda m: _PARAMETER_WORDS[m.group(1)], text)
 
 

@@ -96,3 +96,31 @@ def test_a_rate_keeps_its_significant_decimals() -> None:
     assert rate(None) == "\u2014" and rate(float("nan")) == "\u2014"
     # the sentences that print a rate use it
     assert mix_combined(0.5, 0.1, 0, None).startswith("0.5 TPS, CPs 10% busy")
+
+
+def test_customer_wording_names_the_parts_of_the_work() -> None:
+    """The engine quotes its names of the parts a share or a cost was published for ('zosconnect',
+    'cics+ctg', the 'lpar' demand); a customer reads them by name, in the warnings and assumptions
+    of a real answer too (z/OS Connect into CICS: its eligible share was published for the z/OS
+    Connect server only)."""
+    from models_lib.inputs import CPU_COMPONENTS
+    from models_lib.prepared import prepare
+    from sizing.presentation import COMPONENT_WORDS, customer_wording
+    from tests.models_lib import published as P
+    from tests.models_lib.engine_data import Z17, table
+
+    assert set(CPU_COMPONENTS) <= set(COMPONENT_WORDS)
+    assert customer_wording("of 'cics+ctg' (published range") == "of CICS + CICS Transaction Gateway (published range"
+    assert (
+        customer_wording("the 'lpar' demand, 'for' and for 'forward'") == "the LPAR demand, CICS FOR and for 'forward'"
+    )
+    answer = prepare(
+        P.configuration("zosconnect-cics", "channel"), target_machine=Z17, target_machine_type=Z17, capacity=table()
+    ).answer(2000.0)
+    said = [customer_wording(w.message) for w in answer.warnings] + [
+        customer_wording(str(a)) for a in answer.basis.assumptions
+    ]
+    scope = [s for w, s in zip(answer.warnings, said, strict=False) if w.code == "eligibility-scope"]
+    assert scope and "published for z/OS Connect" in scope[0] and "LPAR demand" in scope[0], scope
+    quoted = [f"'{part}'" for part in COMPONENT_WORDS]
+    assert not [s for s in said if any(q in s for q in quoted)], said
