@@ -37,6 +37,7 @@ __all__ = [
     "evaluate_count",
     "evaluate_total",
     "evaluate_totals",
+    "given_totals",
     "count_splits",
     "CountSplits",
     "evaluations",
@@ -263,11 +264,13 @@ def count_splits(
             needed = needed_at(sf)
             if peak and size:
                 most = max(most, int(needed.max()))
-            nz = np.minimum(needed, cap)
-            if (nz <= z).all():
+            # every entry's needed count within the cap at most its count: the fixed point (the
+            # counts compared as lists, those of the next step needed anyway)
+            grown = np.maximum(np.minimum(needed, cap), z)
+            more = _ints(grown)
+            if more == counts:
                 break
-            z = np.maximum(nz, z)
-            counts = _ints(z)
+            z, counts = grown, more
     cf = table(z, counts, 0)
     if isinstance(sf, float):
         on_special = np.minimum(eligible, z * ceiling / sf) if sf > 0 else eligible
@@ -278,6 +281,20 @@ def count_splits(
     gcp = (totals - eligible) * cf + on_gcp
     spec = on_special * sf
     return CountSplits(n, target, counts, _ints(needed), _floats(gcp), _floats(spec), _floats(on_gcp), most, pairs)
+
+
+def given_totals(n: int, totals: FloatArray, target: Target, fractions: FloatArray) -> list[float]:
+    """:meth:`CountSplits.total` of each entry of :func:`count_splits` where ``target`` gives its
+    specialty engines (the same operations, without the counts they need or the split's parts)."""
+    assert target.ziips is not None
+    rules = target.policy.max_engines(n)
+    z = min(target.ziips, MAX_CPS - n if rules is None else rules)
+    proj, zproj = target.project(n, z)
+    cf, sf = proj.factor, zproj.factor
+    eligible = totals * fractions
+    on_special = np.minimum(eligible, z * target.ziip_ceiling / sf) if sf > 0 else eligible
+    gcp = (totals - eligible) * cf + (eligible - on_special) * cf
+    return _floats(gcp + on_special * sf)
 
 
 def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEvaluation]:
