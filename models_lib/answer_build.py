@@ -27,7 +27,7 @@ from models_lib.capacity import full_speed_per_engine, rating
 from models_lib.checks import InputError
 from models_lib.cost_basis import Basis
 from models_lib.engine import EnginePolicy
-from models_lib.evaluation import CountEvaluation, Target, count_splits, evaluate_total
+from models_lib.evaluation import CountEvaluation, Target, evaluate_total, given_totals
 from models_lib.feasibility import no_cpu_verdict
 from models_lib.inputs import CapacityTable, ConfigurationData, Rating
 from models_lib.response import ResponseModel
@@ -159,7 +159,7 @@ def end_totals(chosen: Sequence[CountEvaluation], bases: Sequence[Basis], ends: 
     """:func:`per_tran_ms`'s four totals at the ends of the range for each (chosen evaluation,
     basis) of a group of rates, equal to the scalar ones: evaluated over the array of the rates
     that chose the same CPs and specialty engines, the four ends at once
-    (:func:`~models_lib.evaluation.count_splits` with a share per demand)."""
+    (:func:`~models_lib.evaluation.given_totals` with a share per demand)."""
     out: list[list[float]] = [[] for _ in chosen]
     same: dict[tuple[int, int], list[int]] = {}
     for i, ev in enumerate(chosen):
@@ -170,10 +170,10 @@ def end_totals(chosen: Sequence[CountEvaluation], bases: Sequence[Basis], ends: 
         values = np.array([getattr(bases[i], native) for native, _ in pairs for i in members], dtype=np.float64)
         fractions = np.array([target.fraction for _, target in pairs for _ in members], dtype=np.float64)
         end = ends[0]  # replace(end, ziips=z), built directly
-        splits = count_splits(n, values, Target(end.project, end.policy, end.fraction, z, end.ziip_ceiling), fractions)
+        totals = given_totals(n, values, Target(end.project, end.policy, end.fraction, z, end.ziip_ceiling), fractions)
         for k in range(len(pairs)):
             for j, i in enumerate(members):
-                out[i].append(splits.total(k * len(members) + j))
+                out[i].append(totals[k * len(members) + j])
     return out
 
 

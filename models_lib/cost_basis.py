@@ -145,7 +145,9 @@ def extrapolation_warnings(cfg: ConfigurationData, fit: LinearFit, tps: float) -
 _PARTS = {"cics": ("tor", "aor", "for")}
 
 
-def consistent_parts(model: ConfigurationModel, tps: float, total: float) -> dict[str, float]:
+def consistent_parts(
+    model: ConfigurationModel, tps: float, total: float, predicted: dict[str, float] | None = None
+) -> dict[str, float]:
     """Busy engines per component at ``tps`` whose parts add up to their whole.
 
     Each component has its own linear fit; far from the measured rates the separate lines
@@ -153,8 +155,10 @@ def consistent_parts(model: ConfigurationModel, tps: float, total: float) -> dic
     component's prediction is the total; a whole (``cics`` under an ``lpar`` total) is capped by
     the total; its parts share the whole in proportion to their own predictions (to their
     slopes, the marginal cost per transaction, where a part's prediction is clipped at 0).
+    ``predicted``: ``model.predict_busy(tps)`` where the caller has it.
     """
-    predicted = model.predict_busy(tps)
+    if predicted is None:
+        predicted = model.predict_busy(tps)
     out = dict(predicted)
     primary = model.primary
     if primary is not None:

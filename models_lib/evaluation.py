@@ -14,7 +14,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import cast
 
@@ -37,6 +37,7 @@ __all__ = [
     "evaluate_count",
     "evaluate_total",
     "evaluate_totals",
+    "given_totals",
     "count_splits",
     "CountSplits",
     "evaluations",
@@ -151,13 +152,32 @@ class CountSplits:
 
     def evaluation(self, i: int) -> CountEvaluation:
         """The :class:`CountEvaluation` of entry ``i`` (built as :func:`_evaluation` builds it)."""
-        n, z, g, sp = self.n, self.engines[i], self.gcp[i], self.special[i]
-        pair = None if self.pairs is None else self.pairs.get(z)
-        proj, zproj = self.target.project(n, z) if pair is None else pair
-        return _evaluation(n, proj, zproj, g + sp, g, sp, self.on_gcp[i], z, g / n, self.needed[i])
+        return self.evaluations((i,))[0]
+
+    def evaluations(self, entries: Iterable[int]) -> list[CountEvaluation]:
+        """:meth:`evaluation` of each of ``entries``, the projections of each engine count
+        looked up once."""
+        n, engines, gcp, special = self.n, self.engines, self.gcp, self.special
+        on_gcp, needed = self.on_gcp, self.needed
+        known = {} if self.pairs is None else self.pairs
+        project, new, setattr_, inf = self.target.project, _new, _setattr, math.inf
+        out = []
+        for i in entries:
+            z, g, sp = engines[i], gcp[i], special[i]
+            pair = known.get(z)
+            if pair is None:
+                pair = project(n, z)
+            ev = new(CountEvaluation)
+            setattr_(ev, "__dict__", {
+                "n": n, "proj": pair[0], "zproj": pair[1], "total": g + sp, "gcp": g, "ziip": sp, "on_gcp": on_gcp[i],
+                "ziips": z, "util": g / n, "response": None, "cp_residence": inf, "needed": needed[i],
+            })  # fmt: skip
+            out.append(ev)
+        return out
 
 
 _new = object.__new__
+_setattr = object.__setattr__
 
 
 def _evaluation(
@@ -166,12 +186,13 @@ def _evaluation(
 ) -> CountEvaluation:  # fmt: skip
     """``CountEvaluation(n, proj, zproj, total, gcp, ziip, on_gcp, ziips, util, needed=needed)``
     without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field): the
-    fields written at once, the defaults included.  A group builds thousands of them."""
+    fields written at once as the instance's dictionary, the defaults included.  A group builds
+    thousands of them."""
     ev: CountEvaluation = _new(CountEvaluation)
-    ev.__dict__.update(
-        n=n, proj=proj, zproj=zproj, total=total, gcp=gcp, ziip=ziip, on_gcp=on_gcp, ziips=ziips, util=util,
-        response=None, cp_residence=math.inf, needed=needed,
-    )  # fmt: skip
+    _setattr(ev, "__dict__", {
+        "n": n, "proj": proj, "zproj": zproj, "total": total, "gcp": gcp, "ziip": ziip, "on_gcp": on_gcp,
+        "ziips": ziips, "util": util, "response": None, "cp_residence": math.inf, "needed": needed,
+    })  # fmt: skip
     return ev
 
 
@@ -243,11 +264,13 @@ def count_splits(
             needed = needed_at(sf)
             if peak and size:
                 most = max(most, int(needed.max()))
-            nz = np.minimum(needed, cap)
-            if (nz <= z).all():
+            # every entry's needed count within the cap at most its count: the fixed point (the
+            # counts compared as lists, those of the next step needed anyway)
+            grown = np.maximum(np.minimum(needed, cap), z)
+            more = _ints(grown)
+            if more == counts:
                 break
-            z = np.maximum(nz, z)
-            counts = _ints(z)
+            z, counts = grown, more
     cf = table(z, counts, 0)
     if isinstance(sf, float):
         on_special = np.minimum(eligible, z * ceiling / sf) if sf > 0 else eligible
@@ -260,10 +283,23 @@ def count_splits(
     return CountSplits(n, target, counts, _ints(needed), _floats(gcp), _floats(spec), _floats(on_gcp), most, pairs)
 
 
+def given_totals(n: int, totals: FloatArray, target: Target, fractions: FloatArray) -> list[float]:
+    """:meth:`CountSplits.total` of each entry of :func:`count_splits` where ``target`` gives its
+    specialty engines (the same operations, without the counts they need or the split's parts)."""
+    assert target.ziips is not None
+    rules = target.policy.max_engines(n)
+    z = min(target.ziips, MAX_CPS - n if rules is None else rules)
+    proj, zproj = target.project(n, z)
+    cf, sf = proj.factor, zproj.factor
+    eligible = totals * fractions
+    on_special = np.minimum(eligible, z * target.ziip_ceiling / sf) if sf > 0 else eligible
+    gcp = (totals - eligible) * cf + (eligible - on_special) * cf
+    return _floats(gcp + on_special * sf)
+
+
 def evaluate_totals(n: int, totals: FloatArray, target: Target) -> list[CountEvaluation]:
     """:func:`evaluate_total` of each of ``totals`` at ``n`` CPs (:func:`count_splits`)."""
-    splits = count_splits(n, totals, target)
-    return [splits.evaluation(i) for i in range(len(totals))]
+    return count_splits(n, totals, target).evaluations(range(len(totals)))
 
 
 def group_evaluations(
@@ -286,8 +322,8 @@ def group_evaluations(
             peaks[k] = splits.peak
         gcp, on_gcp, engines, given = splits.gcp, splits.on_gcp, splits.engines, target.ziips
         past = cps is None or k >= cps
-        for j, i in enumerate(active):
-            out[i].append(splits.evaluation(j))
+        for j, (i, ev) in enumerate(zip(active, splits.evaluations(range(len(active))), strict=True)):
+            out[i].append(ev)
             # splits.util(j) within the ceiling, splits.settled(j) and the given count passed
             settled = on_gcp[j] <= 0.0 or (given is not None and engines[j] >= given)
             if goal or not (gcp[j] / k <= umax + UTIL_EPS and settled and past):

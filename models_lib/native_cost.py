@@ -100,10 +100,13 @@ class NativeCost:
         summary = fit.summary()
         points = tuple(model.point_ids)
         out = []
+        lines = [(c, f.intercept, f.slope) for c, f in model.fits.items()]  # LinearFit.predict's numbers
         for t, pi in zip(rates, fit.prediction_intervals(rates, self.level), strict=True):
             notes = (extrapolation_warnings(self.config, fit, t) + self.warnings, self.assumptions, self.statements)
-            central = max(0.0, fit.predict(t))
-            parts = consistent_parts(model, t, central)
+            x = float(t)
+            predicted = {c: max(0.0, a + b * x) for c, a, b in lines}  # model.predict_busy(t)
+            central = predicted[comp]  # max(0.0, fit.predict(t)): the primary's fit
+            parts = consistent_parts(model, t, central, predicted)
             low, high = max(0.0, pi.low), max(0.0, pi.high)
             summarised = {"component": comp, **summary}
             out.append(

@@ -262,7 +262,7 @@ def group_range_ends(
     found: list[CountEvaluation | None]
     if cps is not None:
         splits = count_splits(cps, everything, target, fractions)
-        found = [splits.evaluation(i) for i in range(len(everything))]
+        found = list(splits.evaluations(range(len(everything))))
     else:
         first = canonical_objective(objective) == "fewest-cps"
         within: list[list[CountEvaluation]] = [[] for _ in range(len(everything))]
@@ -274,11 +274,10 @@ def group_range_ends(
             splits = count_splits(n, everything[active], target, fractions[active])
             if first:  # the first count within the ceiling is the pick: the others need no evaluation
                 ok = (np.array(splits.gcp, dtype=np.float64) / n <= umax + UTIL_EPS).tolist()
-                for j, i in enumerate(active):
-                    if ok[j]:
-                        within[i].append(splits.evaluation(j))
-                    else:
-                        still.append(i)
+                picked = [j for j, fits in enumerate(ok) if fits]
+                for j, ev in zip(picked, splits.evaluations(picked), strict=True):
+                    within[active[j]].append(ev)
+                still = [i for i, fits in zip(active, ok, strict=True) if not fits]
                 active = still
                 continue
             for j, i in enumerate(active):

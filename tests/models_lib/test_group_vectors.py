@@ -31,7 +31,7 @@ from models_lib.answer_build import (
 from models_lib.capacity import MAX_CPS
 from models_lib.choice import choose, chosen_of, chosen_warnings, projection_warnings
 from models_lib.engine import EnginePolicy
-from models_lib.evaluation import CountEvaluation, count_splits, evaluate_total, group_evaluations
+from models_lib.evaluation import CountEvaluation, count_splits, evaluate_total, given_totals, group_evaluations
 from models_lib.feasibility import fits_at, fits_of, group_fits
 from models_lib.group import rate_request
 from models_lib.prepared import PreparedWorkload, prepare
@@ -83,6 +83,27 @@ def test_count_splits_with_a_share_per_demand_is_evaluate_total(
             _same_evaluation(splits.evaluation(i), scalar)
             assert splits.evaluation(i) == scalar  # every field, the defaults too (built without __init__)
             assert splits.evaluation(i).__dict__ == scalar.__dict__
+
+
+@pytest.mark.parametrize(("path", "configuration", "machine"), CASES)
+@pytest.mark.parametrize("ziips", [0, 3, 60])  # 60: more than the rules allow beside the counts below
+def test_given_totals_are_the_scalar_totals(path: str, configuration: str, machine: str, ziips: int) -> None:
+    pw = _prepared(path, configuration, machine)
+    elig = pw.eligibility
+    assert elig is not None
+    totals = np.array([pw.native_busy(t) for t in RATES], dtype=np.float64)
+    shares = (elig.low, elig.value, elig.high, 0.0)
+    values = np.concatenate([totals] * len(shares))
+    fractions = np.repeat(np.array(shares, dtype=np.float64), len(totals))
+    for n in (pw.counts[0], pw.counts[0] + 3, 12):
+        found = given_totals(n, values, pw.target(None, ziips), fractions)
+        scalar = [
+            evaluate_total(n, total, pw.target(share, ziips)).total
+            for total, share in zip(values.tolist(), fractions.tolist(), strict=True)
+        ]
+        assert found == scalar
+        splits = count_splits(n, values, pw.target(None, ziips), fractions)
+        assert found == [splits.total(i) for i in range(len(values))]
 
 
 @pytest.mark.parametrize(("path", "configuration", "machine"), CASES)
