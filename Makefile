@@ -99,7 +99,7 @@ check: lint typecheck test
 
 ## bench: speed benchmarks (not tests), each against a baseline measured in the same run;
 ## writes perf/results/<date>-<commit>.json.  Needs PostgreSQL on 127.0.0.1:5432 and redis-server.
-bench: install-dev services
+bench: install-dev services browser
 	$(PY) perf/run.py
 
 ## loadtest: locust, 50 users for 60 s against gunicorn + a worker; p50/p99 into the results file

@@ -54,6 +54,8 @@ THINK_S = float(os.environ.get("ZSIZER_BENCH_THINK_S", "1.0"))
 THINK_SECONDS = float(os.environ.get("ZSIZER_BENCH_THINK_SECONDS", "8"))
 WARMUP_S = 0.5
 JOBS = int(os.environ.get("ZSIZER_BENCH_JOBS", "10"))
+#: A job not finished after this long fails the bench (a worker not on the job's queue).
+JOB_DEADLINE_S = 60.0
 
 #: Scenarios of the warm phases: every configuration on z13 at a rate it can carry.
 SCENARIOS = [
@@ -324,6 +326,8 @@ def job_round_trip(stack: Stack) -> dict[str, Any]:
             status, body = _api(stack, "GET", f"/api/v1/jobs/{job['id']}/")
             if body["status"] in ("succeeded", "failed", "cancelled"):
                 break
+            if time.perf_counter() - start > JOB_DEADLINE_S:  # no worker takes it: say so, not hang
+                raise RuntimeError(f"job {job['id']} still {body['status']} after {JOB_DEADLINE_S:g} s")
             time.sleep(0.005)
         if body["status"] != "succeeded":
             raise RuntimeError(f"job {job['id']}: {body['status']} {body.get('error')}")

@@ -162,6 +162,9 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
             "from django.contrib.auth import get_user_model;"
             "from rest_framework.authtoken.models import Token;"
             f"u, _ = get_user_model().objects.get_or_create(username='{user}');"
+            # each run from no saved estimates: a run stores tens of thousands, and the create's
+            # quota count would grow from one run to the next
+            "from sizing.models import Estimate; Estimate.objects.filter(owner=u).delete();"
             "print(Token.objects.get_or_create(user=u)[0].key)",
         ).split()[-1]  # the last word: the shell may print a banner first
         server = len(processes)
@@ -185,6 +188,7 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
             )
         )
         if celery_concurrency:
+            queue = env.get("ZSIZER_TASK_QUEUE", "zsizer-bench")
             processes.append(
                 _start(
                     [
@@ -195,8 +199,8 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
                         "--loglevel=WARNING",
                         "--pool=prefork",
                         f"--concurrency={celery_concurrency}",
-                        "-Q",
-                        env.get("ZSIZER_TASK_QUEUE", "zsizer-bench"),
+                        "-Q",  # both queues (sizing.services.jobs.job_queue): a curve is interactive
+                        f"{queue},{queue}-interactive",
                     ],  # fmt: skip
                     env,
                     logs / "celery.log",

@@ -16,6 +16,9 @@ os.environ.setdefault("ZSIZER_LOG_LEVEL", "WARNING")
 os.environ.setdefault("ZSIZER_TASK_QUEUE", "zsizer-bench")
 # One bench account stands for the whole room: its job quota is the room's, as its throttles are.
 os.environ.setdefault("ZSIZER_MAX_QUEUED_JOBS_PER_USER", "10000")
+# ... and so is its quota of saved estimates: the POST phases store tens of thousands of rows a
+# run (the baseline's INSERTs count too), past the 5,000 one engineer keeps.
+os.environ.setdefault("ZSIZER_MAX_ESTIMATES_PER_USER", "100000000")
 
 from .base import *  # noqa: E402,F403
 
