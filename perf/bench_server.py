@@ -42,7 +42,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from perf.cpu import backend_pids, server_cpu_s  # noqa: E402
+from perf.cpu import ServerCpu, backend_pids  # noqa: E402
 from perf.load import Phase, combine, run_phase  # noqa: E402
 from perf.record import record  # noqa: E402
 from perf.stack import Stack, running_stack  # noqa: E402
@@ -184,7 +184,7 @@ def api_phases(stack: Stack) -> dict[str, Any]:
 
 def _server_cpu(stack: Stack) -> Callable[[], float]:
     db = stack.env["DATABASE_URL"]
-    return lambda: server_cpu_s(stack.server_pid, backend_pids(db))
+    return ServerCpu(stack.server_pid, lambda: backend_pids(db))
 
 
 def _interleaved(
