@@ -23,7 +23,7 @@ from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
 from sizing.api.throttles import ThrottledView
 from sizing.models import Calibration
 from sizing.selectors.calibrations import calibration_fit, calibration_list
-from sizing.services.calibrations import calibration_create, calibration_delete
+from sizing.services.calibrations import calibration_delete, calibration_prepare, calibration_store
 from sizing.services.input_fields import BoundedListField, StrictIntegerField
 from sizing.users import signed_in_user
 
@@ -185,9 +185,11 @@ class CalibrationViewSet(
         _check_size(request)
         data = CalibrationInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        # The parsing and the fit first, outside any transaction (no lock on the user's row).
+        prepared = calibration_prepare(data=dict(data.validated_data))
         # The answer is shaped in the write's transaction: if it cannot be, nothing is stored.
         with transaction.atomic():
-            calibration = calibration_create(user=signed_in_user(request), data=dict(data.validated_data))
+            calibration = calibration_store(user=signed_in_user(request), prepared=prepared)
             body = CalibrationOutputSerializer(calibration, context={"request": request}).data
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": str(body["url"])})
 

@@ -1,9 +1,11 @@
 """Private calibrations: a customer's measured intervals stored as a configuration only they see.
 
-A calibration is checked by fitting it with the engine before anything is written, then stored
-as a private :class:`~sizing.models.Configuration` of the chosen path plus its
-:class:`~sizing.models.Calibration` row, in one transaction that also starts a new reference
-version (so every process's cached catalogue and fits see it). Published rows are never touched.
+A calibration is checked by fitting it with the engine before anything is written, outside any
+transaction (:func:`calibration_prepare`), then stored as a private
+:class:`~sizing.models.Configuration` of the chosen path plus its
+:class:`~sizing.models.Calibration` row, in one short transaction that checks the owner's quota
+and starts a new reference version (so every process's cached catalogue and fits see it;
+:func:`calibration_store`). Published rows are never touched.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from models_lib.inputs import CPU_COMPONENTS
 from models_lib.rmf import parse_workload_activity
 from sizing.models import Calibration, CapacityRating, Configuration, Path, Visibility
 from sizing.selectors.fitted import current_reference
+from sizing.services.quotas import quota_check
 from sizing.services.reference_version import bump_reference_version
 
 
@@ -100,8 +103,23 @@ def current_model(*, model: str, cps: int | None) -> CurrentModel:
     return CurrentModel(rating=rating, cps=lpar_cps, speed=speed)
 
 
-def calibration_create(*, user: User, data: dict[str, Any]) -> Calibration:
-    """Check, fit and store a calibration owned by ``user``; 400 naming the field, nothing stored.
+@dataclass(frozen=True)
+class PreparedCalibration:
+    """A calibration checked and fitted, ready to be stored (:func:`calibration_prepare`)."""
+
+    name: str
+    path: Path
+    current: CurrentModel
+    ziips: int
+    component: str
+    slug: str
+    source_kind: str
+    intervals: tuple[Interval, ...]
+    source_text: str
+
+
+def calibration_prepare(*, data: dict[str, Any]) -> PreparedCalibration:
+    """Check and fit a calibration without writing anything; 400 naming the field.
 
     ``data``: ``name``, ``path`` (slug), ``model`` (current model), optional ``cps``, ``ziips``,
     ``component`` and exactly one of ``intervals`` (list of objects), ``rmf_text``, ``csv_text``.
@@ -143,11 +161,30 @@ def calibration_create(*, user: User, data: dict[str, Any]) -> Calibration:
             raise ValidationError(
                 {"intervals": [f"the {name} CPU cannot be fitted to finite numbers; check the intervals' values"]}
             ) from None
+    return PreparedCalibration(
+        name=str(data["name"]),
+        path=path,
+        current=current,
+        ziips=ziips,
+        component=component,
+        slug=slug,
+        source_kind=source_kind,
+        intervals=intervals,
+        source_text=source_text,
+    )
+
+
+def calibration_store(*, user: User, prepared: PreparedCalibration) -> Calibration:
+    """Store a prepared calibration owned by ``user``: the owner's quota checked, the private
+    configuration and the calibration written and a new reference version started, in one short
+    transaction (:func:`~sizing.services.quotas.quota_check`)."""
+    current = prepared.current
     with transaction.atomic():
+        quota_check(owner_id=user.pk, name="calibrations")
         configuration = Configuration.objects.create(
-            path=path,
-            slug=slug,
-            name=str(data["name"]),
+            path=prepared.path,
+            slug=prepared.slug,
+            name=prepared.name,
             description=f"Customer calibration measured on a {current.rating.model} ({current.cps} CPs)",
             attributes={"data_origin": "customer"},
             visibility=Visibility.PRIVATE,
@@ -155,21 +192,27 @@ def calibration_create(*, user: User, data: dict[str, Any]) -> Calibration:
         )
         calibration = Calibration.objects.create(
             owner=user,
-            name=str(data["name"]),
+            name=prepared.name,
             configuration=configuration,
             machine=current.rating.machine,
             model=current.rating.model,
             capacity_setting=current.rating.capacity_setting,
             cps=current.cps,
-            ziips=ziips,
+            ziips=prepared.ziips,
             speed_factor=current.speed,
-            component=component,
-            intervals=[i.to_dict() for i in intervals],
-            source_kind=source_kind,
-            source_text=source_text,
+            component=prepared.component,
+            intervals=[i.to_dict() for i in prepared.intervals],
+            source_kind=prepared.source_kind,
+            source_text=prepared.source_text,
         )
         bump_reference_version()
     return calibration
+
+
+def calibration_create(*, user: User, data: dict[str, Any]) -> Calibration:
+    """Check, fit and store a calibration owned by ``user``; 400 naming the field, nothing stored
+    (:func:`calibration_prepare`, then :func:`calibration_store`)."""
+    return calibration_store(user=user, prepared=calibration_prepare(data=data))
 
 
 def calibration_delete(*, user: User, calibration: Calibration) -> None:

@@ -27,6 +27,7 @@ from sizing.services.estimate_inputs import EstimateInputSerializer
 from sizing.services.estimates import resolve_configuration, with_calibration
 from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMixin, StrictIntegerField
 from sizing.services.plan_inputs import MAX_PLAN_WORKLOADS, check_workload_source, estimate_field
+from sizing.services.quotas import quota_check
 
 #: The estimate's engine options a placement passes on.
 ENGINE_OPTIONS = ("projection_band", "lpar_overhead", "server_share", "objective")
@@ -167,9 +168,11 @@ def cec_inputs(data: Any) -> dict[str, Any]:
 
 
 def cec_create(*, user: User, data: Any) -> CecConfiguration:
-    """Validate and store a configuration owned by ``user`` (nothing is stored on a 400)."""
+    """Validate and store a configuration owned by ``user`` (nothing is stored on a 400); the
+    quota is checked with the write (:func:`~sizing.services.quotas.quota_check`)."""
     fields = cec_inputs(data)
     with transaction.atomic():
+        quota_check(owner_id=user.pk, name="cecs")
         return CecConfiguration.objects.create(owner=user, **fields)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db import transaction
 
 import models_lib
 from models_lib.pricing import PriceBook
@@ -17,6 +18,7 @@ from sizing.records import EstimateInputs, EstimateRecord
 from sizing.selectors.price_books import price_book_for
 from sizing.selectors.scenario import Scenario, prepared_scenario, resolve_configuration, with_calibration
 from sizing.selectors.targets import Target, target_for
+from sizing.services.quotas import quota_check
 from sizing.services.scenario import ENGINE_ARGS, data_origin, engine_error, estimate_answer, estimate_answers
 
 __all__ = [
@@ -131,20 +133,25 @@ def estimate_answer_records(*, user: User, inputs: list[EstimateInputs]) -> list
 
 
 def estimate_create(*, user: User, inputs: Inputs) -> Estimate:
-    """Size and store an estimate owned by ``user`` (nothing is stored if sizing fails)."""
+    """Size and store an estimate owned by ``user`` (nothing is stored if sizing fails).
+
+    The sizing is done first, outside any transaction; then the owner's quota is checked and
+    the row written in one short transaction (:func:`~sizing.services.quotas.quota_check`)."""
     question = EstimateInputs.of(inputs)
     config_row, machine_row, outputs = estimate_compute(user=user, inputs=question)
-    # One INSERT: atomic on its own.
-    return Estimate.objects.create(
-        owner=user,
-        name=question.name,
-        configuration=config_row,
-        machine=machine_row,
-        tps=question.tps,
-        inputs=normalised_inputs(question, config_row, machine_row),
-        outputs=outputs,
-        model_version=models_lib.__version__,
-    )
+    stored_inputs = normalised_inputs(question, config_row, machine_row)
+    with transaction.atomic():
+        quota_check(owner_id=user.pk, name="estimates")
+        return Estimate.objects.create(
+            owner=user,
+            name=question.name,
+            configuration=config_row,
+            machine=machine_row,
+            tps=question.tps,
+            inputs=stored_inputs,
+            outputs=outputs,
+            model_version=models_lib.__version__,
+        )
 
 
 def estimate_delete(*, user: User, estimate: Estimate) -> None:

@@ -46,7 +46,7 @@ from sizing.jobs import RUNNERS, JobStopped
 from sizing.models import Job, JobKind, JobStatus
 from sizing.services.batch_chunks import batch_after_chunk, batch_chunks_of, batch_split
 from sizing.services.plan_chunks import plan_chunks_of, plan_split
-from sizing.services.quotas import lock_owner
+from sizing.services.quotas import lock_owner, quota_check
 
 logger = logging.getLogger(__name__)
 
@@ -103,13 +103,18 @@ def job_submit(*, user: User, kind: str, params: dict[str, Any]) -> Job:
 
     The row is the truth: if the broker cannot take the task after the commit, the job stays
     ``queued`` and the reconciler (``sizing.services.job_recovery``) sends it once the broker is
-    back.  Raises :class:`TooManyJobs` when the user already has
-    ``ZSIZER_MAX_QUEUED_JOBS_PER_USER`` queued jobs.
+    back.  The owner's kept-jobs quota (a plan's job is counted as its plan, by the plan's
+    service) and queue are checked in the transaction that writes the row, under the lock on
+    their user row: it raises :class:`~sizing.services.quotas.QuotaExceeded`, or
+    :class:`TooManyJobs` when the user already has ``ZSIZER_MAX_QUEUED_JOBS_PER_USER`` queued
+    jobs, and nothing is stored (no finished job is pruned).
     """
     if kind not in RUNNERS:
         raise ValidationError({"kind": [f"Unknown job kind {kind!r}."]})
     with transaction.atomic():
         lock_owner(user.pk)
+        if kind != JobKind.PLAN:
+            quota_check(owner_id=user.pk, name="jobs")
         limit = settings.ZSIZER_MAX_QUEUED_JOBS_PER_USER
         queued = Job.objects.filter(owner_id=user.pk, parent=None, status=JobStatus.QUEUED).count()
         if queued >= limit:

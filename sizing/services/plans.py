@@ -24,6 +24,7 @@ from sizing.models import Job, JobKind, JobStatus, Plan
 from sizing.services.jobs import ACTIVE, job_cancel, job_submit
 from sizing.services.plan_cec_inputs import cec_candidate
 from sizing.services.plan_inputs import plan_inputs
+from sizing.services.quotas import quota_check
 
 
 def _no_progress(done: float, total: float) -> None:
@@ -35,7 +36,10 @@ def plan_create(*, user: User, data: Any) -> Plan:
     ``ZSIZER_PLAN_INLINE_EVALUATIONS`` workload evaluations (candidates x periods x workloads),
     else queued for workers.
 
-    Raises DRF's ``ValidationError`` naming the field (nothing stored), and
+    The checks and an inline answer are computed first, outside any transaction; the owner's
+    quota is checked in the short transaction that stores the plan and its job
+    (:func:`~sizing.services.quotas.quota_check`).  Raises DRF's ``ValidationError`` naming the
+    field (nothing stored), :class:`~sizing.services.quotas.QuotaExceeded`, and
     :class:`sizing.services.jobs.TooManyJobs` when the owner's queue is full.
     """
     inputs = plan_inputs(user=user, data=data, machine=cec_candidate)
@@ -46,6 +50,7 @@ def plan_create(*, user: User, data: Any) -> Plan:
             raise serializers.ValidationError({"workloads": [str(exc)]}) from None
         now = timezone.now()
         with transaction.atomic():
+            quota_check(owner_id=user.pk, name="plans")
             job = Job.objects.create(
                 owner=user,
                 kind=JobKind.PLAN,
@@ -60,6 +65,7 @@ def plan_create(*, user: User, data: Any) -> Plan:
             )
             return _store(user=user, inputs=inputs, job=job)
     with transaction.atomic():
+        quota_check(owner_id=user.pk, name="plans")
         job = job_submit(user=user, kind=JobKind.PLAN, params=inputs)
         return _store(user=user, inputs=inputs, job=job)
 

@@ -12,15 +12,18 @@ deletes the owner's oldest *finished* jobs beyond the quota (plans keep their ow
 counted as plans), and is refused only when every kept job is still queued or running.
 
 A new kind of stored row gets a quota with :func:`register_quota` (and a setting in
-config/settings/base.py, documented in docs/configuration.md) and is checked by
-``sizing.api.quotas.QuotaView`` on its create action, or by :func:`quota_check` in its service.
+config/settings/base.py, documented in docs/configuration.md), is looked at early by
+``sizing.api.quotas.QuotaView`` on its create action, and is checked by :func:`quota_check` in
+its create service.
 
-A count and the create it allows are one transaction under a lock on the owner's user row
-(:func:`lock_owner`): ``sizing.api.quotas.QuotaView`` runs a create action in a transaction,
-checks the quota first thing in it and writes the row before the commit, so two creates of one
-user at the same instant are counted one after the other and never pass the limit together
-(other users are not held up).  The job service and the workers take the same lock for the
-per-user job limits (``sizing.services.jobs``).
+A quota is checked twice.  ``sizing.api.quotas.QuotaView`` looks first, before the create's
+work and without a lock (:func:`quota_precheck`), so a user already at the quota is refused
+before anything is sized.  Then the create's service does its work (the sizing, the fits, the
+plan's checks) outside any transaction, and only then opens the short transaction that locks
+the owner's user row, counts and writes (:func:`quota_check` first thing in it, the row before
+the commit).  So two creates of one user at the same instant size in parallel, are counted one
+after the other, and never pass the limit together; other users are not held up.  The job
+service and the workers take the same lock for the per-user job limits (``sizing.services.jobs``).
 """
 
 from __future__ import annotations
@@ -134,12 +137,30 @@ def lock_owner(owner_id: int) -> None:
     list(get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True))
 
 
+def _active_kept_jobs(owner_id: int) -> QuerySet[Job]:
+    return _kept_jobs(owner_id).filter(status__in=(JobStatus.QUEUED, JobStatus.RUNNING))
+
+
+def quota_precheck(*, owner_id: int, name: str) -> None:
+    """Raise :class:`QuotaExceeded` if the owner is already at the quota ``name``: the early answer,
+    before a create's work, without the lock and without writing (for kept jobs: if their queued
+    and running jobs alone fill it, since the finished ones would make room).
+
+    It only spares a refused create its work; :func:`quota_check`, in the create's transaction,
+    is the check that holds under concurrency."""
+    quota = QUOTAS[name]
+    used = _active_kept_jobs(owner_id).count() if name == "jobs" else quota.used(owner_id)
+    if used >= quota.limit:
+        raise QuotaExceeded(quota, used=used)
+
+
 def quota_check(*, owner_id: int, name: str) -> None:
     """Raise :class:`QuotaExceeded` if one more row of ``name`` would pass the owner's quota
     (for kept jobs: after the oldest finished ones beyond it are deleted).
 
-    Call it in the transaction that then writes the row: it locks the owner (:func:`lock_owner`)
-    until that transaction ends, so a concurrent create of theirs waits and counts this one."""
+    Call it first thing in the transaction that then writes the row, after the create's work:
+    it locks the owner (:func:`lock_owner`) until that transaction ends, so a concurrent create
+    of theirs waits there and counts this one."""
     quota = QUOTAS[name]
     lock_owner(owner_id)
     if name == "jobs":

@@ -31,6 +31,7 @@ import pytest
 
 from tests.celery_worker import Worker, database_url, start_worker
 from tests.private_services import (
+    HTTP_TIMEOUT_S,
     Answer,
     PrivatePostgres,
     PrivateRedis,
@@ -288,7 +289,8 @@ def test_postgresql_restarted_during_submissions_gives_503_not_500_and_no_job_is
         stack.postgres.start()
         time.sleep(4)
         stop.set()
-        client.join(timeout=60)
+        client.join(timeout=HTTP_TIMEOUT_S + 10)  # its last submission answers (or times out) first
+        assert not client.is_alive(), "the last submission neither answered nor timed out"
         statuses = [a.status for a in answers]
         assert set(statuses) <= {202, 503}, [(a.status, a.body) for a in answers if a.status not in (202, 503)]
         refused = [a for a in answers if a.status == 503]
