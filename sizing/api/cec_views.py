@@ -21,7 +21,7 @@ from sizing.api.calibration_views import _check_size
 from sizing.api.cec_schema import PlacementSerializer
 from sizing.api.estimate_serializers import ErrorSerializer
 from sizing.api.formats import FORMATS, asked_format, renderers, table_response
-from sizing.api.quotas import QuotaView
+from sizing.api.quotas import QUOTA_EXCEEDED, QuotaView
 from sizing.api.report_views import CUSTOMER_PARAMETER, asked_customer
 from sizing.api.throttles import ThrottledView
 from sizing.jobs.cec import cec_place, placement_json, specialty_first
@@ -129,7 +129,7 @@ class CecViewSet(
 
     @extend_schema(
         request=CecInputSerializer,
-        responses={201: CecSerializer, **ERRORS},
+        responses={201: CecSerializer, **ERRORS, **QUOTA_EXCEEDED},
         examples=[OpenApiExample("Three LPARs on a z15", value=EXAMPLE, request_only=True)],
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:

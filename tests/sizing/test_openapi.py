@@ -74,3 +74,16 @@ def test_schema_generates_without_warnings(tmp_path: Any) -> None:
     target = tmp_path / "schema.yaml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
     assert target.read_text().startswith("openapi: 3.")
+
+
+def test_every_create_with_a_quota_documents_its_403(schema: dict[str, Any]) -> None:
+    """Each create a quota refuses (sizing.services.quotas.QUOTAS: estimates, calibrations, plans,
+    kept jobs, CEC configurations) documents the 403 with the quota's body."""
+    from sizing.services.quotas import QUOTAS
+
+    assert len(QUOTAS) >= 5
+    for name in QUOTAS:
+        post = schema["paths"][f"/api/v1/{name}/"]["post"]
+        body = post["responses"]["403"]["content"]["application/json"]["schema"]
+        refs = [b.get("$ref", "") for b in body.get("anyOf", [body])]  # with the CSRF 403's Error
+        assert "#/components/schemas/QuotaExceeded" in refs, (name, body)
