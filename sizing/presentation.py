@@ -25,12 +25,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from sizing.records import (
+    BatchRow,
     EstimateRecord,
     FitRecord,
+    JobResult,
     MixHeadroomRecord,
     ProjectionRecord,
     RangeRecord,
     WarningRecord,
+    batch_rows,
     warning_record,
 )
 from sizing.services.warning_levels import LEVEL_ORDER, WARNING_LEVELS, Level, level_of
@@ -951,6 +954,65 @@ def job_table(
 def job_numeric(columns: Sequence[str]) -> list[bool]:
     """Which of a job table's columns are numbers (set right-aligned)."""
     return [JOB_COLUMNS.get(c, ("", "", "auto"))[2] not in ("text", "yes") for c in columns]
+
+
+#: Columns of a batch's answer the page and the PDF print (the CSV has them all, docs/csv.md),
+#: headed and formatted as :data:`JOB_COLUMNS` says.
+BATCH_COLUMNS: tuple[str, ...] = (
+    "row",
+    "path",
+    "machine",
+    "tps",
+    "cps_required",
+    "ziips_required",
+    "capacity_model",
+    "mips",
+    "msu",
+    "gcp_utilization",
+    "response_time_ms",
+    "saturation_tps",
+    "warning_codes",
+)
+
+
+@dataclass(frozen=True)
+class TableText:
+    """A table as the page and the PDF print it: headers, which columns are numbers (set
+    right-aligned) and every cell as text."""
+
+    columns: list[str]
+    numeric: list[bool]
+    rows: list[list[str]]
+
+
+def _batch_cell(r: BatchRow, col: str, present: frozenset[str], names: ProductNames) -> str:
+    if col == "path":
+        return f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}" if r.path else DASH
+    if col == "machine" and r.machine:
+        return names.machine(r.machine)
+    if col == "warning_codes":
+        codes = r.warning_codes.replace(",", " ").split()
+        status = BATCH_STATUS_WORDS.get(str(r.status), "")
+        said = str(r.error or " ".join(c for c in codes if level_of(c) == "decision"))
+        text = ": ".join(t for t in (status if status not in ("", "sized") else "", said) if t)
+        return text or DASH
+    return job_cell(col, r.cells.get(col)) if col in present else DASH
+
+
+def batch_table(result: JobResult, names: ProductNames | None = None, limit: int | None = None) -> TableText:
+    """A batch's scenarios as the job's page and its PDF print them (:data:`BATCH_COLUMNS`): the
+    workload and machine by their names, numbers in :func:`job_cell`'s formats, the specialty
+    engine the rows' generations name, and in the last column the row's status (unless sized)
+    with its error or its decision warnings; the first ``limit`` rows (all by default)."""
+    names = names or NO_NAMES
+    present = frozenset(result.table_columns)
+    rows = batch_rows(result)
+    engine = engines_word([r.specialty_engine or "" for r in rows])
+    return TableText(
+        columns=["Path / configuration" if c == "path" else job_column(c, engine) for c in BATCH_COLUMNS],
+        numeric=job_numeric(BATCH_COLUMNS),
+        rows=[[_batch_cell(r, c, present, names) for c in BATCH_COLUMNS] for r in rows[:limit]],
+    )
 
 
 def mix_headroom(mix: MixHeadroomRecord) -> str:

@@ -26,7 +26,7 @@ from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS
 from sizing.jobs.mix import mix_workload
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 from sizing.models import Job, JobKind, Machine
-from sizing.records import MixHeadroomRecord
+from sizing.records import JobResult, MixHeadroomRecord
 from sizing.selectors.price_books import NO_BOOK, price_book_for
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
@@ -503,8 +503,8 @@ class JobSerializer(serializers.ModelSerializer[Job]):
 #: Rows of the result table a job's page shows (the CSV has them all).
 DISPLAY_ROWS = 500
 
-#: Kinds whose result table the page shows in words (``presentation.JOB_COLUMNS``); a batch's
-#: and a plan's tables have their own pages and reports.
+#: Kinds whose result table the page shows in words (``presentation.JOB_COLUMNS``), as it is; a
+#: batch's is its scenarios as the PDF prints them (``presentation.batch_table``).
 DISPLAY_TABLE_KINDS = frozenset({"curve", "closed", "montecarlo", "optimize", "mix"})
 
 
@@ -529,7 +529,8 @@ class JobDisplaySerializer(serializers.Serializer[Any]):
     )
     table = JobDisplayTableSerializer(
         allow_null=True,
-        help_text="The result table as the page and the PDF print it (null before success, and for a batch or a plan)",
+        help_text="The result table as the page and the PDF print it (null before success); a batch's "
+        "scenarios as its PDF prints them, not its CSV's columns",
     )
 
 
@@ -555,12 +556,25 @@ class JobDetailSerializer(JobSerializer):
         if result is None:
             return {"headroom": None, "table": None}
         headroom = presentation.mix_headroom(MixHeadroomRecord.from_result(result)) if job.kind == JobKind.MIX else None
+        request = self.context.get("request")
+        named = request is not None and job.kind in (JobKind.MIX, JobKind.BATCH)
+        names = product_names(request.user) if named else None
+        if job.kind == JobKind.BATCH:
+            typed = JobResult.from_dict(result)
+            shown = presentation.batch_table(typed, names, limit=DISPLAY_ROWS)
+            return {
+                "headroom": headroom,
+                "table": {
+                    "columns": shown.columns,
+                    "numeric": shown.numeric,
+                    "rows": shown.rows,
+                    "total_rows": len(typed.table_rows),
+                },
+            }
         table = result.get("table") if job.kind in DISPLAY_TABLE_KINDS else None
         if not isinstance(table, Mapping) or not table.get("columns"):
             return {"headroom": headroom, "table": None}
         columns, rows = list(table["columns"]), list(table.get("rows") or [])
-        request = self.context.get("request")
-        names = product_names(request.user) if request is not None and job.kind == JobKind.MIX else None
         header, body = presentation.job_table(
             columns, rows[:DISPLAY_ROWS], str(result.get("specialty_engine") or "zIIP"), names
         )

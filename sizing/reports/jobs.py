@@ -17,7 +17,6 @@ from sizing import presentation
 from sizing.presentation import WarningText
 from sizing.records import (
     BasisRecord,
-    BatchRow,
     EstimateRecord,
     JobParams,
     JobResult,
@@ -44,28 +43,8 @@ from sizing.reports.document import (
 from sizing.reports.estimate import basis_section, sources_section
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, Plot, Series, draw_bars, draw_plot
 from sizing.selectors.report_basis import ReportBasis
-from sizing.services.warning_levels import level_of
 
 Section = list[Flowable]
-
-#: Columns of a batch's answer the report prints (the CSV has them all), headed and formatted
-#: as ``presentation.JOB_COLUMNS`` says.
-BATCH_COLUMNS: tuple[str, ...] = (
-    "row",
-    "path",
-    "machine",
-    "tps",
-    "cps_required",
-    "ziips_required",
-    "capacity_model",
-    "mips",
-    "msu",
-    "gcp_utilization",
-    "response_time_ms",
-    "saturation_tps",
-    "warning_codes",
-)
-
 
 def cell(value: Any, kind: str = "auto") -> str:
     """A table cell: numbers with the digits their kind has, text as it is, a dash for nothing."""
@@ -389,7 +368,6 @@ def mix_section(result: JobResult, names: presentation.ProductNames = presentati
 
 
 def batch_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
-    index = set(result.table_columns)
     rows = batch_rows(result)
     plot = Plot(
         "Scenario (row)",
@@ -403,31 +381,13 @@ def batch_section(result: JobResult, names: presentation.ProductNames = presenta
         figure(draw_plot(plot, height=160), "CPs required by each scenario."),
         *heading("Scenarios"),
     ]
-
-    def value(r: BatchRow, col: str) -> str:
-        if col == "path":
-            return f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}" if r.path else DASH
-        if col == "machine" and r.machine:
-            return names.machine(r.machine)
-        if col == "warning_codes":
-            codes = r.warning_codes.replace(",", " ").split()
-            status = presentation.BATCH_STATUS_WORDS.get(str(r.status), "")
-            said = str(r.error or " ".join(c for c in codes if level_of(c) == "decision"))
-            text = ": ".join(t for t in (status if status not in ("", "sized") else "", said) if t)
-            return text or DASH
-        return presentation.job_cell(col, r.cells.get(col)) if col in index else DASH
-
-    engine = presentation.engines_word([r.specialty_engine or "" for r in rows])
-    header = [
-        "Path / configuration" if col == "path" else presentation.job_column(col, engine) for col in BATCH_COLUMNS
-    ]
-    body = [[value(r, col) for col in BATCH_COLUMNS] for r in rows]
+    table = presentation.batch_table(result, names)  # the job's page shows the same (display.table)
     out.append(
         data_table(
-            header,
-            body,
-            widths=fitted_widths(header, body, compact=True),
-            numeric=[True, False, False, True, True, True, False, True, True, True, True, True, False],
+            table.columns,
+            table.rows,
+            widths=fitted_widths(table.columns, table.rows, compact=True),
+            numeric=table.numeric,
             compact=True,
         )
     )

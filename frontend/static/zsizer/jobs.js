@@ -236,35 +236,31 @@ export function initJobs(section, options = {}) {
   const csvUrl = (j) => localUrl(j.result_csv_url);
 
   // The result table as the job's PDF prints it (display.table: headers in words with units,
-  // cells formatted by sizing.presentation); a batch's CSV table as it is.
-  function renderTable(tableData, shown) {
+  // cells formatted by sizing.presentation; a batch's scenarios as presentation.batch_table says
+  // them). The CSV and XLSX downloads keep the machine-readable columns.
+  function renderTable(shown) {
     const holder = section.querySelector("#job-table");
-    const data = shown || tableData;
-    if (!data || !data.columns) {
+    if (!shown || !shown.columns) {
       holder.replaceChildren();
       return;
     }
     const t = document.createElement("table");
     t.className = "table table-compact";
     const head = t.createTHead().insertRow();
-    data.columns.forEach((c, i) => {
+    shown.columns.forEach((c, i) => {
       const th = document.createElement("th");
       th.scope = "col";
       th.textContent = c;
-      if (shown && shown.numeric[i]) th.className = "num";
+      if (shown.numeric[i]) th.className = "num";
       head.append(th);
     });
     const body = t.createTBody();
-    data.rows.slice(0, 500).forEach((row) => {
+    shown.rows.forEach((row) => {
       const tr = body.insertRow();
       row.forEach((v, i) => {
         const td = tr.insertCell();
-        if (shown) {
-          td.textContent = v;
-          if (shown.numeric[i]) td.className = "num";
-        } else {
-          td.textContent = typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toPrecision(5)) : v === null ? "—" : String(v);
-        }
+        td.textContent = v;
+        if (shown.numeric[i]) td.className = "num";
       });
     });
     holder.replaceChildren(t);
@@ -292,7 +288,7 @@ export function initJobs(section, options = {}) {
         return li;
       }),
     );
-    renderTable(r.table, j.display && j.display.table);
+    renderTable(j.display && j.display.table);
     const a = section.querySelector("#job-chart-a");
     const b = section.querySelector("#job-chart-b");
     [a, b].forEach((el) => {
