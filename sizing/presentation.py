@@ -894,10 +894,11 @@ def engines_word(engines: Sequence[str]) -> str:
 
 
 def job_column(name: str, engine: str = "zIIP") -> str:
-    """A job table's column as a header: "CP utilisation", "zAAP utilisation", "Response time, ms"
-    (a column the registry lacks reads as words, never as its snake_case name)."""
+    """A job table's column as a header: "CP utilisation", "zAAP utilisation", "Response time, ms",
+    "zAAPs or zIIPs" (a column the registry lacks reads as words, never as its snake_case name)."""
     label, unit, _ = JOB_COLUMNS.get(name, (name.replace("_", " ").capitalize(), "", "auto"))
-    label = label.format(eng=engine)
+    # engines in the plural each: "zAAPs or zIIPs", never "zAAP or zIIPs"
+    label = label.replace("{eng}s", " or ".join(f"{e}s" for e in engine.split(" or "))).format(eng=engine)
     return f"{label}, {unit}" if unit else label
 
 
@@ -985,17 +986,25 @@ class TableText:
     rows: list[list[str]]
 
 
+def _batch_decisions(r: BatchRow) -> str:
+    """A batch row's last cell: its status unless sized, then its error (refused) or the
+    headline of each decision warning it has, naming its generation's specialty engine; the
+    code that only repeats the status ("does-not-fit", "no-cpu-data") is not said twice."""
+    status = str(r.status or "")
+    codes = [c for c in r.warning_codes.replace(",", " ").split() if level_of(c) == "decision" and c != status]
+    engine = r.specialty_engine or "zIIP"
+    said = str(r.error or " ".join(warning_sentence(c, None, engine=engine) for c in codes))
+    words = BATCH_STATUS_WORDS.get(status, "") if status != "sized" else ""
+    return ": ".join(t for t in (words, said) if t) or DASH
+
+
 def _batch_cell(r: BatchRow, col: str, present: frozenset[str], names: ProductNames) -> str:
     if col == "path":
         return f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}" if r.path else DASH
     if col == "machine" and r.machine:
         return names.machine(r.machine)
     if col == "warning_codes":
-        codes = r.warning_codes.replace(",", " ").split()
-        status = BATCH_STATUS_WORDS.get(str(r.status), "")
-        said = str(r.error or " ".join(c for c in codes if level_of(c) == "decision"))
-        text = ": ".join(t for t in (status if status not in ("", "sized") else "", said) if t)
-        return text or DASH
+        return _batch_decisions(r)
     return job_cell(col, r.cells.get(col)) if col in present else DASH
 
 
