@@ -46,6 +46,7 @@ from sizing.selectors.report_basis import ReportBasis
 
 Section = list[Flowable]
 
+
 def cell(value: Any, kind: str = "auto") -> str:
     """A table cell: numbers with the digits their kind has, text as it is, a dash for nothing."""
     if value is None or value == "":
