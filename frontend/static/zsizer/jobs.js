@@ -261,6 +261,8 @@ export function initJobs(section, options = {}) {
         const td = tr.insertCell();
         td.textContent = v;
         if (shown.numeric[i]) td.className = "num";
+        // a word never breaks inside itself ("3931-705", "8,000"), as in the PDF: text wraps between words
+        if (!/\s/.test(v)) td.classList.add("word");
       });
     });
     holder.replaceChildren(t);
