@@ -557,8 +557,8 @@ class JobDetailSerializer(JobSerializer):
             return {"headroom": None, "table": None}
         headroom = presentation.mix_headroom(MixHeadroomRecord.from_result(result)) if job.kind == JobKind.MIX else None
         request = self.context.get("request")
-        named = request is not None and job.kind in (JobKind.MIX, JobKind.BATCH)
-        names = product_names(request.user) if named else None
+        named = job.kind in (JobKind.MIX, JobKind.BATCH)  # the kinds whose tables name workloads
+        names = product_names(request.user) if request is not None and named else None
         if job.kind == JobKind.BATCH:
             typed = JobResult.from_dict(result)
             shown = presentation.batch_table(typed, names, limit=DISPLAY_ROWS)
