@@ -57,11 +57,17 @@ def test_95_percent_only_where_no_stated_overhead_widened_the_interval() -> None
 
 
 def test_job_columns_read_as_words_with_units_and_the_generations_engine() -> None:
-    from sizing.presentation import DASH, job_cell, job_column
+    from sizing.presentation import DASH, engines_word, job_cell, job_column
 
     assert job_column("ziip_utilization", "zAAP") == "zAAP utilisation"
     assert job_column("response_time_lower_bound_ms") == "Response time, lower bound, ms"
     assert job_column("throughput_tps") == "Throughput, TPS"
+    # a batch over a zEC12 and a z16: each engine in the plural, not "zAAP or zIIPs"
+    both = engines_word(["zIIP", "zAAP", "zIIP"])
+    assert (job_column("ziips_required", both), job_column("ziip_utilization", both)) == (
+        "zAAPs or zIIPs",
+        f"{both} utilisation",
+    )
     # a share as a percentage (one decimal under 10%), a rate with separators, a time with the
     # digits of its size, true and false in words, nothing as a dash
     assert (job_cell("gcp_utilization", 0.8224), job_cell("gcp_utilization", 0.025)) == ("82%", "2.5%")

@@ -393,6 +393,42 @@ def test_a_batchs_page_shows_the_scenarios_table_its_pdf_prints_for_rows_of_ever
         assert " ".join(" ".join(cells).split()) in drawn, cells
 
 
+def test_batch_table_widths_go_to_the_text_that_wraps(user: Any) -> None:
+    # The PDF's workload cell wrapped in five or six lines while number columns had room to spare:
+    # the width left over now goes where it saves lines.  Compared with sharing the frame in
+    # proportion to each column's longest word (the rule before), no column loses its longest
+    # word and the table takes fewer lines.
+    from reportlab.lib.utils import simpleSplit
+    from reportlab.pdfbase import pdfmetrics
+
+    from sizing.presentation import batch_table
+    from sizing.records import JobResult
+    from sizing.reports.document import FRAME_WIDTH, fitted_widths, styles
+    from sizing.services.reports import product_names, result_with_engine
+    from tests.sizing.test_batch_browser import BATCH
+
+    job = _stored_job(user, "batch", {"csv": BATCH})
+    table = batch_table(JobResult.from_dict(result_with_engine(job)), product_names(user))
+    s = styles()
+    rows = [(table.columns, s.compact_head), *((row, s.compact) for row in table.rows)]
+
+    def longest(i: int) -> float:
+        return max(pdfmetrics.stringWidth(w, st.fontName, st.fontSize) for r, st in rows for w in r[i].split()) + 6
+
+    def height(widths: list[float]) -> int:
+        return sum(
+            max(len(simpleSplit(cell, st.fontName, st.fontSize, w - 6)) for cell, w in zip(r, widths, strict=True))
+            for r, st in rows
+        )
+
+    words = [longest(i) for i in range(len(table.columns))]
+    before = [w / sum(words) * FRAME_WIDTH for w in words]
+    after = [f * FRAME_WIDTH for f in fitted_widths(table.columns, table.rows, compact=True)]
+    assert sum(after) == pytest.approx(FRAME_WIDTH)
+    assert all(a >= w - 1e-6 for a, w in zip(after, words, strict=True))
+    assert height(after) < height(before), (height(after), height(before))
+
+
 def test_job_report_stored_before_the_engine_was_written_names_it_from_the_machine(api: Any, user: Any) -> None:
     # A curve stored before the runners wrote ``specialty_engine``: the zEC12's engine is still a zAAP.
     job = _stored_job(user, "curve", COLUMN_CASES["curve-zec12"])
