@@ -36,7 +36,7 @@ from sizing.records import (
     batch_rows,
     warning_record,
 )
-from sizing.services.warning_levels import LEVEL_ORDER, WARNING_LEVELS, Level, level_of
+from sizing.services.warning_levels import LEVEL_ORDER, Level, engines_plural, headline, level_of
 
 #: What a missing number prints as.
 DASH = "\u2014"
@@ -574,8 +574,7 @@ def warning_sentence(
             return build(_record(answer))
         except (TypeError, ValueError, KeyError):  # an answer missing a number: say the engine's words
             pass
-    entry = WARNING_LEVELS.get(code)
-    return entry[1].replace("zIIP", engine) if entry else _sentence_case(customer_wording(message))
+    return headline(code, engine) or _sentence_case(customer_wording(message))
 
 
 def warnings(
@@ -592,19 +591,23 @@ def warnings(
     rec = _record(answer)
     eng = engine or rec.specialty_engine
     out: list[WarningText] = []
-    seen: set[str] = set()
     more = [w if isinstance(w, WarningRecord) else warning_record(w) for w in extra]
     for w in [*rec.warnings, *more]:
         code = w.code
         sentence = warning_sentence(code, rec if numbers else None, w.message, eng)
-        if sentence in seen:
-            continue
-        seen.add(sentence)
         details = _sentence_case(customer_wording(plain_reference(w.message)))
         given = w.level  # the engine's level for this answer; the code's default otherwise
         level: Level = given if given in LEVEL_ORDER else level_of(code)
         out.append(WarningText(code, level, sentence, details))
-    return sorted(out, key=lambda w: LEVEL_ORDER.index(w.level))
+    return by_level(out)
+
+
+def by_level(items: Sequence[WarningText]) -> list[WarningText]:
+    """Warnings decision-changing first (in order within a level), each sentence said once."""
+    once: dict[str, WarningText] = {}
+    for w in items:
+        once.setdefault(w.sentence, w)
+    return sorted(once.values(), key=lambda w: LEVEL_ORDER.index(w.level))
 
 
 def warnings_by_level(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, list[WarningText]]:
@@ -898,7 +901,7 @@ def job_column(name: str, engine: str = "zIIP") -> str:
     "zAAPs or zIIPs" (a column the registry lacks reads as words, never as its snake_case name)."""
     label, unit, _ = JOB_COLUMNS.get(name, (name.replace("_", " ").capitalize(), "", "auto"))
     # engines in the plural each: "zAAPs or zIIPs", never "zAAP or zIIPs"
-    label = label.replace("{eng}s", " or ".join(f"{e}s" for e in engine.split(" or "))).format(eng=engine)
+    label = label.replace("{eng}s", engines_plural(engine)).format(eng=engine)
     return f"{label}, {unit}" if unit else label
 
 
@@ -984,6 +987,26 @@ class TableText:
     columns: list[str]
     numeric: list[bool]
     rows: list[list[str]]
+    #: under the table: which rows are shown where not all are (:func:`rows_shown`)
+    note: str = ""
+
+
+def rows_shown(shown: int, total: int) -> str:
+    """Under a table cut short, page or PDF: "The first 500 of 1,234 rows; all are in the CSV."
+    (nothing where every row is shown)."""
+    return f"The first {count(shown)} of {count(total)} rows; all are in the CSV." if shown < total else ""
+
+
+def batch_label(r: BatchRow) -> str:
+    """A scenario as an engineer reads it first: its row number and, where the CSV's ``name``
+    column names it, its name ("3. Peak hour"); numbered, since two rows may share a name."""
+    number = count(r.row) if r.row is not None else DASH
+    return f"{number}. {r.name}" if r.name else number
+
+
+def batch_engine(rows: Sequence[BatchRow]) -> str:
+    """The specialty engine a batch's rows name: "zAAP", "zIIP" or "zAAP or zIIP"."""
+    return engines_word([r.specialty_engine or "" for r in rows])
 
 
 def _batch_decisions(r: BatchRow) -> str:
@@ -998,29 +1021,100 @@ def _batch_decisions(r: BatchRow) -> str:
     return ": ".join(t for t in (words, said) if t) or DASH
 
 
+#: What a figure of a row with no quote (it does not fit) says after it: the estimate's page and
+#: PDF show the model, MIPS and MSU of the CP count the engine evaluated (``evaluated_cps``, the
+#: largest) beside "does not fit"; a table cell that stands alone says they are not a quote
+#: (the model that they were evaluated on; the numbers, in a narrow column, that they are not quoted).
+NOT_QUOTED = "not quoted"
+_QUOTE_COLUMNS = {"capacity_model": f"evaluated, {NOT_QUOTED}", "mips": NOT_QUOTED, "msu": NOT_QUOTED}
+
+
 def _batch_cell(r: BatchRow, col: str, present: frozenset[str], names: ProductNames) -> str:
+    if col == "row":
+        return batch_label(r)
     if col == "path":
         return f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}" if r.path else DASH
     if col == "machine" and r.machine:
         return names.machine(r.machine)
     if col == "warning_codes":
         return _batch_decisions(r)
-    return job_cell(col, r.cells.get(col)) if col in present else DASH
+    text = job_cell(col, r.cells.get(col)) if col in present else DASH
+    if col in _QUOTE_COLUMNS and r.cps_required is None and text != DASH:
+        return f"{text} ({_QUOTE_COLUMNS[col]})"
+    return text
 
 
 def batch_table(result: JobResult, names: ProductNames | None = None, limit: int | None = None) -> TableText:
-    """A batch's scenarios as the job's page and its PDF print them (:data:`BATCH_COLUMNS`): the
-    workload and machine by their names, numbers in :func:`job_cell`'s formats, the specialty
-    engine the rows' generations name, and in the last column the row's status (unless sized)
-    with its error or its decision warnings; the first ``limit`` rows (all by default)."""
+    """A batch's scenarios as the job's page and its PDF print them (:data:`BATCH_COLUMNS`): each
+    row by its number and, where any row has one, its name (:func:`batch_label`); the workload and
+    machine by their names, numbers in :func:`job_cell`'s formats, the specialty engine the rows'
+    generations name, a figure of a row with no quote marked :data:`NOT_QUOTED`, and in the last
+    column the row's status (unless sized) with its error or its decision warnings; the first
+    ``limit`` rows (all by default), with :func:`rows_shown` as its note."""
     names = names or NO_NAMES
     present = frozenset(result.table_columns)
     rows = batch_rows(result)
-    engine = engines_word([r.specialty_engine or "" for r in rows])
+    engine = batch_engine(rows)
+    named = any(r.name for r in rows)
+    headers = {"row": "Scenario" if named else job_column("row"), "path": "Path / configuration"}
+    numeric = job_numeric(BATCH_COLUMNS)
+    shown = rows[:limit]
     return TableText(
-        columns=["Path / configuration" if c == "path" else job_column(c, engine) for c in BATCH_COLUMNS],
-        numeric=job_numeric(BATCH_COLUMNS),
-        rows=[[_batch_cell(r, c, present, names) for c in BATCH_COLUMNS] for r in rows[:limit]],
+        columns=[headers.get(c) or job_column(c, engine) for c in BATCH_COLUMNS],
+        numeric=[n and not (named and c == "row") for c, n in zip(BATCH_COLUMNS, numeric, strict=True)],
+        rows=[[_batch_cell(r, c, present, names) for c in BATCH_COLUMNS] for r in shown],
+        note=rows_shown(len(shown), len(rows)),
+    )
+
+
+@dataclass(frozen=True)
+class ChartText:
+    """A chart as the page and the PDF draw it: its caption, its axes' titles and one value per
+    label (``None``: no bar)."""
+
+    caption: str
+    x_title: str
+    y_title: str
+    labels: list[str]
+    values: list[float | None]
+
+
+def batch_chart(result: JobResult) -> ChartText:
+    """The CPs each scenario of a batch requires, each by :func:`batch_label` and, where it has
+    no CPs, its status in short ("does not fit", "no CPU data", "refused")."""
+    rows = batch_rows(result)
+
+    def label(r: BatchRow) -> str:
+        status = str(r.status or "sized")
+        short = BATCH_STATUS_WORDS.get(status, status).split(" (")[0]
+        return batch_label(r) if status == "sized" else f"{batch_label(r)} ({short})"
+
+    return ChartText(
+        caption="CPs required by each scenario.",
+        x_title="Scenario (row)",
+        y_title="CPs required",
+        labels=[label(r) for r in rows],
+        values=[r.cps_required for r in rows],
+    )
+
+
+def batch_warnings(result: JobResult) -> list[WarningText]:
+    """Each warning code of a batch's scenarios once, in its general sentence naming the engine
+    of the rows that have it ("zAAPs or zIIPs" where rows of both do), with how many have it."""
+    engines: dict[str, list[str]] = {}
+    for r in batch_rows(result):
+        for code in dict.fromkeys(r.warning_codes.replace(",", " ").split()):
+            engines.setdefault(code, []).append(r.specialty_engine or "")
+    return by_level(
+        [
+            WarningText(
+                code,
+                level_of(code),
+                warning_sentence(code, None, engine=engines_word(rows)),
+                f"In {count(len(rows))} of {count(result.rows)} scenarios.",
+            )
+            for code, rows in engines.items()
+        ]
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Mapping
+from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -518,6 +519,25 @@ class JobDisplayTableSerializer(serializers.Serializer[Any]):
         help_text=f"Cells as printed ('82%', '7,095'), at most {DISPLAY_ROWS} rows",
     )
     total_rows = serializers.IntegerField(help_text="Rows of the whole table (result.csv)")
+    note = serializers.CharField(
+        allow_blank=True,
+        help_text="Under the table where it is cut short: 'The first 500 of 1,234 rows; all are in the CSV.' "
+        "(empty where every row is shown)",
+    )
+
+
+class JobDisplayChartSerializer(serializers.Serializer[Any]):
+    """A job's chart in words (``presentation.batch_chart``): the PDF's caption and axis titles."""
+
+    caption = serializers.CharField(help_text="'CPs required by each scenario.'")
+    x_title = serializers.CharField(help_text="The horizontal axis, e.g. 'Scenario (row)'")
+    y_title = serializers.CharField(help_text="The vertical axis, e.g. 'CPs required'")
+    labels = serializers.ListField(
+        child=serializers.CharField(), help_text="Each bar's label: '3. Peak (does not fit)'"
+    )
+    values = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), help_text="Each bar's value (null: no bar)"
+    )
 
 
 class JobDisplaySerializer(serializers.Serializer[Any]):
@@ -531,6 +551,13 @@ class JobDisplaySerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="The result table as the page and the PDF print it (null before success); a batch's "
         "scenarios as its PDF prints them, not its CSV's columns",
+    )
+    summary = serializers.CharField(
+        allow_null=True,
+        help_text="A batch: its rows by status in one sentence, the PDF's summary (null otherwise)",
+    )
+    chart = JobDisplayChartSerializer(
+        allow_null=True, help_text="A batch: the CPs of each scenario as its PDF draws them (null otherwise)"
     )
 
 
@@ -554,7 +581,7 @@ class JobDetailSerializer(JobSerializer):
 
         result = result_with_engine(job) if job.status == "succeeded" and isinstance(job.result, Mapping) else None
         if result is None:
-            return {"headroom": None, "table": None}
+            return {"headroom": None, "table": None, "summary": None, "chart": None}
         headroom = presentation.mix_headroom(MixHeadroomRecord.from_result(result)) if job.kind == JobKind.MIX else None
         request = self.context.get("request")
         named = job.kind in (JobKind.MIX, JobKind.BATCH)  # the kinds whose tables name workloads
@@ -569,22 +596,27 @@ class JobDetailSerializer(JobSerializer):
                     "numeric": shown.numeric,
                     "rows": shown.rows,
                     "total_rows": len(typed.table_rows),
+                    "note": shown.note,
                 },
+                "summary": presentation.batch_summary(typed.rows, typed.counts, typed.succeeded, typed.failed),
+                "chart": asdict(presentation.batch_chart(typed)),
             }
+        none = {"headroom": headroom, "summary": None, "chart": None}
         table = result.get("table") if job.kind in DISPLAY_TABLE_KINDS else None
         if not isinstance(table, Mapping) or not table.get("columns"):
-            return {"headroom": headroom, "table": None}
+            return {**none, "table": None}
         columns, rows = list(table["columns"]), list(table.get("rows") or [])
         header, body = presentation.job_table(
             columns, rows[:DISPLAY_ROWS], str(result.get("specialty_engine") or "zIIP"), names
         )
         return {
-            "headroom": headroom,
+            **none,
             "table": {
                 "columns": header,
                 "numeric": presentation.job_numeric(columns),
                 "rows": body,
                 "total_rows": len(rows),
+                "note": presentation.rows_shown(len(body), len(rows)),
             },
         }
 

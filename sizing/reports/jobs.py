@@ -21,7 +21,6 @@ from sizing.records import (
     JobParams,
     JobResult,
     MixHeadroomRecord,
-    WarningRecord,
     batch_rows,
 )
 from sizing.reports.document import (
@@ -144,13 +143,9 @@ def result_table(
             numeric=presentation.job_numeric(columns),
         )
     )
-    if len(shown) < len(rows):
-        out.append(
-            para(
-                f"{presentation.count(len(shown))} of {presentation.count(len(rows))} rows shown; the CSV has them all.",
-                styles().small,
-            )
-        )
+    note = presentation.rows_shown(len(shown), len(rows))
+    if note:
+        out.append(para(note, styles().small))
     return out
 
 
@@ -370,16 +365,15 @@ def mix_section(result: JobResult, names: presentation.ProductNames = presentati
 
 def batch_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
     rows = batch_rows(result)
+    chart = presentation.batch_chart(result)  # the job's page draws the same (display.chart)
     plot = Plot(
-        "Scenario (row)",
-        "CPs required",
-        [Series("CPs required", [r.row for r in rows], [r.cps_required for r in rows], markers=True)],
+        chart.x_title, chart.y_title, [Series(chart.y_title, [r.row for r in rows], chart.values, markers=True)]
     )
     out: Section = [
         *heading("Summary"),
         para(presentation.batch_summary(result.rows, result.counts, result.succeeded, result.failed)),
         *heading("Charts"),
-        figure(draw_plot(plot, height=160), "CPs required by each scenario."),
+        figure(draw_plot(plot, height=160), chart.caption),
         *heading("Scenarios"),
     ]
     table = presentation.batch_table(result, names)  # the job's page shows the same (display.table)
@@ -408,33 +402,21 @@ LAYOUTS: dict[str, Callable[[JobResult, presentation.ProductNames], Section]] = 
 }
 
 
-def _batch_warnings(result: JobResult) -> list[WarningRecord]:
-    """Each warning code of a batch once, with the number of scenarios that have it."""
-    columns = list(result.table_columns)
-    if "warning_codes" not in columns:
-        return []
-    at = columns.index("warning_codes")
-    counts: dict[str, int] = {}
-    for row in result.table_rows:
-        for code in str(row[at] or "").replace(",", " ").split():
-            counts[code] = counts.get(code, 0) + 1
-    return [WarningRecord(code, f"in {n} of {result.rows} scenarios", None, None) for code, n in counts.items()]
-
-
 def _all_warnings(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> list[WarningText]:
     """The job's warnings in the pages' sentences: with the answer's numbers when the job has one
-    answer, else the general sentence of each code (naming the generation's specialty engine); a
-    mix's workload by its configuration's name."""
+    answer, else the general sentence of each code (naming the generation's specialty engine; a
+    batch's code the engine of its rows that have it); a mix's workload by its configuration's name."""
     estimate = result.estimate
     if estimate is not None and estimate.warnings and not result.warnings:
         return presentation.warnings(estimate)
-    warnings = [*result.warnings, *_batch_warnings(result)]
+    warnings = list(result.warnings)
     for w in result.workloads:
         named = names.configuration(w.path, w.configuration)
         warnings += [replace(x, message=f"{named}: {x.message}") for x in w.warnings]
-    return presentation.warnings(
+    said = presentation.warnings(
         EstimateRecord.from_dict({}), extra=warnings, numbers=False, engine=result.specialty_engine
     )
+    return presentation.by_level([*said, *presentation.batch_warnings(result)])
 
 
 #: What each kind of job asks, after the workload and machine it is about.

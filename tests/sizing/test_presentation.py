@@ -130,3 +130,23 @@ def test_customer_wording_names_the_parts_of_the_work() -> None:
     assert scope and "published for z/OS Connect" in scope[0] and "LPAR demand" in scope[0], scope
     quoted = [f"'{part}'" for part in COMPONENT_WORDS]
     assert not [s for s in said if any(q in s for q in quoted)], said
+
+
+def test_a_headline_names_the_answers_specialty_engine() -> None:
+    # The headlines named zIIPs on a zEC12 or z10, whose specialty engine is the zAAP.
+    from sizing.presentation import engines_word, warning_sentence
+    from sizing.services.warning_levels import HEADLINES, engines_plural, headline, with_levels
+
+    both = engines_word(["zAAP", "zIIP"])
+    for code in HEADLINES:
+        # the sentence a page says with no answer's numbers is the headline, naming the engine given
+        assert warning_sentence(code, None, engine="zAAP") == headline(code, "zAAP")
+        assert "zIIP" not in headline(code, "zAAP") and "zAAP" not in headline(code, "zIIP"), code
+        # rows of both generations: each engine in the plural, never "zAAP or zIIPs"
+        assert f"{both}s" not in headline(code, both), code
+    named = [c for c in HEADLINES if headline(c, "zAAP") != headline(c, "zIIP")]
+    assert {"does-not-fit", "ziip-overflow", "eligibility-scope", "no-eligibility-data"} <= set(named)
+    assert engines_plural(both) in headline("ziip-overflow", both)
+    # the API's headline is the same function's, for the answer's engine
+    served = with_levels([{"code": c, "message": "m"} for c in named], "zAAP")
+    assert {w["code"]: w["headline"] for w in served} == {c: headline(c, "zAAP") for c in named}

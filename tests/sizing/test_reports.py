@@ -362,7 +362,15 @@ def test_a_batchs_page_shows_the_scenarios_table_its_pdf_prints_for_rows_of_ever
     # A batch's page showed its CSV's columns (slugs, cps_required, unformatted numbers) while its
     # PDF printed the scenarios in words: both are now presentation.batch_table, for a row sized,
     # one that does not fit, one with no CPU data (HostBridge) and one refused (a negative rate).
-    from sizing.presentation import BATCH_STATUS_WORDS, DASH, batch_table, job_cell
+    from sizing.presentation import (
+        BATCH_COLUMNS,
+        BATCH_STATUS_WORDS,
+        DASH,
+        NOT_QUOTED,
+        batch_label,
+        batch_table,
+        job_cell,
+    )
     from sizing.records import JobResult, batch_rows
     from sizing.services.reports import product_names, result_with_engine
     from tests.sizing.test_batch_browser import BATCH
@@ -371,13 +379,32 @@ def test_a_batchs_page_shows_the_scenarios_table_its_pdf_prints_for_rows_of_ever
     result = JobResult.from_dict(result_with_engine(job))
     table = batch_table(result, product_names(user))
     shown = api.get(f"/api/v1/jobs/{job.pk}/").json()["display"]["table"]
-    assert shown == {"columns": table.columns, "numeric": table.numeric, "rows": table.rows, "total_rows": 4}
+    assert shown == {
+        "columns": table.columns,
+        "numeric": table.numeric,
+        "rows": table.rows,
+        "total_rows": 4,
+        "note": table.note,
+    }
+    assert table.note == ""  # every row is shown: nothing to say under the table
     rows = batch_rows(result)
     assert sorted(str(r.status) for r in rows) == sorted(BATCH_STATUS_WORDS)  # one row of each status
     names = product_names(user)
+    at = {c: BATCH_COLUMNS.index(c) for c in ("capacity_model", "mips", "msu")}
+    assert table.numeric[0] is False  # the scenario's name is text
     for r, cells in zip(rows, table.rows, strict=True):
+        # the name typed in the CSV, after the row's number (two rows may share a name)
+        assert r.name and cells[0] == batch_label(r) and cells[0].endswith(r.name) and str(r.row) in cells[0]
         assert cells[1] == f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}"
         assert cells[2] == names.machine(r.machine) and cells[4] == job_cell("cps_required", r.cps_required)
+        # a row with no quote shows no model, MIPS or MSU as if quoted: the evaluated ones say so
+        for col, i in at.items():
+            given = job_cell(col, r.cells.get(col))
+            quoted = r.status == "sized" or given == DASH
+            assert cells[i] == given if quoted else cells[i].startswith(f"{given} (") and NOT_QUOTED in cells[i]
+        if r.status == "does-not-fit":
+            assert all(NOT_QUOTED in cells[i] for i in at.values())  # the z10 row has an evaluated model
+            assert "evaluated" in cells[at["capacity_model"]]
         if r.status == "sized":
             assert cells[-1] == DASH  # no decision warning: sized as asked
         else:
