@@ -40,6 +40,10 @@ from sizing.services.warning_levels import LEVEL_ORDER, Level, engines_plural, h
 
 #: What a missing number prints as.
 DASH = "\u2014"
+#: What a figure of an answer with no quote (it does not fit) says: the estimate's page and PDF
+#: show the model, MIPS and MSU of the CP count the engine evaluated (``evaluated_cps``, the
+#: largest, or the given one: so the charts still draw), and say they are not a quote.
+NOT_QUOTED = "not quoted"
 
 
 # -- numbers ---------------------------------------------------------------------------------
@@ -299,11 +303,20 @@ def utilisation_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     return Figure(percent(rec.gcp_utilization), f"ceiling {percent(rec.max_utilization)}", note)
 
 
+def evaluated_note(answer: EstimateRecord | Mapping[str, Any]) -> str:
+    """Beside the model, MIPS and MSU of an answer that does not fit: "at the 64 CPs evaluated,
+    not quoted" (nothing for an answer that fits)."""
+    rec = _record(answer)
+    if rec.feasibility.feasible is not False:
+        return ""
+    return f"at the {plural(rec.evaluated_cps, 'CP')} evaluated, {NOT_QUOTED}"
+
+
 def mips_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     rec = _record(answer)
     if finite(rec.mips) is None:
         return Figure(DASH)
-    return Figure(count(rec.mips), note=f"{count(rec.msu)} MSU on CPs")
+    return Figure(count(rec.mips), note=" ".join(filter(None, (f"{count(rec.msu)} MSU on CPs", evaluated_note(rec)))))
 
 
 def figures(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, Figure]:
@@ -1021,11 +1034,9 @@ def _batch_decisions(r: BatchRow) -> str:
     return ": ".join(t for t in (words, said) if t) or DASH
 
 
-#: What a figure of a row with no quote (it does not fit) says after it: the estimate's page and
-#: PDF show the model, MIPS and MSU of the CP count the engine evaluated (``evaluated_cps``, the
-#: largest) beside "does not fit"; a table cell that stands alone says they are not a quote
-#: (the model that they were evaluated on; the numbers, in a narrow column, that they are not quoted).
-NOT_QUOTED = "not quoted"
+#: A batch row with no quote (it does not fit) shows, as the estimate's page and PDF do, the
+#: model, MIPS and MSU of the CP count the engine evaluated, each cell marked (:data:`NOT_QUOTED`:
+#: the model that it was evaluated; the numbers, in narrow columns, that they are not quoted).
 _QUOTE_COLUMNS = {"capacity_model": f"evaluated, {NOT_QUOTED}", "mips": NOT_QUOTED, "msu": NOT_QUOTED}
 
 

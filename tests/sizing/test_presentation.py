@@ -150,3 +150,27 @@ def test_a_headline_names_the_answers_specialty_engine() -> None:
     # the API's headline is the same function's, for the answer's engine
     served = with_levels([{"code": c, "message": "m"} for c in named], "zAAP")
     assert {w["code"]: w["headline"] for w in served} == {c: headline(c, "zAAP") for c in named}
+
+
+def test_an_answer_that_does_not_fit_says_its_model_mips_and_msu_are_evaluated_not_quoted() -> None:
+    # A z10 at 60,000 TPS (tests/data/answers): no CPs are quoted, yet the page's MIPS card and
+    # the PDF's answer table showed the largest model's 2097-764, 62,246 MIPS as if quoted.
+    import json
+    from pathlib import Path
+
+    from sizing.presentation import NOT_QUOTED, count, evaluated_note, mips_figure
+    from sizing.records import EstimateRecord
+    from sizing.reports.estimate import answer_rows
+
+    answers = Path(__file__).resolve().parents[1] / "data" / "answers"
+    no_fit = EstimateRecord.from_dict(json.loads((answers / "estimate_v1_does_not_fit.json").read_text()))
+    fits = EstimateRecord.from_dict(json.loads((answers / "estimate_v1_fits.json").read_text()))
+    assert no_fit.feasibility.feasible is False and no_fit.capacity is not None and no_fit.capacity.model
+    said = evaluated_note(no_fit)
+    assert NOT_QUOTED in said and f"{count(no_fit.evaluated_cps)} CPs" in said
+    assert mips_figure(no_fit).note == f"{count(no_fit.msu)} MSU on CPs {said}"
+    rows = {label: basis for label, _, _, basis in answer_rows(no_fit)}
+    assert all(said in rows[label] for label in ("Model and capacity setting", "MIPS (CPs, used)", "MSU (CPs, used)"))
+    # an answer that fits is a quote: nothing added
+    assert evaluated_note(fits) == "" and mips_figure(fits).note == f"{count(fits.msu)} MSU on CPs"
+    assert NOT_QUOTED not in " ".join(basis for *_, basis in answer_rows(fits))
