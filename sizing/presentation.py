@@ -25,18 +25,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from sizing.records import (
+    BatchRow,
     EstimateRecord,
     FitRecord,
+    JobResult,
     MixHeadroomRecord,
     ProjectionRecord,
     RangeRecord,
     WarningRecord,
+    batch_rows,
     warning_record,
 )
-from sizing.services.warning_levels import LEVEL_ORDER, WARNING_LEVELS, Level, level_of
+from sizing.services.warning_levels import LEVEL_ORDER, Level, engines_plural, headline, level_of
 
 #: What a missing number prints as.
 DASH = "\u2014"
+#: What a figure of an answer with no quote (it does not fit) says: the estimate's page and PDF
+#: show the model, MIPS and MSU of the CP count the engine evaluated (``evaluated_cps``, the
+#: largest, or the given one: so the charts still draw), and say they are not a quote.
+NOT_QUOTED = "not quoted"
 
 
 # -- numbers ---------------------------------------------------------------------------------
@@ -296,11 +303,20 @@ def utilisation_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     return Figure(percent(rec.gcp_utilization), f"ceiling {percent(rec.max_utilization)}", note)
 
 
+def evaluated_note(answer: EstimateRecord | Mapping[str, Any]) -> str:
+    """Beside the model, MIPS and MSU of an answer that does not fit: "at the 64 CPs evaluated,
+    not quoted" (nothing for an answer that fits)."""
+    rec = _record(answer)
+    if rec.feasibility.feasible is not False:
+        return ""
+    return f"at the {plural(rec.evaluated_cps, 'CP')} evaluated, {NOT_QUOTED}"
+
+
 def mips_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     rec = _record(answer)
     if finite(rec.mips) is None:
         return Figure(DASH)
-    return Figure(count(rec.mips), note=f"{count(rec.msu)} MSU on CPs")
+    return Figure(count(rec.mips), note=" ".join(filter(None, (f"{count(rec.msu)} MSU on CPs", evaluated_note(rec)))))
 
 
 def figures(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, Figure]:
@@ -571,8 +587,7 @@ def warning_sentence(
             return build(_record(answer))
         except (TypeError, ValueError, KeyError):  # an answer missing a number: say the engine's words
             pass
-    entry = WARNING_LEVELS.get(code)
-    return entry[1].replace("zIIP", engine) if entry else _sentence_case(customer_wording(message))
+    return headline(code, engine) or _sentence_case(customer_wording(message))
 
 
 def warnings(
@@ -589,19 +604,23 @@ def warnings(
     rec = _record(answer)
     eng = engine or rec.specialty_engine
     out: list[WarningText] = []
-    seen: set[str] = set()
     more = [w if isinstance(w, WarningRecord) else warning_record(w) for w in extra]
     for w in [*rec.warnings, *more]:
         code = w.code
         sentence = warning_sentence(code, rec if numbers else None, w.message, eng)
-        if sentence in seen:
-            continue
-        seen.add(sentence)
         details = _sentence_case(customer_wording(plain_reference(w.message)))
         given = w.level  # the engine's level for this answer; the code's default otherwise
         level: Level = given if given in LEVEL_ORDER else level_of(code)
         out.append(WarningText(code, level, sentence, details))
-    return sorted(out, key=lambda w: LEVEL_ORDER.index(w.level))
+    return by_level(out)
+
+
+def by_level(items: Sequence[WarningText]) -> list[WarningText]:
+    """Warnings decision-changing first (in order within a level), each sentence said once."""
+    once: dict[str, WarningText] = {}
+    for w in items:
+        once.setdefault(w.sentence, w)
+    return sorted(once.values(), key=lambda w: LEVEL_ORDER.index(w.level))
 
 
 def warnings_by_level(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, list[WarningText]]:
@@ -891,10 +910,11 @@ def engines_word(engines: Sequence[str]) -> str:
 
 
 def job_column(name: str, engine: str = "zIIP") -> str:
-    """A job table's column as a header: "CP utilisation", "zAAP utilisation", "Response time, ms"
-    (a column the registry lacks reads as words, never as its snake_case name)."""
+    """A job table's column as a header: "CP utilisation", "zAAP utilisation", "Response time, ms",
+    "zAAPs or zIIPs" (a column the registry lacks reads as words, never as its snake_case name)."""
     label, unit, _ = JOB_COLUMNS.get(name, (name.replace("_", " ").capitalize(), "", "auto"))
-    label = label.format(eng=engine)
+    # engines in the plural each: "zAAPs or zIIPs", never "zAAP or zIIPs"
+    label = label.replace("{eng}s", engines_plural(engine)).format(eng=engine)
     return f"{label}, {unit}" if unit else label
 
 
@@ -951,6 +971,162 @@ def job_table(
 def job_numeric(columns: Sequence[str]) -> list[bool]:
     """Which of a job table's columns are numbers (set right-aligned)."""
     return [JOB_COLUMNS.get(c, ("", "", "auto"))[2] not in ("text", "yes") for c in columns]
+
+
+#: Columns of a batch's answer the page and the PDF print (the CSV has them all, docs/csv.md),
+#: headed and formatted as :data:`JOB_COLUMNS` says.
+BATCH_COLUMNS: tuple[str, ...] = (
+    "row",
+    "path",
+    "machine",
+    "tps",
+    "cps_required",
+    "ziips_required",
+    "capacity_model",
+    "mips",
+    "msu",
+    "gcp_utilization",
+    "response_time_ms",
+    "saturation_tps",
+    "warning_codes",
+)
+
+
+@dataclass(frozen=True)
+class TableText:
+    """A table as the page and the PDF print it: headers, which columns are numbers (set
+    right-aligned) and every cell as text."""
+
+    columns: list[str]
+    numeric: list[bool]
+    rows: list[list[str]]
+    #: under the table: which rows are shown where not all are (:func:`rows_shown`)
+    note: str = ""
+
+
+def rows_shown(shown: int, total: int) -> str:
+    """Under a table cut short, page or PDF: "The first 500 of 1,234 rows; all are in the CSV."
+    (nothing where every row is shown)."""
+    return f"The first {count(shown)} of {count(total)} rows; all are in the CSV." if shown < total else ""
+
+
+def batch_label(r: BatchRow) -> str:
+    """A scenario as an engineer reads it first: its row number and, where the CSV's ``name``
+    column names it, its name ("3. Peak hour"); numbered, since two rows may share a name."""
+    number = count(r.row) if r.row is not None else DASH
+    return f"{number}. {r.name}" if r.name else number
+
+
+def batch_engine(rows: Sequence[BatchRow]) -> str:
+    """The specialty engine a batch's rows name: "zAAP", "zIIP" or "zAAP or zIIP"."""
+    return engines_word([r.specialty_engine or "" for r in rows])
+
+
+def _batch_decisions(r: BatchRow) -> str:
+    """A batch row's last cell: its status unless sized, then its error (refused) or the
+    headline of each decision warning it has, naming its generation's specialty engine; the
+    code that only repeats the status ("does-not-fit", "no-cpu-data") is not said twice."""
+    status = str(r.status or "")
+    codes = [c for c in r.warning_codes.replace(",", " ").split() if level_of(c) == "decision" and c != status]
+    engine = r.specialty_engine or "zIIP"
+    said = str(r.error or " ".join(warning_sentence(c, None, engine=engine) for c in codes))
+    words = BATCH_STATUS_WORDS.get(status, "") if status != "sized" else ""
+    return ": ".join(t for t in (words, said) if t) or DASH
+
+
+#: A batch row with no quote (it does not fit) shows, as the estimate's page and PDF do, the
+#: model, MIPS and MSU of the CP count the engine evaluated, each cell marked (:data:`NOT_QUOTED`:
+#: the model that it was evaluated; the numbers, in narrow columns, that they are not quoted).
+_QUOTE_COLUMNS = {"capacity_model": f"evaluated, {NOT_QUOTED}", "mips": NOT_QUOTED, "msu": NOT_QUOTED}
+
+
+def _batch_cell(r: BatchRow, col: str, present: frozenset[str], names: ProductNames) -> str:
+    if col == "row":
+        return batch_label(r)
+    if col == "path":
+        return f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}" if r.path else DASH
+    if col == "machine" and r.machine:
+        return names.machine(r.machine)
+    if col == "warning_codes":
+        return _batch_decisions(r)
+    text = job_cell(col, r.cells.get(col)) if col in present else DASH
+    if col in _QUOTE_COLUMNS and r.cps_required is None and text != DASH:
+        return f"{text} ({_QUOTE_COLUMNS[col]})"
+    return text
+
+
+def batch_table(result: JobResult, names: ProductNames | None = None, limit: int | None = None) -> TableText:
+    """A batch's scenarios as the job's page and its PDF print them (:data:`BATCH_COLUMNS`): each
+    row by its number and, where any row has one, its name (:func:`batch_label`); the workload and
+    machine by their names, numbers in :func:`job_cell`'s formats, the specialty engine the rows'
+    generations name, a figure of a row with no quote marked :data:`NOT_QUOTED`, and in the last
+    column the row's status (unless sized) with its error or its decision warnings; the first
+    ``limit`` rows (all by default), with :func:`rows_shown` as its note."""
+    names = names or NO_NAMES
+    present = frozenset(result.table_columns)
+    rows = batch_rows(result)
+    engine = batch_engine(rows)
+    named = any(r.name for r in rows)
+    headers = {"row": "Scenario" if named else job_column("row"), "path": "Path / configuration"}
+    numeric = job_numeric(BATCH_COLUMNS)
+    shown = rows[:limit]
+    return TableText(
+        columns=[headers.get(c) or job_column(c, engine) for c in BATCH_COLUMNS],
+        numeric=[n and not (named and c == "row") for c, n in zip(BATCH_COLUMNS, numeric, strict=True)],
+        rows=[[_batch_cell(r, c, present, names) for c in BATCH_COLUMNS] for r in shown],
+        note=rows_shown(len(shown), len(rows)),
+    )
+
+
+@dataclass(frozen=True)
+class ChartText:
+    """A chart as the page and the PDF draw it: its caption, its axes' titles and one value per
+    label (``None``: no bar)."""
+
+    caption: str
+    x_title: str
+    y_title: str
+    labels: list[str]
+    values: list[float | None]
+
+
+def batch_chart(result: JobResult) -> ChartText:
+    """The CPs each scenario of a batch requires, each by :func:`batch_label` and, where it has
+    no CPs, its status in short ("does not fit", "no CPU data", "refused")."""
+    rows = batch_rows(result)
+
+    def label(r: BatchRow) -> str:
+        status = str(r.status or "sized")
+        short = BATCH_STATUS_WORDS.get(status, status).split(" (")[0]
+        return batch_label(r) if status == "sized" else f"{batch_label(r)} ({short})"
+
+    return ChartText(
+        caption="CPs required by each scenario.",
+        x_title="Scenario (row)",
+        y_title="CPs required",
+        labels=[label(r) for r in rows],
+        values=[r.cps_required for r in rows],
+    )
+
+
+def batch_warnings(result: JobResult) -> list[WarningText]:
+    """Each warning code of a batch's scenarios once, in its general sentence naming the engine
+    of the rows that have it ("zAAPs or zIIPs" where rows of both do), with how many have it."""
+    engines: dict[str, list[str]] = {}
+    for r in batch_rows(result):
+        for code in dict.fromkeys(r.warning_codes.replace(",", " ").split()):
+            engines.setdefault(code, []).append(r.specialty_engine or "")
+    return by_level(
+        [
+            WarningText(
+                code,
+                level_of(code),
+                warning_sentence(code, None, engine=engines_word(rows)),
+                f"In {count(len(rows))} of {count(result.rows)} scenarios.",
+            )
+            for code, rows in engines.items()
+        ]
+    )
 
 
 def mix_headroom(mix: MixHeadroomRecord) -> str:

@@ -1231,6 +1231,8 @@ class BatchRow:
     machine: str | None = None
     #: the generation's specialty engine of the row's machine (zAAP on z10..zEC12/zBC12)
     specialty_engine: str | None = None
+    #: the scenario's name as typed in the CSV's ``name`` column (``estimate_name``)
+    name: str | None = None
 
     @classmethod
     def from_cells(cls, cells: Json) -> BatchRow:
@@ -1248,6 +1250,7 @@ class BatchRow:
             cells=cells,
             machine=text(cells.get("machine")),
             specialty_engine=text(cells.get("specialty_engine")),
+            name=text(cells.get("estimate_name")) or None,
         )
 
 

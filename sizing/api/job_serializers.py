@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Mapping
+from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -26,7 +27,7 @@ from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS
 from sizing.jobs.mix import mix_workload
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 from sizing.models import Job, JobKind, Machine
-from sizing.records import MixHeadroomRecord
+from sizing.records import JobResult, MixHeadroomRecord
 from sizing.selectors.price_books import NO_BOOK, price_book_for
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
@@ -503,8 +504,8 @@ class JobSerializer(serializers.ModelSerializer[Job]):
 #: Rows of the result table a job's page shows (the CSV has them all).
 DISPLAY_ROWS = 500
 
-#: Kinds whose result table the page shows in words (``presentation.JOB_COLUMNS``); a batch's
-#: and a plan's tables have their own pages and reports.
+#: Kinds whose result table the page shows in words (``presentation.JOB_COLUMNS``), as it is; a
+#: batch's is its scenarios as the PDF prints them (``presentation.batch_table``).
 DISPLAY_TABLE_KINDS = frozenset({"curve", "closed", "montecarlo", "optimize", "mix"})
 
 
@@ -518,6 +519,25 @@ class JobDisplayTableSerializer(serializers.Serializer[Any]):
         help_text=f"Cells as printed ('82%', '7,095'), at most {DISPLAY_ROWS} rows",
     )
     total_rows = serializers.IntegerField(help_text="Rows of the whole table (result.csv)")
+    note = serializers.CharField(
+        allow_blank=True,
+        help_text="Under the table where it is cut short: 'The first 500 of 1,234 rows; all are in the CSV.' "
+        "(empty where every row is shown)",
+    )
+
+
+class JobDisplayChartSerializer(serializers.Serializer[Any]):
+    """A job's chart in words (``presentation.batch_chart``): the PDF's caption and axis titles."""
+
+    caption = serializers.CharField(help_text="'CPs required by each scenario.'")
+    x_title = serializers.CharField(help_text="The horizontal axis, e.g. 'Scenario (row)'")
+    y_title = serializers.CharField(help_text="The vertical axis, e.g. 'CPs required'")
+    labels = serializers.ListField(
+        child=serializers.CharField(), help_text="Each bar's label: '3. Peak (does not fit)'"
+    )
+    values = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), help_text="Each bar's value (null: no bar)"
+    )
 
 
 class JobDisplaySerializer(serializers.Serializer[Any]):
@@ -529,7 +549,15 @@ class JobDisplaySerializer(serializers.Serializer[Any]):
     )
     table = JobDisplayTableSerializer(
         allow_null=True,
-        help_text="The result table as the page and the PDF print it (null before success, and for a batch or a plan)",
+        help_text="The result table as the page and the PDF print it (null before success); a batch's "
+        "scenarios as its PDF prints them, not its CSV's columns",
+    )
+    summary = serializers.CharField(
+        allow_null=True,
+        help_text="A batch: its rows by status in one sentence, the PDF's summary (null otherwise)",
+    )
+    chart = JobDisplayChartSerializer(
+        allow_null=True, help_text="A batch: the CPs of each scenario as its PDF draws them (null otherwise)"
     )
 
 
@@ -553,24 +581,42 @@ class JobDetailSerializer(JobSerializer):
 
         result = result_with_engine(job) if job.status == "succeeded" and isinstance(job.result, Mapping) else None
         if result is None:
-            return {"headroom": None, "table": None}
+            return {"headroom": None, "table": None, "summary": None, "chart": None}
         headroom = presentation.mix_headroom(MixHeadroomRecord.from_result(result)) if job.kind == JobKind.MIX else None
+        request = self.context.get("request")
+        named = job.kind in (JobKind.MIX, JobKind.BATCH)  # the kinds whose tables name workloads
+        names = product_names(request.user) if request is not None and named else None
+        if job.kind == JobKind.BATCH:
+            typed = JobResult.from_dict(result)
+            shown = presentation.batch_table(typed, names, limit=DISPLAY_ROWS)
+            return {
+                "headroom": headroom,
+                "table": {
+                    "columns": shown.columns,
+                    "numeric": shown.numeric,
+                    "rows": shown.rows,
+                    "total_rows": len(typed.table_rows),
+                    "note": shown.note,
+                },
+                "summary": presentation.batch_summary(typed.rows, typed.counts, typed.succeeded, typed.failed),
+                "chart": asdict(presentation.batch_chart(typed)),
+            }
+        none = {"headroom": headroom, "summary": None, "chart": None}
         table = result.get("table") if job.kind in DISPLAY_TABLE_KINDS else None
         if not isinstance(table, Mapping) or not table.get("columns"):
-            return {"headroom": headroom, "table": None}
+            return {**none, "table": None}
         columns, rows = list(table["columns"]), list(table.get("rows") or [])
-        request = self.context.get("request")
-        names = product_names(request.user) if request is not None and job.kind == JobKind.MIX else None
         header, body = presentation.job_table(
             columns, rows[:DISPLAY_ROWS], str(result.get("specialty_engine") or "zIIP"), names
         )
         return {
-            "headroom": headroom,
+            **none,
             "table": {
                 "columns": header,
                 "numeric": presentation.job_numeric(columns),
                 "rows": body,
                 "total_rows": len(rows),
+                "note": presentation.rows_shown(len(body), len(rows)),
             },
         }
 

@@ -34,7 +34,10 @@ class WarningSerializer(serializers.Serializer[Any]):
         required=False,
         help_text="decision: changes what can be signed; caveat: a limitation to say; note: how it was reached",
     )
-    headline = serializers.CharField(required=False, help_text="the warning in words for the customer")
+    headline = serializers.CharField(
+        required=False,
+        help_text="the warning in words for the customer, naming the answer's specialty_engine (zAAP or zIIP)",
+    )
     inputs = serializers.ListField(
         child=serializers.CharField(),
         required=False,

@@ -118,6 +118,7 @@ def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, s
     binding = o.binding_resource
     model = cap.model
     cpu = presentation.cpu_per_tran_figure(o)
+    evaluated = presentation.evaluated_note(o)  # does not fit: the model evaluated, not a quote
     alternative = presentation.alternative_text(o)
     how = "sized to the ceiling, " + presentation.chosen_text(o)
     rows = [
@@ -137,10 +138,20 @@ def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, s
             "Model and capacity setting",
             f"{model} (setting {cap.capacity_setting})" if model else DASH,
             "",
-            "LSPR table",
+            "; ".join(filter(None, ("LSPR table", evaluated))),
         ),
-        ("MIPS (CPs, used)", num(o.mips), "", f"of {num(cap.cp_mips_installed)} installed"),
-        ("MSU (CPs, used)", num(o.msu), "", f"of {num(cap.cp_msu_installed)} installed"),
+        (
+            "MIPS (CPs, used)",
+            num(o.mips),
+            "",
+            "; ".join(filter(None, (f"of {num(cap.cp_mips_installed)} installed", evaluated))),
+        ),
+        (
+            "MSU (CPs, used)",
+            num(o.msu),
+            "",
+            "; ".join(filter(None, (f"of {num(cap.cp_msu_installed)} installed", evaluated))),
+        ),
         (
             f"{eng} MIPS (used)",
             num(o.ziip_mips),

@@ -17,12 +17,10 @@ from sizing import presentation
 from sizing.presentation import WarningText
 from sizing.records import (
     BasisRecord,
-    BatchRow,
     EstimateRecord,
     JobParams,
     JobResult,
     MixHeadroomRecord,
-    WarningRecord,
     batch_rows,
 )
 from sizing.reports.document import (
@@ -44,27 +42,8 @@ from sizing.reports.document import (
 from sizing.reports.estimate import basis_section, sources_section
 from sizing.reports.plots import CAPACITY, PALETTE, TARGET, Bars, Guide, Plot, Series, draw_bars, draw_plot
 from sizing.selectors.report_basis import ReportBasis
-from sizing.services.warning_levels import level_of
 
 Section = list[Flowable]
-
-#: Columns of a batch's answer the report prints (the CSV has them all), headed and formatted
-#: as ``presentation.JOB_COLUMNS`` says.
-BATCH_COLUMNS: tuple[str, ...] = (
-    "row",
-    "path",
-    "machine",
-    "tps",
-    "cps_required",
-    "ziips_required",
-    "capacity_model",
-    "mips",
-    "msu",
-    "gcp_utilization",
-    "response_time_ms",
-    "saturation_tps",
-    "warning_codes",
-)
 
 
 def cell(value: Any, kind: str = "auto") -> str:
@@ -164,13 +143,9 @@ def result_table(
             numeric=presentation.job_numeric(columns),
         )
     )
-    if len(shown) < len(rows):
-        out.append(
-            para(
-                f"{presentation.count(len(shown))} of {presentation.count(len(rows))} rows shown; the CSV has them all.",
-                styles().small,
-            )
-        )
+    note = presentation.rows_shown(len(shown), len(rows))
+    if note:
+        out.append(para(note, styles().small))
     return out
 
 
@@ -389,45 +364,25 @@ def mix_section(result: JobResult, names: presentation.ProductNames = presentati
 
 
 def batch_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
-    index = set(result.table_columns)
     rows = batch_rows(result)
+    chart = presentation.batch_chart(result)  # the job's page draws the same (display.chart)
     plot = Plot(
-        "Scenario (row)",
-        "CPs required",
-        [Series("CPs required", [r.row for r in rows], [r.cps_required for r in rows], markers=True)],
+        chart.x_title, chart.y_title, [Series(chart.y_title, [r.row for r in rows], chart.values, markers=True)]
     )
     out: Section = [
         *heading("Summary"),
         para(presentation.batch_summary(result.rows, result.counts, result.succeeded, result.failed)),
         *heading("Charts"),
-        figure(draw_plot(plot, height=160), "CPs required by each scenario."),
+        figure(draw_plot(plot, height=160), chart.caption),
         *heading("Scenarios"),
     ]
-
-    def value(r: BatchRow, col: str) -> str:
-        if col == "path":
-            return f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}" if r.path else DASH
-        if col == "machine" and r.machine:
-            return names.machine(r.machine)
-        if col == "warning_codes":
-            codes = r.warning_codes.replace(",", " ").split()
-            status = presentation.BATCH_STATUS_WORDS.get(str(r.status), "")
-            said = str(r.error or " ".join(c for c in codes if level_of(c) == "decision"))
-            text = ": ".join(t for t in (status if status not in ("", "sized") else "", said) if t)
-            return text or DASH
-        return presentation.job_cell(col, r.cells.get(col)) if col in index else DASH
-
-    engine = presentation.engines_word([r.specialty_engine or "" for r in rows])
-    header = [
-        "Path / configuration" if col == "path" else presentation.job_column(col, engine) for col in BATCH_COLUMNS
-    ]
-    body = [[value(r, col) for col in BATCH_COLUMNS] for r in rows]
+    table = presentation.batch_table(result, names)  # the job's page shows the same (display.table)
     out.append(
         data_table(
-            header,
-            body,
-            widths=fitted_widths(header, body, compact=True),
-            numeric=[True, False, False, True, True, True, False, True, True, True, True, True, False],
+            table.columns,
+            table.rows,
+            widths=fitted_widths(table.columns, table.rows, compact=True),
+            numeric=table.numeric,
             compact=True,
         )
     )
@@ -447,33 +402,21 @@ LAYOUTS: dict[str, Callable[[JobResult, presentation.ProductNames], Section]] = 
 }
 
 
-def _batch_warnings(result: JobResult) -> list[WarningRecord]:
-    """Each warning code of a batch once, with the number of scenarios that have it."""
-    columns = list(result.table_columns)
-    if "warning_codes" not in columns:
-        return []
-    at = columns.index("warning_codes")
-    counts: dict[str, int] = {}
-    for row in result.table_rows:
-        for code in str(row[at] or "").replace(",", " ").split():
-            counts[code] = counts.get(code, 0) + 1
-    return [WarningRecord(code, f"in {n} of {result.rows} scenarios", None, None) for code, n in counts.items()]
-
-
 def _all_warnings(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> list[WarningText]:
     """The job's warnings in the pages' sentences: with the answer's numbers when the job has one
-    answer, else the general sentence of each code (naming the generation's specialty engine); a
-    mix's workload by its configuration's name."""
+    answer, else the general sentence of each code (naming the generation's specialty engine; a
+    batch's code the engine of its rows that have it); a mix's workload by its configuration's name."""
     estimate = result.estimate
     if estimate is not None and estimate.warnings and not result.warnings:
         return presentation.warnings(estimate)
-    warnings = [*result.warnings, *_batch_warnings(result)]
+    warnings = list(result.warnings)
     for w in result.workloads:
         named = names.configuration(w.path, w.configuration)
         warnings += [replace(x, message=f"{named}: {x.message}") for x in w.warnings]
-    return presentation.warnings(
+    said = presentation.warnings(
         EstimateRecord.from_dict({}), extra=warnings, numbers=False, engine=result.specialty_engine
     )
+    return presentation.by_level([*said, *presentation.batch_warnings(result)])
 
 
 #: What each kind of job asks, after the workload and machine it is about.

@@ -18,6 +18,7 @@ from typing import Any
 
 from sizing.records import EstimateInputs, EstimateRecord, RangeRecord
 from sizing.services.estimate_inputs import EstimateInputSerializer
+from sizing.services.warning_levels import headline
 
 SIGNIFICANT_DIGITS = 6
 _ROUNDED = f".{SIGNIFICANT_DIGITS}g"
@@ -125,7 +126,11 @@ def _warning_codes(subject: Subject) -> str | None:
 
 def _warning_texts(subject: Subject) -> str | None:
     record = subject.record
-    return None if record is None else " | ".join(w.headline or w.message for w in record.warnings) or None
+    if record is None:
+        return None
+    # each headline naming the answer's engine (a stored answer's may predate it: made again)
+    engine = record.specialty_engine
+    return " | ".join(headline(w.code, engine) or w.headline or w.message for w in record.warnings) or None
 
 
 def _point_ids(subject: Subject) -> str | None:

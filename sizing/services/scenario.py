@@ -172,7 +172,7 @@ def estimate_answer(*, scenario: Scenario, target: Target, inputs: dict[str, Any
 
     def compute() -> dict[str, Any]:
         outputs = estimate_result(scenario=scenario, target=target, inputs=inputs).to_dict()
-        outputs["warnings"] = with_levels(outputs["warnings"])
+        outputs["warnings"] = with_levels(outputs["warnings"], str(outputs.get("specialty_engine") or "zIIP"))
         outputs["basis"] = {**outputs["basis"], **data_origin(scenario.configuration)}
         return outputs
 
@@ -260,7 +260,7 @@ def _computed_answers(
     kept = scenario.reference.results([(digest, result) for (_, _, digest), result in zip(group, results, strict=True)])
     for result in kept:
         outputs = result.to_dict()
-        outputs["warnings"] = with_levels(outputs["warnings"])
+        outputs["warnings"] = with_levels(outputs["warnings"], str(outputs.get("specialty_engine") or "zIIP"))
         outputs["basis"] = {**outputs["basis"], **origin}
         answers.append(outputs)
     return answers

@@ -13,8 +13,10 @@ configuration at its published rate raises no decision, :mod:`models_lib.levels`
     How the number was reached (a projection, a payload scaling); belongs in the basis.
 
 This module adds the customer's headline and orders the warnings; where a warning stands for
-many answers (a job's row has codes only), the code's default level is used.  A test holds the
-headlines and the engine's codes together, so a new engine code cannot reach a page without one.
+many answers (a job's row has codes only), the code's default level is used.  A headline names
+the answer's specialty engine (:func:`headline`: zAAP on z10..zEC12/zBC12, zIIP later, "zAAPs or
+zIIPs" for rows of both), so the API's ``headline`` and every page and PDF say the same words.
+A test holds the headlines and the engine's codes together, so a new engine code cannot reach a page without one.
 """
 
 from __future__ import annotations
@@ -25,30 +27,41 @@ from typing import Any
 from models_lib.answer import LEVEL_ORDER, Level
 from models_lib.answer import WARNING_LEVELS as ENGINE_LEVELS
 
-__all__ = ["HEADLINES", "LEVEL_ORDER", "UNKNOWN_LEVEL", "WARNING_LEVELS", "Level", "level_of", "with_levels"]
+__all__ = [
+    "HEADLINES",
+    "LEVEL_ORDER",
+    "UNKNOWN_LEVEL",
+    "WARNING_LEVELS",
+    "Level",
+    "engines_plural",
+    "headline",
+    "level_of",
+    "with_levels",
+]
 
-#: code -> what an engineer would say to the customer.
+#: code -> what an engineer would say to the customer; ``{eng}`` is the answer's specialty engine
+#: ("zIIP", "zAAP", "zAAP or zIIP"), ``{engs}`` the same in the plural ("zAAPs or zIIPs").
 HEADLINES: Mapping[str, str] = {
-    "does-not-fit": "This target cannot carry the rate: no CPs or zIIPs are quoted.",
+    "does-not-fit": "This target cannot carry the rate: no CPs or {engs} are quoted.",
     # Decisions by default.
     "capacity-exceeded": "No CP count of this machine carries this rate.",
     "beyond-saturation": "The target is at or past the rate where the system saturates.",
     "sla-missed": "The response-time goal is not met by this configuration.",
     "sla-unreachable": "No CP count meets the response-time goal: something other than CPs binds.",
     "utilization-above-ceiling": "The CPs you gave run above the utilisation ceiling.",
-    "ziip-overflow": "Too few zIIPs: eligible work spills onto CPs, which raises the software bill.",
+    "ziip-overflow": "Too few {engs}: eligible work spills onto CPs, which raises the software bill.",
     "clients-limit-throughput": "The client population cannot drive the target rate.",
     "published-limit": "The target passes a limit the software's own documentation states.",
     "no-cpu-data": "No CPU data is published for this path: CPs cannot be sized.",
     # Caveats by default.
     "engine-ratio": "The specialty engines needed exceed what this machine sells per CP.",
-    "eligibility-scope": "The zIIP share was published for part of the work only.",
+    "eligibility-scope": "The {eng} share was published for part of the work only.",
     "bounds-only": "The CPU cost comes from published throughput bounds, not measurements.",
     "ratio-only": "Only ratios to other configurations are published for this one.",
     "extrapolation": "The rate is outside what was measured: the fit is extrapolated.",
     "payload-outside-range": "The payload is outside the published range.",
     "interval-assumed": "The range rests on an assumed spread: too few published points.",
-    "no-eligibility-data": "No zIIP eligibility is published: none is assumed.",
+    "no-eligibility-data": "No {eng} eligibility is published: none is assumed.",
     "no-response-time-data": "No response times are published: absolute response time is unknown.",
     "clients-exceed-throughput": "The clients would drive more than the target: sized for the target.",
     "cics-only": "Sized for the CICS regions only: the rest of the LPAR is not published; add it.",
@@ -75,17 +88,31 @@ def level_of(code: str) -> Level:
     return entry[0] if entry else UNKNOWN_LEVEL
 
 
-def with_levels(warnings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Warnings with ``headline`` added (and ``level`` where the engine gave none: the code's
-    default), decision-changing first (stable within a level)."""
+def engines_plural(engine: str) -> str:
+    """Specialty engines in the plural, each of them: "zAAPs", "zAAPs or zIIPs" (never "zAAP or zIIPs")."""
+    return " or ".join(f"{e}s" for e in engine.split(" or "))
+
+
+def headline(code: str, engine: str = "zIIP") -> str:
+    """The headline of a warning code naming ``engine``, the answer's specialty engine ("zAAP" on
+    z10..zEC12/zBC12, "zIIP" later; "zAAP or zIIP" where a headline stands for rows of both):
+    "Too few zAAPs: ...".  An unknown code has none (``""``)."""
+    entry = WARNING_LEVELS.get(code)
+    return entry[1].format(eng=engine, engs=engines_plural(engine)) if entry else ""
+
+
+def with_levels(warnings: Iterable[Mapping[str, Any]], engine: str = "zIIP") -> list[dict[str, Any]]:
+    """Warnings with ``headline`` added, naming the answer's specialty ``engine`` (and ``level``
+    where the engine gave none: the code's default), decision-changing first (stable within a level)."""
     by_level: tuple[list[dict[str, Any]], ...] = tuple([] for _ in LEVEL_ORDER)
     for warning in warnings:
-        entry = WARNING_LEVELS.get(str(warning.get("code", "")))
-        level, headline = (UNKNOWN_LEVEL, str(warning.get("message", ""))) if entry is None else entry
+        code = str(warning.get("code", ""))
+        level = level_of(code)
+        said = headline(code, engine) or str(warning.get("message", ""))
         given = warning.get("level")
         if given in LEVEL_ORDER:
             level = given
-        by_level[_RANK[level]].append({**warning, "level": level, "headline": headline})
+        by_level[_RANK[level]].append({**warning, "level": level, "headline": said})
     first, *rest = by_level
     for later in rest:
         first += later

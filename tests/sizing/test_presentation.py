@@ -57,11 +57,17 @@ def test_95_percent_only_where_no_stated_overhead_widened_the_interval() -> None
 
 
 def test_job_columns_read_as_words_with_units_and_the_generations_engine() -> None:
-    from sizing.presentation import DASH, job_cell, job_column
+    from sizing.presentation import DASH, engines_word, job_cell, job_column
 
     assert job_column("ziip_utilization", "zAAP") == "zAAP utilisation"
     assert job_column("response_time_lower_bound_ms") == "Response time, lower bound, ms"
     assert job_column("throughput_tps") == "Throughput, TPS"
+    # a batch over a zEC12 and a z16: each engine in the plural, not "zAAP or zIIPs"
+    both = engines_word(["zIIP", "zAAP", "zIIP"])
+    assert (job_column("ziips_required", both), job_column("ziip_utilization", both)) == (
+        "zAAPs or zIIPs",
+        f"{both} utilisation",
+    )
     # a share as a percentage (one decimal under 10%), a rate with separators, a time with the
     # digits of its size, true and false in words, nothing as a dash
     assert (job_cell("gcp_utilization", 0.8224), job_cell("gcp_utilization", 0.025)) == ("82%", "2.5%")
@@ -124,3 +130,47 @@ def test_customer_wording_names_the_parts_of_the_work() -> None:
     assert scope and "published for z/OS Connect" in scope[0] and "LPAR demand" in scope[0], scope
     quoted = [f"'{part}'" for part in COMPONENT_WORDS]
     assert not [s for s in said if any(q in s for q in quoted)], said
+
+
+def test_a_headline_names_the_answers_specialty_engine() -> None:
+    # The headlines named zIIPs on a zEC12 or z10, whose specialty engine is the zAAP.
+    from sizing.presentation import engines_word, warning_sentence
+    from sizing.services.warning_levels import HEADLINES, engines_plural, headline, with_levels
+
+    both = engines_word(["zAAP", "zIIP"])
+    for code in HEADLINES:
+        # the sentence a page says with no answer's numbers is the headline, naming the engine given
+        assert warning_sentence(code, None, engine="zAAP") == headline(code, "zAAP")
+        assert "zIIP" not in headline(code, "zAAP") and "zAAP" not in headline(code, "zIIP"), code
+        # rows of both generations: each engine in the plural, never "zAAP or zIIPs"
+        assert f"{both}s" not in headline(code, both), code
+    named = [c for c in HEADLINES if headline(c, "zAAP") != headline(c, "zIIP")]
+    assert {"does-not-fit", "ziip-overflow", "eligibility-scope", "no-eligibility-data"} <= set(named)
+    assert engines_plural(both) in headline("ziip-overflow", both)
+    # the API's headline is the same function's, for the answer's engine
+    served = with_levels([{"code": c, "message": "m"} for c in named], "zAAP")
+    assert {w["code"]: w["headline"] for w in served} == {c: headline(c, "zAAP") for c in named}
+
+
+def test_an_answer_that_does_not_fit_says_its_model_mips_and_msu_are_evaluated_not_quoted() -> None:
+    # A z10 at 60,000 TPS (tests/data/answers): no CPs are quoted, yet the page's MIPS card and
+    # the PDF's answer table showed the largest model's 2097-764, 62,246 MIPS as if quoted.
+    import json
+    from pathlib import Path
+
+    from sizing.presentation import NOT_QUOTED, count, evaluated_note, mips_figure
+    from sizing.records import EstimateRecord
+    from sizing.reports.estimate import answer_rows
+
+    answers = Path(__file__).resolve().parents[1] / "data" / "answers"
+    no_fit = EstimateRecord.from_dict(json.loads((answers / "estimate_v1_does_not_fit.json").read_text()))
+    fits = EstimateRecord.from_dict(json.loads((answers / "estimate_v1_fits.json").read_text()))
+    assert no_fit.feasibility.feasible is False and no_fit.capacity is not None and no_fit.capacity.model
+    said = evaluated_note(no_fit)
+    assert NOT_QUOTED in said and f"{count(no_fit.evaluated_cps)} CPs" in said
+    assert mips_figure(no_fit).note == f"{count(no_fit.msu)} MSU on CPs {said}"
+    rows = {label: basis for label, _, _, basis in answer_rows(no_fit)}
+    assert all(said in rows[label] for label in ("Model and capacity setting", "MIPS (CPs, used)", "MSU (CPs, used)"))
+    # an answer that fits is a quote: nothing added
+    assert evaluated_note(fits) == "" and mips_figure(fits).note == f"{count(fits.msu)} MSU on CPs"
+    assert NOT_QUOTED not in " ".join(basis for *_, basis in answer_rows(fits))

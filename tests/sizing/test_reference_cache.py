@@ -56,7 +56,7 @@ def _direct_answer(tps: float) -> dict[str, Any]:
         capacity=capacity_table(),
         tps=tps,
     ).to_dict()
-    answer["warnings"] = with_levels(answer["warnings"])
+    answer["warnings"] = with_levels(answer["warnings"], answer["specialty_engine"])
     answer["basis"] = {**answer["basis"], "data_origin": "published"}
     return answer
 

@@ -24,12 +24,14 @@ FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region", "machin
 CICSTG = {"path": "cicstg", "configuration": "ipic-channel-64", "machine": "z13", "tps": 3000}
 
 
-def pdf_text(pdf: bytes, *, layout: bool = False) -> list[str]:
-    """The text of each page (pdftotext; pages are separated by form feeds)."""
+def pdf_text(pdf: bytes, *, layout: bool = False, raw: bool = False) -> list[str]:
+    """The text of each page (pdftotext; pages are separated by form feeds): ``layout`` as laid
+    out on the page (a table row on one line), ``raw`` in the order it is drawn (a table cell by
+    cell, each cell's lines together)."""
     with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
         f.write(pdf)
         f.flush()
-        args = ["pdftotext", *(["-layout"] if layout else []), f.name, "-"]
+        args = ["pdftotext", *(["-layout"] if layout else []), *(["-raw"] if raw else []), f.name, "-"]
         out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     return out.split("\f")[:-1]
 
@@ -314,8 +316,8 @@ COLUMN_CASES = {
 def test_job_report_tables_head_their_columns_in_words(api: Any, user: Any, case: str) -> None:
     # Issue 30: the result table printed its CSV names (cps, gcp_utilization,
     # response_time_lower_bound_ms) broken over lines, and utilisation as fractions.
-    from sizing.presentation import JOB_COLUMNS, job_column
-    from sizing.reports.jobs import BATCH_COLUMNS
+    from sizing.presentation import BATCH_COLUMNS, JOB_COLUMNS, batch_table, job_column
+    from sizing.records import JobResult
 
     kind = case.split("-")[0]
     job = _stored_job(user, kind, COLUMN_CASES[case])
@@ -337,10 +339,11 @@ def test_job_report_tables_head_their_columns_in_words(api: Any, user: Any, case
         for word in label.split():
             # whole words: a header cell wraps between words, never inside one ("utili sation")
             assert f" {word} " in f" {words} ", (name, word)
-    # the job's page shows the same table in the same words (display.table); a batch's page its CSV
+    # the job's page shows the same table in the same words (display.table); a batch's its scenarios
     shown = api.get(f"/api/v1/jobs/{job.pk}/").json()["display"]["table"]
     if kind == "batch":
-        assert shown is None
+        assert shown["columns"] == batch_table(JobResult.from_dict(job.result)).columns
+        assert [job_column(c, engine) for c in columns[2:]] == shown["columns"][2:]
     else:
         assert shown["columns"] == [job_column(c, engine) for c in columns]
         assert shown["total_rows"] == len(job.result["table"]["rows"])
@@ -353,6 +356,104 @@ def test_job_report_tables_head_their_columns_in_words(api: Any, user: Any, case
         cps, tps, util, ziips, ziip_util, *_ = job.result["table"]["rows"][0]
         assert util < 0.1 and ziip_util is None
         assert f"{cps} {tps:,.0f} {util * 100:.1f}% {ziips} \u2014" in laid
+
+
+def test_a_batchs_page_shows_the_scenarios_table_its_pdf_prints_for_rows_of_every_status(api: Any, user: Any) -> None:
+    # A batch's page showed its CSV's columns (slugs, cps_required, unformatted numbers) while its
+    # PDF printed the scenarios in words: both are now presentation.batch_table, for a row sized,
+    # one that does not fit, one with no CPU data (HostBridge) and one refused (a negative rate).
+    from sizing.presentation import (
+        BATCH_COLUMNS,
+        BATCH_STATUS_WORDS,
+        DASH,
+        NOT_QUOTED,
+        batch_label,
+        batch_table,
+        job_cell,
+    )
+    from sizing.records import JobResult, batch_rows
+    from sizing.services.reports import product_names, result_with_engine
+    from tests.sizing.test_batch_browser import BATCH
+
+    job = _stored_job(user, "batch", {"csv": BATCH})
+    result = JobResult.from_dict(result_with_engine(job))
+    table = batch_table(result, product_names(user))
+    shown = api.get(f"/api/v1/jobs/{job.pk}/").json()["display"]["table"]
+    assert shown == {
+        "columns": table.columns,
+        "numeric": table.numeric,
+        "rows": table.rows,
+        "total_rows": 4,
+        "note": table.note,
+    }
+    assert table.note == ""  # every row is shown: nothing to say under the table
+    rows = batch_rows(result)
+    assert sorted(str(r.status) for r in rows) == sorted(BATCH_STATUS_WORDS)  # one row of each status
+    names = product_names(user)
+    at = {c: BATCH_COLUMNS.index(c) for c in ("capacity_model", "mips", "msu")}
+    assert table.numeric[0] is False  # the scenario's name is text
+    for r, cells in zip(rows, table.rows, strict=True):
+        # the name typed in the CSV, after the row's number (two rows may share a name)
+        assert r.name and cells[0] == batch_label(r) and cells[0].endswith(r.name) and str(r.row) in cells[0]
+        assert cells[1] == f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}"
+        assert cells[2] == names.machine(r.machine) and cells[4] == job_cell("cps_required", r.cps_required)
+        # a row with no quote shows no model, MIPS or MSU as if quoted: the evaluated ones say so
+        for col, i in at.items():
+            given = job_cell(col, r.cells.get(col))
+            quoted = r.status == "sized" or given == DASH
+            assert cells[i] == given if quoted else cells[i].startswith(f"{given} (") and NOT_QUOTED in cells[i]
+        if r.status == "does-not-fit":
+            assert all(NOT_QUOTED in cells[i] for i in at.values())  # the z10 row has an evaluated model
+            assert "evaluated" in cells[at["capacity_model"]]
+        if r.status == "sized":
+            assert cells[-1] == DASH  # no decision warning: sized as asked
+        else:
+            assert cells[-1].startswith(BATCH_STATUS_WORDS[str(r.status)]), cells[-1]
+        if r.status == "refused":
+            assert str(r.error) in cells[-1]
+        # words, never the CSV's slugs or the engine's warning codes
+        for slug in (r.path, r.configuration, *r.warning_codes.replace(",", " ").split()):  # (z16 is in "IBM z16")
+            assert not any(str(slug) in cell for cell in cells), slug
+    # the PDF draws each row cell by cell: the page's row, word for word
+    drawn = " ".join(" ".join(pdf_text(_pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf"), raw=True)).split())
+    for cells in [table.columns, *table.rows]:
+        assert " ".join(" ".join(cells).split()) in drawn, cells
+
+
+def test_batch_table_widths_go_to_the_text_that_wraps(user: Any) -> None:
+    # The PDF's workload cell wrapped in five or six lines while number columns had room to spare:
+    # the width left over now goes where it saves lines.  Compared with sharing the frame in
+    # proportion to each column's longest word (the rule before), no column loses its longest
+    # word and the table takes fewer lines.
+    from reportlab.lib.utils import simpleSplit
+    from reportlab.pdfbase import pdfmetrics
+
+    from sizing.presentation import batch_table
+    from sizing.records import JobResult
+    from sizing.reports.document import FRAME_WIDTH, fitted_widths, styles
+    from sizing.services.reports import product_names, result_with_engine
+    from tests.sizing.test_batch_browser import BATCH
+
+    job = _stored_job(user, "batch", {"csv": BATCH})
+    table = batch_table(JobResult.from_dict(result_with_engine(job)), product_names(user))
+    s = styles()
+    rows = [(table.columns, s.compact_head), *((row, s.compact) for row in table.rows)]
+
+    def longest(i: int) -> float:
+        return max(pdfmetrics.stringWidth(w, st.fontName, st.fontSize) for r, st in rows for w in r[i].split()) + 6
+
+    def height(widths: list[float]) -> int:
+        return sum(
+            max(len(simpleSplit(cell, st.fontName, st.fontSize, w - 6)) for cell, w in zip(r, widths, strict=True))
+            for r, st in rows
+        )
+
+    words = [longest(i) for i in range(len(table.columns))]
+    before = [w / sum(words) * FRAME_WIDTH for w in words]
+    after = [f * FRAME_WIDTH for f in fitted_widths(table.columns, table.rows, compact=True)]
+    assert sum(after) == pytest.approx(FRAME_WIDTH)
+    assert all(a >= w - 1e-6 for a, w in zip(after, words, strict=True))
+    assert height(after) < height(before), (height(after), height(before))
 
 
 def test_job_report_stored_before_the_engine_was_written_names_it_from_the_machine(api: Any, user: Any) -> None:

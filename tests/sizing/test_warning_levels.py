@@ -77,3 +77,22 @@ def test_every_warning_names_inputs_the_estimate_form_has() -> None:
         assert inputs and set(inputs) <= fields, (code, set(inputs) - fields)
         assert SizingWarning(code, "x").inputs == inputs
     assert SizingWarning("bounds-only", "x").inputs == ()  # how the cost was reached: no input changes it
+
+
+@pytest.mark.django_db
+def test_the_api_headlines_name_the_answers_own_specialty_engine(api: Any) -> None:
+    # A z10's specialty engine is the zAAP: "no CPs or zIIPs are quoted" and "No zIIP
+    # eligibility" were served for it.  FiTeq multi-region at 60,000 TPS passes the z10's
+    # largest model (Table 11-1: 875 us per transaction, about 52 busy CPs before the LSPR
+    # projection), so it does not fit, and FiTeq publishes no eligibility.
+    from sizing.services.warning_levels import headline
+
+    body = api.get(
+        "/api/v1/estimate",
+        {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z10", "tps": 60000},
+    ).json()
+    assert body["specialty_engine"] == "zAAP"
+    codes = [w["code"] for w in body["warnings"]]
+    assert {"does-not-fit", "no-eligibility-data"} <= set(codes)
+    assert [w["headline"] for w in body["warnings"]] == [headline(c, "zAAP") for c in codes]
+    assert not [w["headline"] for w in body["warnings"] if "zIIP" in w["headline"]]

@@ -6,6 +6,8 @@ import { COLORS, addLines, baseLayout, draw, hline, rateLabels, vline } from "./
 
 const POLL_MS = 600;
 const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+// A phone's screen, where a batch's bars lie down (renderBatch).
+const PHONE = window.matchMedia("(max-width: 599px)");
 const HINTS = {
   curve: "Utilisation and response time from zero to saturation, one line per CP count.",
   closed: "A fixed population of clients with a think time (exact MVA): throughput and response time per population.",
@@ -236,41 +238,48 @@ export function initJobs(section, options = {}) {
   const csvUrl = (j) => localUrl(j.result_csv_url);
 
   // The result table as the job's PDF prints it (display.table: headers in words with units,
-  // cells formatted by sizing.presentation); a batch's CSV table as it is.
-  function renderTable(tableData, shown) {
+  // cells formatted by sizing.presentation; a batch's scenarios as presentation.batch_table says
+  // them). The CSV and XLSX downloads keep the machine-readable columns.
+  function renderTable(shown) {
     const holder = section.querySelector("#job-table");
-    const data = shown || tableData;
-    if (!data || !data.columns) {
+    if (!shown || !shown.columns) {
       holder.replaceChildren();
       return;
     }
     const t = document.createElement("table");
     t.className = "table table-compact";
     const head = t.createTHead().insertRow();
-    data.columns.forEach((c, i) => {
+    shown.columns.forEach((c, i) => {
       const th = document.createElement("th");
       th.scope = "col";
       th.textContent = c;
-      if (shown && shown.numeric[i]) th.className = "num";
+      if (shown.numeric[i]) th.className = "num";
       head.append(th);
     });
     const body = t.createTBody();
-    data.rows.slice(0, 500).forEach((row) => {
+    shown.rows.forEach((row) => {
       const tr = body.insertRow();
       row.forEach((v, i) => {
         const td = tr.insertCell();
-        if (shown) {
-          td.textContent = v;
-          if (shown.numeric[i]) td.className = "num";
-        } else {
-          td.textContent = typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toPrecision(5)) : v === null ? "—" : String(v);
-        }
+        td.textContent = v;
+        if (shown.numeric[i]) td.className = "num";
+        // a word never breaks inside itself ("3931-705", "8,000"), as in the PDF: text wraps between words
+        if (!/\s/.test(v)) td.classList.add("word");
       });
     });
-    holder.replaceChildren(t);
+    // a table cut short says so under it (presentation.rows_shown: "The first 500 of 1,234 rows; all are in the CSV.")
+    const note = Object.assign(document.createElement("p"), { className: "small muted job-table-note", textContent: shown.note || "" });
+    holder.replaceChildren(t, ...(shown.note ? [note] : []));
   }
 
+  // A batch's chart lies down on a phone (renderBatch): drawn again when the screen turns narrow or wide.
+  let lastShown = null;
+  PHONE.addEventListener("change", () => {
+    if (lastShown && (lastShown.result?.kind || lastShown.kind) === "batch" && !resultBox.hidden) renderResult(lastShown);
+  });
+
   function renderResult(j) {
+    lastShown = j;
     const r = j.result || {};
     resultBox.hidden = false;
     const csv = section.querySelector("#job-csv");
@@ -292,11 +301,12 @@ export function initJobs(section, options = {}) {
         return li;
       }),
     );
-    renderTable(r.table, j.display && j.display.table);
+    renderTable(j.display && j.display.table);
     const a = section.querySelector("#job-chart-a");
     const b = section.querySelector("#job-chart-b");
     [a, b].forEach((el) => {
       el.hidden = false;
+      el.style.height = ""; // a batch on a phone sets its own (one row of bars per scenario)
       if (window.Plotly) window.Plotly.purge(el);
     });
     const summary = section.querySelector("#job-summary");
@@ -507,37 +517,47 @@ function renderMix(r, a, _b, j, options = {}) {
   return { a: rows.length > 0, b: false, summary: parts.join(" · ") };
 }
 
-// A batch's rows by status (sized, does not fit, no CPU data, refused), as the PDF says them
-// (sizing.presentation.batch_summary); a batch stored before rows had a status: answered, refused.
-const BATCH_STATUS_WORDS = { sized: "sized", "does-not-fit": "does not fit", "no-cpu-data": "no CPU data (nothing can be sized)", refused: "refused" };
-function batchSummary(r) {
-  if (!r.counts) return `${r.succeeded} of ${r.rows} rows answered${r.failed ? `, ${r.failed} refused (see the table)` : ""}`;
-  const parts = Object.entries(BATCH_STATUS_WORDS).map(([k, words]) => `${r.counts[k] || 0} ${words}`);
-  return `${r.rows} rows: ${parts.join(", ")}${r.counts.refused ? " (see the table)" : ""}`;
+// A batch: its summary sentence (presentation.batch_summary), and the CPs each scenario requires
+// with the PDF's axis titles and each row's label (presentation.batch_chart: "3. Peak (does not
+// fit)"), both from display, word for word the PDF's. On a phone the bars lie down, each label
+// on one line beside its bar, so that no label is cut off at the foot of the chart (a batch of
+// more than 60 rows keeps them upright with its labels cut short).
+function renderBatch(r, a, _b, j) {
+  const shown = j?.display?.chart;
+  const summary = j?.display?.summary || "";
+  if (!shown || !shown.labels.length) return { a: false, b: false, summary };
+  a.setAttribute("aria-label", shown.caption);
+  // lying bars take a line each: a long batch keeps them upright, its labels cut short (whole on hover)
+  const narrow = PHONE.matches && shown.labels.length <= 60;
+  const layout = baseLayout(narrow ? shown.y_title : shown.x_title, narrow ? shown.x_title : shown.y_title);
+  layout.showlegend = false;
+  const bar = { type: "bar", marker: { color: COLORS.line }, hovertemplate: `%{${narrow ? "y" : "x"}}: %{${narrow ? "x" : "y"}:,} CPs<extra></extra>` };
+  if (narrow) {
+    layout.yaxis = { ...layout.yaxis, type: "category", autorange: "reversed", automargin: true, tickfont: { size: 11 } };
+    layout.xaxis = { ...layout.xaxis, rangemode: "tozero" };
+    a.style.height = `${Math.max(260, 90 + 26 * shown.labels.length)}px`;
+    draw(a, [{ ...bar, orientation: "h", y: shown.labels, x: shown.values }], layout);
+  } else {
+    layout.xaxis = { ...layout.xaxis, type: "category", automargin: true };
+    if (PHONE.matches) Object.assign(layout.xaxis, { tickvals: shown.labels, ticktext: shown.labels.map((l) => (l.length > 12 ? `${l.slice(0, 11)}…` : l)) });
+    draw(a, [{ ...bar, x: shown.labels, y: shown.values }], layout);
+  }
+  return { a: true, b: false, summary };
 }
 
 function renderGeneric(r, a) {
-  // Mix, batch and anything newer: one bar per table row of the first numeric column named like CPs.
+  // Anything newer: one bar per table row of the first numeric column named like CPs.
   const t = r.table;
   if (!t || !t.columns) return { a: false, b: false, summary: "" };
   const col = t.columns.findIndex((c) => /cps_required|^cps$|busy/.test(c));
-  const summary = r.kind === "batch" ? batchSummary(r) : `${t.rows.length} rows`;
+  const summary = `${t.rows.length} rows`;
   if (col < 0) return { a: false, b: false, summary };
   const layout = baseLayout("", t.columns[col]);
   layout.showlegend = false;
-  layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "" } };
-  const generic = (row) => row.slice(0, Math.min(col, 3)).filter((v) => typeof v === "string" || typeof v === "number").join(" / ");
-  // A batch row: its label (the name column, else its row number) and, where it has no CPs, why.
-  const at = (name) => t.columns.indexOf(name);
-  const batchLabel = (row, i) => {
-    const status = at("status") >= 0 ? row[at("status")] : "sized";
-    const given = at("estimate_name") >= 0 ? row[at("estimate_name")] : null;
-    const name = given ? `${i + 1}. ${given}` : `row ${i + 1}`; // numbered: two rows may share a name
-    return status && status !== "sized" ? `${name} (${BATCH_STATUS_WORDS[status] || status})` : name;
-  };
-  const label = (row, i) => (r.kind === "batch" ? batchLabel(row, i) : generic(row) || `row ${i + 1}`);
+  layout.xaxis = { ...layout.xaxis, type: "category", title: { text: "" }, automargin: true };
+  const label = (row, i) => row.slice(0, Math.min(col, 3)).filter((v) => typeof v === "string" || typeof v === "number").join(" / ") || `row ${i + 1}`;
   draw(a, [{ type: "bar", x: t.rows.map((row, i) => label(row, i)), y: t.rows.map((row) => row[col]), marker: { color: COLORS.line } }], layout);
   return { a: true, b: false, summary };
 }
 
-const RENDERERS = { curve: renderCurve, closed: renderClosed, montecarlo: renderMontecarlo, optimize: renderOptimize, mix: renderMix };
+const RENDERERS = { curve: renderCurve, closed: renderClosed, montecarlo: renderMontecarlo, optimize: renderOptimize, mix: renderMix, batch: renderBatch };
