@@ -54,6 +54,15 @@ class Quota:
     def used(self, owner_id: int) -> int:
         return int(self.rows(owner_id).count())
 
+    def reached(self, owner_id: int) -> int | None:
+        """The owner's rows where they fill the quota, else ``None``: at most :attr:`limit` rows
+        counted (a create's check costs the same at any size of the table), all of them only
+        for the refusal's message."""
+        limit = self.limit
+        if self.rows(owner_id).values("pk")[:limit].count() < limit:
+            return None
+        return self.used(owner_id)
+
 
 @dataclass(frozen=True)
 class QuotaUsage:
@@ -149,8 +158,11 @@ def quota_precheck(*, owner_id: int, name: str) -> None:
     It only spares a refused create its work; :func:`quota_check`, in the create's transaction,
     is the check that holds under concurrency."""
     quota = QUOTAS[name]
-    used = _active_kept_jobs(owner_id).count() if name == "jobs" else quota.used(owner_id)
-    if used >= quota.limit:
+    if name == "jobs":
+        active = _active_kept_jobs(owner_id).count()
+        if active >= quota.limit:
+            raise QuotaExceeded(quota, used=active)
+    elif (used := quota.reached(owner_id)) is not None:
         raise QuotaExceeded(quota, used=used)
 
 
@@ -165,8 +177,8 @@ def quota_check(*, owner_id: int, name: str) -> None:
     lock_owner(owner_id)
     if name == "jobs":
         _prune_finished_jobs(owner_id, keep=quota.limit - 1)
-    used = quota.used(owner_id)
-    if used >= quota.limit:
+    used = quota.reached(owner_id)
+    if used is not None:
         raise QuotaExceeded(quota, used=used)
 
 

@@ -117,6 +117,21 @@ def test_estimates_and_plans_have_quotas_too(api: Any) -> None:
     assert plans["quota"] == {"name": "plans", "used": 0, "allowed": 1, "setting": "ZSIZER_MAX_PLANS_PER_USER"}
 
 
+def test_a_quota_lowered_below_what_a_user_keeps_refuses_with_every_row_counted(api: Any) -> None:
+    """The check counts at most the quota's rows (its cost does not grow with the table); a user
+    over it (the setting lowered since) is told how many rows they really have."""
+    body = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z13", "tps": 8000}
+    for _ in range(4):
+        assert api.post("/api/v1/estimates/", body, format="json").status_code == 201
+    with override_settings(ZSIZER_MAX_ESTIMATES_PER_USER=2):
+        refused = api.post("/api/v1/estimates/", body, format="json")
+        listed = api.get("/api/v1/estimates/").json()["quota"]
+    assert refused.status_code == 403
+    assert (refused.json()["used"], refused.json()["allowed"]) == (4, 2)
+    assert "you have 4 saved estimates; at most 2 are kept per user" in refused.json()["detail"]
+    assert (listed["used"], listed["allowed"]) == (4, 2)
+
+
 def test_kept_jobs_make_room_by_deleting_the_oldest_finished_and_refuse_when_all_are_active(
     api: Any, user: Any
 ) -> None:
