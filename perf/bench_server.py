@@ -5,7 +5,9 @@ Redis, gunicorn (``config/gunicorn.py``, ``config.settings.bench``) and a Celery
 (``perf/stack.py``), then:
 
 * API phases, each ``CLIENTS`` closed-loop clients (default 16, each on its own keep-alive
-  connection) for ``SECONDS`` (default 24 s, in ``ROUNDS`` = 6 slices interleaved with the
+  connection and signed in as an account of its own, ``perf/stack.py`` ACCOUNTS: a room of
+  engineers, each with their own throttles and saved-estimate quota, whose creates one user's
+  lock would otherwise serialise; the accounts' saved estimates deleted before each slice) for ``SECONDS`` (default 24 s, in ``ROUNDS`` = 6 slices interleaved with the
   other phases of its group, each after 0.5 s of warm-up): throughput (completions/s), latency
   percentiles and the server's CPU per request (gunicorn and its PostgreSQL backends), each
   set against the baseline measured in the same run and the same rounds:
@@ -168,7 +170,9 @@ def api_phases(stack: Stack) -> dict[str, Any]:
     cpu = _server_cpu(stack)
     phases: dict[str, Phase] = {}
     for group in groups:
-        phases.update(_interleaved(stack, group, rounds=ROUNDS, seconds=SECONDS, think_s=0.0, server_cpu=cpu))
+        phases.update(
+            _interleaved(stack, group, rounds=ROUNDS, seconds=SECONDS, think_s=0.0, server_cpu=cpu, fresh=_no_rows)
+        )
     # The same clients as a room of engineers: each waits THINK_S (mean) between requests.
     think = {}
     if THINK_SECONDS > 0:
@@ -178,13 +182,32 @@ def api_phases(stack: Stack) -> dict[str, Any]:
             (f"POST baseline /bench/baseline-rows/ (think {THINK_S:g} s)", post_baseline, 201),
             (f"POST /api/v1/estimates/ cold (think {THINK_S:g} s)", post_cold, 201),
         ]
-        think = _interleaved(stack, think_group, rounds=2, seconds=THINK_SECONDS, think_s=THINK_S, server_cpu=cpu)
+        think = _interleaved(
+            stack, think_group, rounds=2, seconds=THINK_SECONDS, think_s=THINK_S, server_cpu=cpu, fresh=_no_rows
+        )
     return _summary(stack, phases, think)
 
 
 def _server_cpu(stack: Stack) -> Callable[[], float]:
     db = stack.env["DATABASE_URL"]
     return ServerCpu(stack.server_pid, lambda: backend_pids(db))
+
+
+def _no_rows(stack: Stack) -> None:
+    """Delete the bench account's saved estimates (before a slice, not timed).
+
+    A user keeps at most ``ZSIZER_MAX_ESTIMATES_PER_USER`` (5,000) estimates, and a create counts
+    them: the one bench account of a run stores tens of thousands (its quota is the room's,
+    ``config.settings.bench``), so each slice starts, as an engineer's create does, from a
+    table of the user's that a slice's creates keep within a quota's size."""
+    import psycopg
+
+    with psycopg.connect(stack.env["DATABASE_URL"]) as conn:
+        conn.execute(
+            "delete from sizing_estimate where owner_id in (select id from auth_user where username = %s"
+            " or username like %s)",
+            (stack.user, f"{stack.user}-%"),
+        )
 
 
 def _interleaved(
@@ -195,16 +218,20 @@ def _interleaved(
     seconds: float,
     think_s: float,
     server_cpu: Callable[[], float],
+    fresh: Callable[[Stack], None] | None = None,
 ) -> dict[str, Phase]:
-    """Each phase of ``group`` in ``rounds`` slices, interleaved so all see the same background load."""
+    """Each phase of ``group`` in ``rounds`` slices, interleaved so all see the same background
+    load; ``fresh``: called before each slice (not timed)."""
     slices: dict[str, list[Phase]] = {name: [] for name, _, _ in group}
     for _ in range(rounds):
         for name, make, expect in group:
+            if fresh is not None:
+                fresh(stack)
             slices[name].append(
                 run_phase(
                     name,
                     base_url=stack.base_url,
-                    token=stack.token,
+                    token=stack.tokens,  # a room: each client an engineer of their own
                     make_request=make,
                     expect=expect,
                     clients=CLIENTS,

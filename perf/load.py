@@ -12,7 +12,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlparse
@@ -130,7 +130,7 @@ def run_phase(
     name: str,
     *,
     base_url: str,
-    token: str,
+    token: str | Sequence[str],
     make_request: Callable[[int], Request],
     expect: int,
     clients: int,
@@ -146,7 +146,10 @@ def run_phase(
     ``seconds``; a request in flight across an edge of the window is not counted, whichever its
     latency).  Each client waits ``think_s`` x U(0.5, 1.5) between requests (0: none).
     ``server_cpu`` (CPU seconds of the server side) is read at both edges of the window.
+    ``token``: one account's, or a sequence of accounts' (client ``i`` signs in with the
+    ``i``-th, round the sequence): a room of engineers, each with their own throttles and quotas.
     """
+    tokens = [token] if isinstance(token, str) else list(token)
     url = urlparse(base_url)
     host, port = url.hostname or "127.0.0.1", url.port or 80
     counter = iter(range(10**12))
@@ -160,7 +163,7 @@ def run_phase(
     stop_at = measure_from + seconds
 
     def client(i: int) -> None:
-        conn = _Client(host, port, token, keep_alive)
+        conn = _Client(host, port, tokens[i % len(tokens)], keep_alive)
         try:
             _loop(i, conn, random.Random(i))
         finally:

@@ -32,6 +32,9 @@ from urllib.parse import urlparse
 
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
+#: Accounts of the bench's room (``ZSIZER_BENCH_ACCOUNTS``, default 16: one per client of
+#: ``bench_server.py``); the scripts that send as one user use the first.
+ACCOUNTS = int(os.environ.get("ZSIZER_BENCH_ACCOUNTS", "16"))
 
 
 @dataclass
@@ -46,6 +49,9 @@ class Stack:
     celery_concurrency: int = 0
     shared_cache: bool = True
     server_pid: int = 0
+    #: The room's accounts' tokens (``user``'s first, then ``user-2``...): a closed-loop client
+    #: of a bench is one engineer, with an account, throttles and quotas of their own.
+    tokens: list[str] = field(default_factory=list)
 
 
 def _wait_port(host: str, port: int, timeout: float) -> None:
@@ -155,18 +161,21 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
         _manage(env, "migrate", "--noinput", "-v0")
         _manage(env, "load_benchmarks", "-v0")
         user = "bench"
-        token = _manage(
+        accounts = [user, *(f"{user}-{k}" for k in range(2, ACCOUNTS + 1))]
+        tokens = _manage(
             env,
             "shell",
             "-c",
             "from django.contrib.auth import get_user_model;"
             "from rest_framework.authtoken.models import Token;"
-            f"u, _ = get_user_model().objects.get_or_create(username='{user}');"
+            "from sizing.models import Estimate;"
+            f"users = [get_user_model().objects.get_or_create(username=n)[0] for n in {accounts!r}];"
             # each run from no saved estimates: a run stores tens of thousands, and the create's
             # quota count would grow from one run to the next
-            "from sizing.models import Estimate; Estimate.objects.filter(owner=u).delete();"
-            "print(Token.objects.get_or_create(user=u)[0].key)",
-        ).split()[-1]  # the last word: the shell may print a banner first
+            "Estimate.objects.filter(owner__in=users).delete();"
+            "print(' '.join(Token.objects.get_or_create(user=u)[0].key for u in users))",
+        ).split()[-len(accounts) :]  # the last words: the shell may print a banner first
+        token = tokens[0]
         server = len(processes)
         processes.append(
             _start(
@@ -219,8 +228,9 @@ def running_stack(*, celery_concurrency: int = 0, log_dir: Path | None = None) -
         else:
             raise RuntimeError(f"gunicorn did not answer; see {logs / 'gunicorn.log'}")
         yield Stack(
-            base, env, token, user, processes, workers, threads, celery_concurrency, shared_cache, processes[server].pid
-        )
+            base, env, token, user, processes, workers, threads, celery_concurrency, shared_cache, processes[server].pid,
+            tokens,
+        )  # fmt: skip
     finally:
         for proc in reversed(processes):
             _stop(proc)
