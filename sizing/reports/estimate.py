@@ -567,7 +567,8 @@ def sources_section(
         out.append(para("No published source behind this answer.", s.small))
     for src in basis.sources:
         made = ", ".join(x for x in (src.publisher, src.published) if x)
-        out.append(para(f"<b>{escape(src.title)}</b>{f' ({escape(made)})' if made else ''}. {escape(src.identifier)}"))
+        number = f" {escape(src.identifier)}" if src.identifier else ""
+        out.append(para(f"<b>{escape(src.title)}</b>{f' ({escape(made)})' if made else ''}.{number}"))
     said = seen if seen is not None else set()
     fresh = [replace(w, details=presentation.fresh(w.details, said)) for w in warnings if w.details]
     return out + warning_reasons([w for w in fresh if w.details])
