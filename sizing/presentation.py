@@ -21,12 +21,13 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sizing.records import (
     EstimateRecord,
     FitRecord,
+    JobResult,
     MixHeadroomRecord,
     ProjectionRecord,
     RangeRecord,
@@ -270,6 +271,10 @@ def response_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
         return Figure(f"\u2265 {number(low, ms_digits(low))} ms", "lower bound", "time on the CPs alone")
     if high is not None and (low is None or low <= 0):
         return Figure(f"up to {number(high, ms_digits(high))} ms", "published bound")
+    tps, sat = _rate(rec), finite(rec.saturation_tps)
+    if tps is not None and sat is not None and tps >= sat and rec.saturation_kind == "value":
+        # a path that publishes response times has none here either: past saturation there is no bound
+        return Figure(DASH, note="no bound: the target is at or past saturation")
     return Figure(DASH, note="not published for this path")
 
 
@@ -370,8 +375,7 @@ def _capacity_exceeded(a: EstimateRecord) -> str:
 
 
 def _does_not_fit(a: EstimateRecord) -> str:
-    message = str(a.feasibility.message or "does not fit")
-    return message[0].upper() + message[1:]
+    return _sentence_case(str(a.feasibility.message or "does not fit"))
 
 
 def _beyond_saturation(a: EstimateRecord) -> str:
@@ -423,7 +427,8 @@ def _engine_ratio(a: EstimateRecord) -> str:
     eng = a.specialty_engine
     return (
         f"The {eng}-eligible work needs more {eng}s than this machine allows beside "
-        f"{plural(a.cps_required or a.cps or a.evaluated_cps, 'CP')}: at most {count(a.specialty_engine_max)}."
+        # the cap is the rules' beside the CPs evaluated (the CPs given, or sized), not the CPs required
+        f"{plural(a.evaluated_cps or a.cps or a.cps_required, 'CP')}: at most {count(a.specialty_engine_max)}."
     )
 
 
@@ -682,7 +687,7 @@ def basis_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, st
         rows.append(
             (
                 "Fit (measured machine)",
-                f"{m.component}: {number(m.slope_ms, 4)} CP-ms per transaction + "
+                f"{component_name(m.component)}: {number(m.slope_ms, 4)} CP-ms per transaction + "
                 f"{number(m.intercept_cps, 3)} CPs{measured}; R\u00b2 {number(m.r2, 4)}, "
                 f"n = {count(m.n)}, measured {span(m.etr_min, m.etr_max, 0, 'TPS') or rate(m.etr_min)}",
             )
@@ -702,14 +707,22 @@ def basis_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, st
     return rows
 
 
+def assumptions(answer: EstimateRecord | Mapping[str, Any]) -> list[str]:
+    """The answer's assumptions as a customer reads them: parameters and parts of the work by
+    name, a figure the source text lost said so (the workbench and the saved estimate's page)."""
+    return [customer_wording(plain_reference(a)) for a in _record(answer).basis.assumptions]
+
+
 def present(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, Any]:
-    """The answer as the pages print it (JSON-ready): figures, warnings by level and the basis."""
+    """The answer as the pages print it (JSON-ready): figures, warnings by level, the basis and
+    the assumptions."""
     rec = _record(answer)
     items = warnings(rec)
     return {
         "figures": {k: f.as_dict() for k, f in figures(rec).items()},
         "warnings": [w.as_dict() for w in items],
         "basis": [list(r) for r in basis_rows(rec)],
+        "assumptions": assumptions(rec),
     }
 
 
@@ -1123,6 +1136,13 @@ COMPONENT_WORDS: dict[str, str] = {
     "ctg": "CICS Transaction Gateway",
 }
 _PART = "|".join(sorted(map(re.escape, COMPONENT_WORDS), key=len, reverse=True))
+
+
+def component_name(component: Any) -> str:
+    """A part of the work as a customer names it ("lpar" reads "LPAR", "cics" "CICS")."""
+    return COMPONENT_WORDS.get(str(component), str(component))
+
+
 #: A part's name as the engine quotes it ('zosconnect', 'cics+ctg').
 _QUOTED_PART = re.compile(rf"'((?:{_PART})(?:\+(?:{_PART}))*)'")
 
@@ -1200,3 +1220,33 @@ class ProductNames:
 
 #: No names known: every slug prints as it is.
 NO_NAMES = ProductNames({}, {}, {})
+
+
+# -- a job's warnings --------------------------------------------------------------------------
+
+
+def _batch_warnings(result: JobResult) -> list[WarningRecord]:
+    """Each warning code of a batch once, with the number of scenarios that have it."""
+    columns = list(result.table_columns)
+    if "warning_codes" not in columns:
+        return []
+    at = columns.index("warning_codes")
+    counts: dict[str, int] = {}
+    for row in result.table_rows:
+        for code in str(row[at] or "").replace(",", " ").split():
+            counts[code] = counts.get(code, 0) + 1
+    return [WarningRecord(code, f"in {n} of {result.rows} scenarios", None, None) for code, n in counts.items()]
+
+
+def job_warnings(result: JobResult, names: ProductNames = NO_NAMES) -> list[WarningText]:
+    """A job's warnings in the pages' sentences, as its page and its PDF say them: with the
+    answer's numbers when the job has one answer, else the general sentence of each code (naming
+    the generation's specialty engine); a mix's workload by its configuration's name."""
+    estimate = result.estimate
+    if estimate is not None and estimate.warnings and not result.warnings:
+        return warnings(estimate)
+    items = [*result.warnings, *_batch_warnings(result)]
+    for w in result.workloads:
+        named = names.configuration(w.path, w.configuration)
+        items += [replace(x, message=f"{named}: {x.message}") for x in w.warnings]
+    return warnings(EstimateRecord.from_dict({}), extra=items, numbers=False, engine=result.specialty_engine)

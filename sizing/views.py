@@ -258,7 +258,7 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
             **presentation.warnings_by_level(record),
             "basis_rows": presentation.basis_rows(record),
             "cost_rows": presentation.cost_rows(record),
-            "assumptions": [presentation.customer_wording(a) for a in record.basis.assumptions],
+            "assumptions": presentation.assumptions(record),
             "input_rows": [
                 (label, names.get(key) or presentation.input_value(key, estimate.inputs[key], unit))
                 for label, key, unit in presentation.INPUT_LABELS

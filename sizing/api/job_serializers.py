@@ -26,7 +26,7 @@ from sizing.jobs.batch import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TARGET_COLUMNS
 from sizing.jobs.mix import mix_workload
 from sizing.jobs.workload import WorkloadModel, load_workload_for
 from sizing.models import Job, JobKind, Machine
-from sizing.records import MixHeadroomRecord
+from sizing.records import JobResult, MixHeadroomRecord
 from sizing.selectors.price_books import NO_BOOK, price_book_for
 from sizing.selectors.targets import target_for
 from sizing.services.estimate_inputs import EstimateInputSerializer
@@ -520,9 +520,21 @@ class JobDisplayTableSerializer(serializers.Serializer[Any]):
     total_rows = serializers.IntegerField(help_text="Rows of the whole table (result.csv)")
 
 
+class JobWarningSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="The warning's code, as in the result's warnings")
+    level = serializers.ChoiceField(choices=["decision", "caveat", "note"])
+    sentence = serializers.CharField(help_text="The warning in a sentence, as the page and the PDF say it")
+    details = serializers.CharField(allow_blank=True, help_text="The engine's reasoning, in the customer's words")
+
+
 class JobDisplaySerializer(serializers.Serializer[Any]):
     """Sentences of the answer as a person reads them (``sizing.presentation``), the same words
     as the job's PDF."""
+
+    warnings = JobWarningSerializer(
+        many=True,
+        help_text="The job's warnings in sentences, decisions first, as the job's PDF says them (empty before success)",
+    )
 
     headroom = serializers.CharField(
         allow_null=True, help_text="A mix: how far every rate can grow within the CP ceiling (null otherwise)"
@@ -553,18 +565,22 @@ class JobDetailSerializer(JobSerializer):
 
         result = result_with_engine(job) if job.status == "succeeded" and isinstance(job.result, Mapping) else None
         if result is None:
-            return {"headroom": None, "table": None}
+            return {"warnings": [], "headroom": None, "table": None}
         headroom = presentation.mix_headroom(MixHeadroomRecord.from_result(result)) if job.kind == JobKind.MIX else None
-        table = result.get("table") if job.kind in DISPLAY_TABLE_KINDS else None
-        if not isinstance(table, Mapping) or not table.get("columns"):
-            return {"headroom": headroom, "table": None}
-        columns, rows = list(table["columns"]), list(table.get("rows") or [])
         request = self.context.get("request")
         names = product_names(request.user) if request is not None and job.kind == JobKind.MIX else None
+        warnings = [
+            w.as_dict() for w in presentation.job_warnings(JobResult.from_dict(result), names or presentation.NO_NAMES)
+        ]
+        table = result.get("table") if job.kind in DISPLAY_TABLE_KINDS else None
+        if not isinstance(table, Mapping) or not table.get("columns"):
+            return {"warnings": warnings, "headroom": headroom, "table": None}
+        columns, rows = list(table["columns"]), list(table.get("rows") or [])
         header, body = presentation.job_table(
             columns, rows[:DISPLAY_ROWS], str(result.get("specialty_engine") or "zIIP"), names
         )
         return {
+            "warnings": warnings,
             "headroom": headroom,
             "table": {
                 "columns": header,

@@ -455,7 +455,7 @@ def model_rows(o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: Repor
         rows += [
             (
                 "Cost model (measured machine)",
-                f"busy CPs = {num(m.intercept_cps, 4)} + {num(m.slope_ms, 4)} CP-ms per transaction x TPS / 1000 ({m.component})",
+                f"busy CPs = {num(m.intercept_cps, 4)} + {num(m.slope_ms, 4)} CP-ms per transaction x TPS / 1000 ({presentation.component_name(m.component)})",
             ),
             (
                 "Fit",
@@ -470,7 +470,7 @@ def model_rows(o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: Repor
         rows.append(
             (
                 "Leave-one-out error",
-                f"median |error| {pct(basis.loo_median_abs_error, 1)} over the {str(basis.loo_component or '')} points",
+                f"median |error| {pct(basis.loo_median_abs_error, 1)} over the {presentation.component_name(basis.loo_component or '')} points",
             )
         )
     if p is not None and p != _NO_PROJECTION:

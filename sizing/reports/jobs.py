@@ -8,7 +8,6 @@ panel of the workbench draws.  Tables split across pages with their header repea
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph
@@ -18,11 +17,9 @@ from sizing.presentation import WarningText
 from sizing.records import (
     BasisRecord,
     BatchRow,
-    EstimateRecord,
     JobParams,
     JobResult,
     MixHeadroomRecord,
-    WarningRecord,
     batch_rows,
 )
 from sizing.reports.document import (
@@ -447,35 +444,6 @@ LAYOUTS: dict[str, Callable[[JobResult, presentation.ProductNames], Section]] = 
 }
 
 
-def _batch_warnings(result: JobResult) -> list[WarningRecord]:
-    """Each warning code of a batch once, with the number of scenarios that have it."""
-    columns = list(result.table_columns)
-    if "warning_codes" not in columns:
-        return []
-    at = columns.index("warning_codes")
-    counts: dict[str, int] = {}
-    for row in result.table_rows:
-        for code in str(row[at] or "").replace(",", " ").split():
-            counts[code] = counts.get(code, 0) + 1
-    return [WarningRecord(code, f"in {n} of {result.rows} scenarios", None, None) for code, n in counts.items()]
-
-
-def _all_warnings(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> list[WarningText]:
-    """The job's warnings in the pages' sentences: with the answer's numbers when the job has one
-    answer, else the general sentence of each code (naming the generation's specialty engine); a
-    mix's workload by its configuration's name."""
-    estimate = result.estimate
-    if estimate is not None and estimate.warnings and not result.warnings:
-        return presentation.warnings(estimate)
-    warnings = [*result.warnings, *_batch_warnings(result)]
-    for w in result.workloads:
-        named = names.configuration(w.path, w.configuration)
-        warnings += [replace(x, message=f"{named}: {x.message}") for x in w.warnings]
-    return presentation.warnings(
-        EstimateRecord.from_dict({}), extra=warnings, numbers=False, engine=result.specialty_engine
-    )
-
-
 #: What each kind of job asks, after the workload and machine it is about.
 JOB_QUESTIONS = {
     "curve": "utilisation and response time against the rate, for each CP count",
@@ -600,7 +568,7 @@ def job_story(
     """A summary page (question, answer, decisions, one chart), then the parameters, the other
     charts, warnings, the result table and the basis of one job."""
     typed = JobResult.from_dict(result)
-    warnings = _all_warnings(typed, names)
+    warnings = presentation.job_warnings(typed, names)
     answer, chart, rest = _split_layout(LAYOUTS[kind](typed, names))
     story: Section = [*executive_summary(kind, params, answer, chart, warnings, names), PageBreak()]
     story += [*heading("The question"), key_values(param_rows(kind, params, typed, names))]

@@ -283,12 +283,14 @@ export function initJobs(section, options = {}) {
     pdf.href = `${new URL(j.url, window.location.href).pathname}report.pdf`;
     const warnings = section.querySelector("#job-warnings");
     warnings.replaceChildren(
-      ...(r.warnings || []).map((w) => {
+      ...((j.display && j.display.warnings) || []).map((w) => {
         const li = document.createElement("li");
-        // the engine's words, without its code (codes stay in the API); first letter capitalised
-        const text = String(w.message || "");
-        li.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+        // the sentence the job's PDF says (sizing.presentation.job_warnings), its reasoning on hover;
+        // codes stay in the API
+        li.textContent = w.sentence;
+        if (w.details) li.title = w.details;
         li.dataset.code = w.code;
+        li.dataset.level = w.level;
         return li;
       }),
     );

@@ -1,0 +1,113 @@
+"""What a planner and a customer read on an answer, from the review of 2026-11: each case a wording
+the pages printed and the words they print now.  Every value compared is the answer's own (the
+engine's numbers) or the presentation module's (labels, formats)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sizing import presentation
+from sizing.records import EstimateRecord
+
+pytestmark = pytest.mark.django_db
+
+#: z/OS Connect on given CPs of a z16 (2 zIIPs per CP): does not fit, and the zIIPs are capped.
+OVERLOADED = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z16", "cps": 2, "tps": 3000}
+#: FiTeq past its software station on a z10: FiTeq publishes response times, but none holds here.
+DNF_Z10 = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z10", "tps": 60000}
+FITS = {**DNF_Z10, "machine": "z17", "tps": 8000}
+LOWER_BOUND = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z13", "tps": 800}
+
+
+def _chart_data(client: Any, user: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    client.force_login(user)
+    response = client.get("/ui/chart-data", inputs)
+    assert response.status_code == 200, response.content[:300]
+    return dict(response.json())
+
+
+def test_the_workbench_says_the_assumptions_in_the_customers_words(client: Any, user: Any) -> None:
+    # The workbench listed the engine's assumptions as they are ("no projection_band given",
+    # "Figure 16 (lost)") where the saved page and the PDF say them in words.
+    body = _chart_data(client, user, LOWER_BOUND)
+    raw = EstimateRecord.from_dict(body["estimate"]).basis.assumptions
+    shown = body["display"]["assumptions"]
+    assert shown == presentation.assumptions(body["estimate"]) and len(shown) == len(raw)
+    assert any("projection_band" in a for a in raw) and any("(lost)" in a for a in raw)  # the engine's words
+    label = next(label for label, key, _ in presentation.INPUT_LABELS if key == "projection_band")
+    assert any(f"\u201c{label}\u201d" in a for a in shown)
+    assert not any("projection_band" in a or "(lost)" in a or "'zosconnect'" in a for a in shown)
+
+
+def test_the_fit_row_names_the_part_of_the_work_not_its_key(client: Any, user: Any) -> None:
+    # "lpar: 0.8513 CP-ms per transaction ..." read "LPAR: ..."
+    body = _chart_data(client, user, FITS)
+    component = body["estimate"]["basis"]["model"]["component"]
+    label, text = body["display"]["basis"][0]
+    assert label == "Fit (measured machine)"
+    assert text.startswith(f"{presentation.COMPONENT_WORDS[component]}: ") and component != text.split(":")[0]
+
+
+def test_the_engine_ratio_sentence_counts_the_cps_the_cap_is_for(client: Any, user: Any) -> None:
+    # "... allows beside 4 CPs: at most 4." on a z16 (2 zIIPs per CP): the 4 zIIPs are the cap
+    # beside the 2 CPs given; 4 CPs are what the rate would need.
+    e = _chart_data(client, user, OVERLOADED)["estimate"]
+    record = EstimateRecord.from_dict(e)
+    assert e["evaluated_cps"] == OVERLOADED["cps"] != e["cps_required"]
+    sentence = presentation.warning_sentence("engine-ratio", record)
+    assert sentence.endswith(
+        f"beside {presentation.plural(e['evaluated_cps'], 'CP')}: at most {presentation.count(e['specialty_engine_max'])}."
+    )
+
+
+def test_the_does_not_fit_sentence_ends_as_a_sentence(client: Any, user: Any) -> None:
+    body = _chart_data(client, user, OVERLOADED)
+    (w,) = [w for w in body["display"]["warnings"] if w["code"] == "does-not-fit"]
+    message = body["estimate"]["feasibility"]["message"]
+    assert w["sentence"] == message[0].upper() + message[1:] + "."
+
+
+def test_no_response_time_past_saturation_is_not_said_to_be_unpublished(client: Any, user: Any) -> None:
+    # FiTeq publishes response times (REDP-5114): past the software station there is no bound,
+    # which the card said as "not published for this path".
+    e = _chart_data(client, user, DNF_Z10)["estimate"]
+    assert e["response_time_ms"]["value"] is None and e["tps"] >= e["saturation_tps"]
+    assert not any(w["code"] == "no-response-time-data" for w in e["warnings"])
+    figure = presentation.response_figure(e)
+    assert figure.value == presentation.DASH and "saturation" in figure.note and "published" not in figure.note
+
+
+def test_the_job_page_says_the_warnings_the_job_pdf_says(api: Any, user: Any) -> None:
+    # The jobs panel printed the engine's messages as they are ("Zosconnect-cics/channel publishes
+    # ...", "of the 'lpar' demand", "Override with server_share"); it now says the PDF's sentences.
+    from django.utils import timezone
+
+    from sizing.api.job_serializers import JobSubmitSerializer
+    from sizing.jobs import RUNNERS
+    from sizing.models import Job, JobStatus
+    from sizing.records import JobResult
+
+    params = {**LOWER_BOUND, "cps_list": [3, 4]}
+    checked = JobSubmitSerializer(data={"kind": "curve", "params": params}, context={"user": user})
+    checked.is_valid(raise_exception=True)
+    clean = checked.validated_data["params"]
+    result = RUNNERS["curve"](params=clean, owner=user, progress=lambda done, total: None)
+    job = Job.objects.create(
+        owner=user, kind="curve", params=clean, status=JobStatus.SUCCEEDED, result=result, finished_at=timezone.now()
+    )
+    raw = [w["message"] for w in result["warnings"]]
+    assert any(f"{LOWER_BOUND['path']}/{LOWER_BOUND['configuration']}" in m for m in raw)  # the engine's words
+    shown = api.get(f"/api/v1/jobs/{job.pk}/").json()["display"]["warnings"]
+    assert shown == [w.as_dict() for w in presentation.job_warnings(JobResult.from_dict(result))]
+    assert {w["code"] for w in shown} == {w["code"] for w in result["warnings"]}
+    for w in shown:
+        assert w["sentence"] == presentation.warning_sentence(w["code"], None, engine=result["specialty_engine"])
+        assert LOWER_BOUND["path"] not in w["sentence"] + w["details"] and "'lpar'" not in w["details"]
+    pdf = api.get(f"/api/v1/jobs/{job.pk}/report.pdf")
+    assert pdf.status_code == 200
+    from tests.sizing.test_reports import pdf_text
+
+    words = " ".join(" ".join(pdf_text(bytes(pdf.content))).split())
+    assert all(w["sentence"] in words for w in shown)
