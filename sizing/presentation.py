@@ -268,7 +268,14 @@ def response_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
         digits = 1 if value >= 1 else 2
         return Figure(number(value, digits, "ms"), _spread(rec, low, high, digits, "ms"), "at the target rate")
     if low is not None and low > 0 and high is None:
-        return Figure(f"\u2265 {number(low, ms_digits(low))} ms", "lower bound", "time on the CPs alone")
+        # without CPU figures the bound is the published floor (HostBridge: one request on an idle
+        # system); else the time at the CPs and specialty engines (service and queueing) alone
+        where = (
+            "published floor for one request"
+            if rec.feasibility.reason == "no-cpu-data"
+            else "time at the engines alone"
+        )
+        return Figure(f"\u2265 {number(low, ms_digits(low))} ms", "lower bound", where)
     if high is not None and (low is None or low <= 0):
         return Figure(f"up to {number(high, ms_digits(high))} ms", "published bound")
     tps, sat = _rate(rec), finite(rec.saturation_tps)
@@ -546,7 +553,11 @@ def _sentence_case(text: str) -> str:
     text = " ".join(str(text).split())
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    first = text.split(" ", 1)[0]
+    # a name that is written in its own case stays so ("z/OS Connect", "zIIP"): only a word
+    # without capitals is capitalised
+    if not any(ch.isupper() for ch in first[1:]):
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", ")", ":")) else text + "."
 
 
@@ -586,11 +597,13 @@ def warnings(
     extra: Sequence[WarningRecord | Mapping[str, Any]] = (),
     numbers: bool = True,
     engine: str | None = None,
+    names: ProductNames | None = None,
 ) -> list[WarningText]:
     """Every warning of an answer (and ``extra`` ones), decision-changing first, each said once.
 
     ``numbers=False`` for warnings that stand for many answers (a job's): the general sentence,
-    naming ``engine`` (default: the answer's specialty engine)."""
+    naming ``engine`` (default: the answer's specialty engine).  ``names``: the workloads the
+    engine's messages name by their slugs ("fiteq-authenticator/multi-region") said by name."""
     rec = _record(answer)
     eng = engine or rec.specialty_engine
     out: list[WarningText] = []
@@ -598,20 +611,23 @@ def warnings(
     more = [w if isinstance(w, WarningRecord) else warning_record(w) for w in extra]
     for w in [*rec.warnings, *more]:
         code = w.code
-        sentence = warning_sentence(code, rec if numbers else None, w.message, eng)
+        message = names.workloads_in_words(w.message) if names is not None else w.message
+        sentence = warning_sentence(code, rec if numbers else None, message, eng)
         if sentence in seen:
             continue
         seen.add(sentence)
-        details = _sentence_case(customer_wording(plain_reference(w.message)))
+        details = _sentence_case(customer_wording(plain_reference(message)))
         given = w.level  # the engine's level for this answer; the code's default otherwise
         level: Level = given if given in LEVEL_ORDER else level_of(code)
         out.append(WarningText(code, level, sentence, details))
     return sorted(out, key=lambda w: LEVEL_ORDER.index(w.level))
 
 
-def warnings_by_level(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, list[WarningText]]:
+def warnings_by_level(
+    answer: EstimateRecord | Mapping[str, Any], names: ProductNames | None = None
+) -> dict[str, list[WarningText]]:
     """``{"decisions": [...], "caveats": [...], "notes": [...]}`` for a page's template."""
-    items = warnings(answer)
+    items = warnings(answer, names=names)
     return {f"{level}s": [w for w in items if w.level == level] for level in LEVEL_ORDER}
 
 
@@ -704,25 +720,34 @@ def basis_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, st
     cpu = cpu_per_tran_figure(rec)
     if cpu.value != DASH:
         rows.append(("CPU per transaction (target)", " ".join(filter(None, [cpu.text(), cpu.note]))))
+    if rec.basis.statements:
+        rows.append(("Statements", plural(len(rec.basis.statements), "published statement")))
     return rows
 
 
-def assumptions(answer: EstimateRecord | Mapping[str, Any]) -> list[str]:
-    """The answer's assumptions as a customer reads them: parameters and parts of the work by
-    name, a figure the source text lost said so (the workbench and the saved estimate's page)."""
-    return [customer_wording(plain_reference(a)) for a in _record(answer).basis.assumptions]
+def assumptions(answer: EstimateRecord | Mapping[str, Any], names: ProductNames | None = None) -> list[str]:
+    """The answer's assumptions as a customer reads them: parameters, parts of the work and
+    workloads (with ``names``) by name, a figure the source text lost said so (the workbench, the
+    saved estimate's page and the PDF)."""
+    return assumption_texts(_record(answer).basis.assumptions, names)
 
 
-def present(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, Any]:
+def assumption_texts(said: Sequence[str], names: ProductNames | None = None) -> list[str]:
+    """Assumptions (an answer's or a job's basis's) in the customer's words: :func:`assumptions`."""
+    texts = [names.workloads_in_words(str(a)) for a in said] if names is not None else [str(a) for a in said]
+    return [customer_wording(plain_reference(a)) for a in texts]
+
+
+def present(answer: EstimateRecord | Mapping[str, Any], names: ProductNames | None = None) -> dict[str, Any]:
     """The answer as the pages print it (JSON-ready): figures, warnings by level, the basis and
-    the assumptions."""
+    the assumptions; ``names`` say the workloads the engine's messages name by slug."""
     rec = _record(answer)
-    items = warnings(rec)
+    items = warnings(rec, names=names)
     return {
         "figures": {k: f.as_dict() for k, f in figures(rec).items()},
         "warnings": [w.as_dict() for w in items],
         "basis": [list(r) for r in basis_rows(rec)],
-        "assumptions": assumptions(rec),
+        "assumptions": assumptions(rec, names),
     }
 
 
@@ -1217,6 +1242,15 @@ class ProductNames:
         written as its names."""
         return text.replace(f"{path}/{configuration}", self.workload(path, configuration))
 
+    def workloads_in_words(self, text: str) -> str:
+        """An engine's message with every known workload's slugs written as its names (a
+        message may name another workload: z/OS Connect borrows "cicsts-catalog/v5.3"'s CICS
+        cost); the longest slugs first, so that none is cut inside another."""
+        for path, configuration in sorted(self.configurations, key=lambda k: -len(f"{k[0]}/{k[1]}")):
+            if f"{path}/{configuration}" in text:
+                text = self.in_words(text, path, configuration)
+        return text
+
 
 #: No names known: every slug prints as it is.
 NO_NAMES = ProductNames({}, {}, {})
@@ -1244,9 +1278,11 @@ def job_warnings(result: JobResult, names: ProductNames = NO_NAMES) -> list[Warn
     the generation's specialty engine); a mix's workload by its configuration's name."""
     estimate = result.estimate
     if estimate is not None and estimate.warnings and not result.warnings:
-        return warnings(estimate)
+        return warnings(estimate, names=names)
     items = [*result.warnings, *_batch_warnings(result)]
     for w in result.workloads:
         named = names.configuration(w.path, w.configuration)
         items += [replace(x, message=f"{named}: {x.message}") for x in w.warnings]
-    return warnings(EstimateRecord.from_dict({}), extra=items, numbers=False, engine=result.specialty_engine)
+    return warnings(
+        EstimateRecord.from_dict({}), extra=items, numbers=False, engine=result.specialty_engine, names=names
+    )

@@ -568,7 +568,7 @@ class JobDetailSerializer(JobSerializer):
             return {"warnings": [], "headroom": None, "table": None}
         headroom = presentation.mix_headroom(MixHeadroomRecord.from_result(result)) if job.kind == JobKind.MIX else None
         request = self.context.get("request")
-        names = product_names(request.user) if request is not None and job.kind == JobKind.MIX else None
+        names = product_names(request.user) if request is not None else None
         warnings = [
             w.as_dict() for w in presentation.job_warnings(JobResult.from_dict(result), names or presentation.NO_NAMES)
         ]

@@ -117,6 +117,14 @@ def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, s
     busy = o.busy_cps
     binding = o.binding_resource
     model = cap.model
+    if o.feasibility.reason == "no-cpu-data":
+        # No CPU figures: what is known, not a table of dashes beside the basis of numbers that
+        # do not exist ("sized to the ceiling, fewest CPs, \u2014 MSU installed").
+        return [
+            ("CPs required", cps_f.value, "", "no CPU figures are published for this path"),
+            ("Response time", rt_f.value, rt_f.spread, rt_f.note),
+            ("Saturation", sat_f.value, sat_f.spread, sat_f.note),
+        ]
     cpu = presentation.cpu_per_tran_figure(o)
     alternative = presentation.alternative_text(o)
     how = "sized to the ceiling, " + presentation.chosen_text(o)
@@ -499,7 +507,10 @@ def model_rows(o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: Repor
 
 
 def basis_section(
-    o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: ReportBasis, seen: set[str] | None = None
+    o: BasisRecord | EstimateRecord | Mapping[str, Any],
+    basis: ReportBasis,
+    seen: set[str] | None = None,
+    names: presentation.ProductNames | None = None,
 ) -> list[Flowable]:
     """The model, points, ratings, statements and assumptions; a clause already printed (in
     ``seen``, which this adds to) is not printed again."""
@@ -550,7 +561,7 @@ def basis_section(
             for ref, text in statements
             if text
         ]
-    assumptions = [presentation.fresh(presentation.customer_wording(str(a)), said) for a in _basis_of(o).assumptions]
+    assumptions = [presentation.fresh(a, said) for a in presentation.assumption_texts(_basis_of(o).assumptions, names)]
     if any(assumptions):
         out += heading("Assumptions", 2)
         out += [para("\u2022 " + escape(a), s.small) for a in assumptions if a]
@@ -716,9 +727,14 @@ def _target_label(chart: ChartData) -> str:
 
 
 def estimate_story(
-    e: EstimateSubject, basis: ReportBasis, chart_data: dict[str, Any] | None, chart_note: str = ""
+    e: EstimateSubject,
+    basis: ReportBasis,
+    chart_data: dict[str, Any] | None,
+    chart_note: str = "",
+    names: presentation.ProductNames | None = None,
 ) -> list[Flowable]:
-    """Summary (page 1), then question, answer, warnings, charts, basis and sources of one estimate."""
+    """Summary (page 1), then question, answer, warnings, charts, basis and sources of one
+    estimate; ``names`` say the workloads the engine's messages name by slug."""
     chart = None if chart_data is None else ChartData.from_dict(chart_data)
     story: list[Flowable] = [*summary_section(e, chart), PageBreak()]
     story += [*heading("The question"), key_values(question_rows(e))]
@@ -728,12 +744,12 @@ def estimate_story(
     # The cost only from the user's own price book (absent: no cost, and the report says so).
     costs = presentation.cost_rows(record)
     story += [*heading("Cost from your price book"), key_values(costs)] if costs else []
-    warnings = presentation.warnings(record)
+    warnings = presentation.warnings(record, names=names)
     # the decisions are said once, under "Before you sign this" in the answer
     story += [*heading("Warnings"), *warning_list([w for w in warnings if w.level != "decision"])]
     story += chart_section(chart, record.specialty_engine, chart_note)
     said: set[str] = set()
-    story += basis_section(record, basis, said)
+    story += basis_section(record, basis, said, names)
     story += sources_section(basis, warnings, said)
     return story
 

@@ -577,6 +577,6 @@ def job_story(
     if kind != "batch":
         story += result_table(typed, limit=400, names=names)
     if basis is not None:
-        story += basis_section(typed.any_basis or BasisRecord.from_dict({}), basis)
+        story += basis_section(typed.any_basis or BasisRecord.from_dict({}), basis, names=names)
         story += sources_section(basis, warnings)
     return story

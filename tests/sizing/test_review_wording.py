@@ -34,7 +34,9 @@ def test_the_workbench_says_the_assumptions_in_the_customers_words(client: Any, 
     body = _chart_data(client, user, LOWER_BOUND)
     raw = EstimateRecord.from_dict(body["estimate"]).basis.assumptions
     shown = body["display"]["assumptions"]
-    assert shown == presentation.assumptions(body["estimate"]) and len(shown) == len(raw)
+    from sizing.services.reports import product_names
+
+    assert shown == presentation.assumptions(body["estimate"], product_names(user)) and len(shown) == len(raw)
     assert any("projection_band" in a for a in raw) and any("(lost)" in a for a in raw)  # the engine's words
     label = next(label for label, key, _ in presentation.INPUT_LABELS if key == "projection_band")
     assert any(f"\u201c{label}\u201d" in a for a in shown)
@@ -100,7 +102,9 @@ def test_the_job_page_says_the_warnings_the_job_pdf_says(api: Any, user: Any) ->
     raw = [w["message"] for w in result["warnings"]]
     assert any(f"{LOWER_BOUND['path']}/{LOWER_BOUND['configuration']}" in m for m in raw)  # the engine's words
     shown = api.get(f"/api/v1/jobs/{job.pk}/").json()["display"]["warnings"]
-    assert shown == [w.as_dict() for w in presentation.job_warnings(JobResult.from_dict(result))]
+    from sizing.services.reports import product_names
+
+    assert shown == [w.as_dict() for w in presentation.job_warnings(JobResult.from_dict(result), product_names(user))]
     assert {w["code"] for w in shown} == {w["code"] for w in result["warnings"]}
     for w in shown:
         assert w["sentence"] == presentation.warning_sentence(w["code"], None, engine=result["specialty_engine"])
@@ -111,3 +115,77 @@ def test_the_job_page_says_the_warnings_the_job_pdf_says(api: Any, user: Any) ->
 
     words = " ".join(" ".join(pdf_text(bytes(pdf.content))).split())
     assert all(w["sentence"] in words for w in shown)
+
+
+def _workload_slugs() -> list[str]:
+    from sizing.models import Configuration
+
+    return [f"{c.path.slug}/{c.slug}" for c in Configuration.objects.select_related("path")]
+
+
+def test_the_reasons_behind_the_warnings_name_workloads_not_slugs(api: Any, client: Any, user: Any) -> None:
+    # "Zosconnect-cics/channel publishes no CPU measurements", "... published for
+    # fiteq-authenticator/multi-region as measured", "(cicsts-catalog/v5.3 CICS slope ...)": on the
+    # workbench's Details, the saved page and the PDF's "Why" section, the workloads by name.
+    from sizing.models import Configuration
+    from tests.sizing.test_reports import pdf_text
+
+    slugs = _workload_slugs()
+    for inputs in (LOWER_BOUND, DNF_Z10):
+        config = Configuration.objects.select_related("path").get(
+            path__slug=inputs["path"], slug=inputs["configuration"]
+        )
+        body = _chart_data(client, user, inputs)
+        raw = " ".join(w["message"] for w in body["estimate"]["warnings"])
+        assert f"{config.path.slug}/{config.slug}" in raw  # the engine's words name it by slug
+        shown = " ".join(w["details"] for w in body["display"]["warnings"]) + " ".join(body["display"]["assumptions"])
+        assert f"{config.path.name}, {config.name}" in shown
+        # a name keeps its own case at the start of a sentence ("z/OS Connect", not "Z/OS Connect")
+        assert not any(w["details"].startswith(config.path.name.capitalize()) for w in body["display"]["warnings"]) or (
+            config.path.name == config.path.name.capitalize()
+        )
+        made = api.post("/api/v1/estimates/", inputs, format="json").json()
+        page = client.get(f"/estimates/{made['id']}/").content.decode()
+        words = " ".join(
+            " ".join(pdf_text(bytes(api.get(f"/api/v1/estimates/{made['id']}/report.pdf").content))).split()
+        )
+        assert f"{config.path.name}, {config.name}" in words
+        for slug in slugs:
+            assert slug not in shown and slug not in page and slug not in words, slug
+
+
+def test_an_answer_without_cpu_data_lists_what_is_known_not_a_table_of_dashes(api: Any) -> None:
+    # HostBridge (no CPU figures): the PDF's answer table printed "— sized to the ceiling, fewest
+    # CPs, — MSU installed, — consumed", "— LSPR table", "— at —", and called the published floor
+    # for one request "time on the CPs alone".
+    from sizing.reports.estimate import answer_rows
+
+    inputs = {"path": "hostbridge-http", "configuration": "tuned-tcpip", "machine": "z16", "tps": 1000}
+    record = EstimateRecord.from_dict(api.get("/api/v1/estimate", inputs).json())
+    assert record.feasibility.reason == "no-cpu-data"
+    rt = presentation.response_figure(record)
+    assert rt.spread == "lower bound" and rt.note == "published floor for one request"
+    assert answer_rows(record) == [
+        ("CPs required", presentation.DASH, "", "no CPU figures are published for this path"),
+        ("Response time", rt.value, rt.spread, rt.note),
+        ("Saturation", presentation.DASH, "", presentation.saturation_figure(record).note),
+    ]
+    # with CPU figures, the bound is the time at the engines (CPs and zIIPs), not the CPs alone
+    cicstg = {"path": "cicstg", "configuration": "ipic-commarea-64", "machine": "z17", "tps": 1200}
+    bounded = EstimateRecord.from_dict(api.get("/api/v1/estimate", cicstg).json())
+    assert bounded.response_time_ms.value is None and (bounded.response_time_ms.low or 0) > 0
+    assert presentation.response_figure(bounded).note == "time at the engines alone"
+
+
+def test_the_statements_row_counts_in_words(api: Any) -> None:
+    # The workbench's basis said "1 published statements" (HostBridge).
+    one = EstimateRecord.from_dict(
+        api.get(
+            "/api/v1/estimate",
+            {"path": "hostbridge-http", "configuration": "tuned-tcpip", "machine": "z16", "tps": 1000},
+        ).json()
+    )
+    many = EstimateRecord.from_dict(api.get("/api/v1/estimate", LOWER_BOUND).json())
+    assert len(one.basis.statements) == 1 and len(many.basis.statements) > 1
+    assert ("Statements", "1 published statement") in presentation.basis_rows(one)
+    assert ("Statements", f"{len(many.basis.statements)} published statements") in presentation.basis_rows(many)

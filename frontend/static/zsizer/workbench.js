@@ -402,7 +402,6 @@ function renderBasis(display, e, cpu) {
   const rows = [...display.basis];
   const sources = [...new Set(cpu.points.map((pt) => [pt.source, pt.table].filter(Boolean).join(" ")))];
   if (b.points && b.points.length) rows.push(["Points", `${b.points.length}${sources.length ? ` (${sources.join("; ")})` : ""}`]);
-  if (b.statements && b.statements.length) rows.push(["Statements", `${b.statements.length} published statements`]);
   const dl = document.createElement("dl");
   for (const [k, v] of rows) {
     const dt = document.createElement("dt");
