@@ -1170,6 +1170,8 @@ def component_name(component: Any) -> str:
 
 #: A part's name as the engine quotes it ('zosconnect', 'cics+ctg').
 _QUOTED_PART = re.compile(rf"'((?:{_PART})(?:\+(?:{_PART}))*)'")
+#: The part a fit is of, as the engine names it after its points: "4 published points (lpar)".
+_FITTED_PART = re.compile(rf"(published points) \(({_PART})\)")
 
 
 def customer_wording(text: str) -> str:
@@ -1180,6 +1182,7 @@ def customer_wording(text: str) -> str:
     for engine_words, words in _CUSTOMER_WORDING:
         text = text.replace(engine_words, words)
     text = _QUOTED_PART.sub(lambda m: " + ".join(COMPONENT_WORDS[p] for p in m.group(1).split("+")), text)
+    text = _FITTED_PART.sub(lambda m: f"{m.group(1)} ({COMPONENT_WORDS[m.group(2)]})", text)
     return _PARAMETER_NAME.sub(lambda m: _PARAMETER_WORDS[m.group(1)], text)
 
 

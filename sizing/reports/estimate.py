@@ -30,6 +30,7 @@ from sizing.reports.document import (
     DASH,
     DECISION,
     DIFFERS_FILL,
+    NONE_BESIDES_DECISIONS,
     data_table,
     escape,
     figure,
@@ -746,7 +747,10 @@ def estimate_story(
     story += [*heading("Cost from your price book"), key_values(costs)] if costs else []
     warnings = presentation.warnings(record, names=names)
     # the decisions are said once, under "Before you sign this" in the answer
-    story += [*heading("Warnings"), *warning_list([w for w in warnings if w.level != "decision"])]
+    rest = [w for w in warnings if w.level != "decision"]
+    # "No warnings." under a decision said above read as a contradiction (no CPU data)
+    empty = NONE_BESIDES_DECISIONS if len(rest) < len(warnings) else "No warnings."
+    story += [*heading("Warnings"), *warning_list(rest, empty)]
     story += chart_section(chart, record.specialty_engine, chart_note)
     said: set[str] = set()
     story += basis_section(record, basis, said, names)

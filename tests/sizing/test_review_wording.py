@@ -189,3 +189,26 @@ def test_the_statements_row_counts_in_words(api: Any) -> None:
     assert len(one.basis.statements) == 1 and len(many.basis.statements) > 1
     assert ("Statements", "1 published statement") in presentation.basis_rows(one)
     assert ("Statements", f"{len(many.basis.statements)} published statements") in presentation.basis_rows(many)
+
+
+def test_the_fitted_part_in_an_assumption_is_named(client: Any, user: Any) -> None:
+    # "busy CPs = intercept + slope x TPS fitted ... to 4 published points (lpar)" read "(LPAR)".
+    body = _chart_data(client, user, FITS)
+    component = body["estimate"]["basis"]["model"]["component"]
+    raw = EstimateRecord.from_dict(body["estimate"]).basis.assumptions
+    assert any(f"published points ({component})" in a for a in raw)
+    assert any(
+        f"published points ({presentation.COMPONENT_WORDS[component]})" in a for a in body["display"]["assumptions"]
+    )
+
+
+def test_the_pdf_does_not_say_no_warnings_under_a_decision(api: Any) -> None:
+    # HostBridge: "Before you sign this" says there is no CPU verdict, and the Warnings section
+    # below said "No warnings.".
+    from sizing.reports.document import NONE_BESIDES_DECISIONS
+    from tests.sizing.test_reports import pdf_text
+
+    inputs = {"path": "hostbridge-http", "configuration": "tuned-tcpip", "machine": "z16", "tps": 1000}
+    made = api.post("/api/v1/estimates/", inputs, format="json").json()
+    words = " ".join(" ".join(pdf_text(bytes(api.get(f"/api/v1/estimates/{made['id']}/report.pdf").content))).split())
+    assert "Before you sign this" in words and NONE_BESIDES_DECISIONS in words and "No warnings." not in words
