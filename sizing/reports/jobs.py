@@ -183,8 +183,9 @@ def curve_section(result: JobResult, names: presentation.ProductNames = presenta
     for i, s in enumerate(series):
         color = PALETTE[i % len(PALETTE)]
         y = s.response_time_ms if has_rt else s.response_time_lower_bound_ms
-        rt.series.append(Series(f"{s.cps} CPs", s.tps, y, color=color))
-        util.series.append(Series(f"{s.cps} CPs", s.tps, s.gcp_utilization, color=color))
+        name = presentation.plural(s.cps, "CP")  # "1 CP", "4 CPs"
+        rt.series.append(Series(name, s.tps, y, color=color))
+        util.series.append(Series(name, s.tps, s.gcp_utilization, color=color))
         firsts += [f for f in map(finite, y[:1]) if f is not None]
     if firsts:
         rt.y_max = 4 * max(firsts)

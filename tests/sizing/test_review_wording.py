@@ -212,3 +212,26 @@ def test_the_pdf_does_not_say_no_warnings_under_a_decision(api: Any) -> None:
     made = api.post("/api/v1/estimates/", inputs, format="json").json()
     words = " ".join(" ".join(pdf_text(bytes(api.get(f"/api/v1/estimates/{made['id']}/report.pdf").content))).split())
     assert "Before you sign this" in words and NONE_BESIDES_DECISIONS in words and "No warnings." not in words
+
+
+def test_a_curve_of_one_cp_is_named_in_the_singular(api: Any, user: Any) -> None:
+    # The curve job's PDF legend said "1 CPs".
+    from django.utils import timezone
+
+    from sizing.api.job_serializers import JobSubmitSerializer
+    from sizing.jobs import RUNNERS
+    from sizing.models import Job, JobStatus
+    from tests.sizing.test_reports import pdf_text
+
+    checked = JobSubmitSerializer(
+        data={"kind": "curve", "params": {**FITS, "cps_list": [1, 2]}}, context={"user": user}
+    )
+    checked.is_valid(raise_exception=True)
+    clean = checked.validated_data["params"]
+    result = RUNNERS["curve"](params=clean, owner=user, progress=lambda done, total: None)
+    job = Job.objects.create(
+        owner=user, kind="curve", params=clean, status=JobStatus.SUCCEEDED, result=result, finished_at=timezone.now()
+    )
+    words = " ".join(" ".join(pdf_text(bytes(api.get(f"/api/v1/jobs/{job.pk}/report.pdf").content))).split())
+    # the legend, in the order of the CP counts (a table's "CPs" column may follow "job #1")
+    assert f"{presentation.plural(1, 'CP')} {presentation.plural(2, 'CP')}" in words and "1 CPs 2 CPs" not in words
