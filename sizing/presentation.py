@@ -480,7 +480,7 @@ def _no_response(a: EstimateRecord) -> str:
     if rt.spread == "lower bound":
         low = a.response_time_ms.low
         return (
-            "No response times are published for this configuration: the time on the CPs alone is at least "
+            "No response times are published for this configuration: the time at the engines alone is at least "
             f"{number(low, ms_digits(low), 'ms')}."
         )
     return "No response times are published for this configuration: the response time is unknown."

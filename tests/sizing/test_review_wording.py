@@ -175,6 +175,9 @@ def test_an_answer_without_cpu_data_lists_what_is_known_not_a_table_of_dashes(ap
     bounded = EstimateRecord.from_dict(api.get("/api/v1/estimate", cicstg).json())
     assert bounded.response_time_ms.value is None and (bounded.response_time_ms.low or 0) > 0
     assert presentation.response_figure(bounded).note == "time at the engines alone"
+    assert "the time at the engines alone is at least" in presentation.warning_sentence(
+        "no-response-time-data", bounded
+    )
 
 
 def test_the_statements_row_counts_in_words(api: Any) -> None:
