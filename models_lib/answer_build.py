@@ -31,6 +31,7 @@ from models_lib.evaluation import CountEvaluation, Target, evaluate_total, given
 from models_lib.feasibility import no_cpu_verdict
 from models_lib.inputs import CapacityTable, ConfigurationData, Rating
 from models_lib.response import ResponseModel
+from models_lib.units import figure_text
 
 __all__ = [
     "CapacityRatings",
@@ -283,7 +284,8 @@ def limit_warnings(config: ConfigurationData, tps: float) -> list[SizingWarning]
         out.append(
             SizingWarning(
                 "published-limit",
-                f"{tps:g} TPS passes the published limit of {lim.value:g} TPS per {lim.scope}{when}{per} "
+                f"{figure_text(tps)} TPS passes the published limit of {figure_text(lim.value)} TPS per "
+                f"{'LPAR' if lim.scope == 'lpar' else lim.scope}{when}{per} "
                 f"({lim.reference})",
             )
         )

@@ -16,6 +16,7 @@ from models_lib.engine import EnginePolicy
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, cp_cost_factor, with_response
 from models_lib.fastinit import fast_init
 from models_lib.response import ResponseModel
+from models_lib.units import figure_text
 
 if TYPE_CHECKING:
     from models_lib.pricing import Pricer
@@ -228,7 +229,7 @@ def choose(
             SizingWarning(
                 "capacity-exceeded",
                 f"no CP count up to {evals[-1].n} of machine type {target_machine_type} carries "
-                f"the GCP demand within {umax:.0%}: {evals[-1].gcp:.3g} busy CPs at "
+                f"the GCP demand within {umax:.0%}: {figure_text(evals[-1].gcp)} busy CPs at "
                 f"{evals[-1].n} CPs ({evals[-1].util:.0%})",
             )
         )
@@ -265,7 +266,11 @@ def _engine_ratio_warning(
     if cap is None or want <= cap:
         return None
     assert policy.rules is not None
-    what = f"{given} {policy.name}s were given" if given is not None else f"the eligible work needs {chosen.needed}"
+    what = (
+        f"{given} {policy.name}s were given"
+        if given is not None
+        else f"the eligible work needs {chosen.needed} {policy.name}s"
+    )
     # Sized CPs carry the rest (an answer under the generation's rule, a caveat); given CPs or
     # more given engines than the rule allows do not hold as asked.
     fixed = cps_given is not None or given is not None
@@ -273,11 +278,12 @@ def _engine_ratio_warning(
     rule = (
         f"the machine has {cap} engines left beside {chosen.n} CPs"
         if policy.per_cp is None
-        else f"{policy.rules.generation} allows at most {policy.per_cp:g} {policy.name} per CP: {cap} beside {chosen.n} CPs"
+        else f"{policy.rules.generation} allows at most {policy.per_cp:g} {policy.name}"
+        f"{'' if policy.per_cp == 1 else 's'} per CP: {cap} beside {chosen.n} CPs"
     )
     return SizingWarning(
         "engine-ratio",
-        f"{what}, but {rule} ({policy.rules.reference}). {chosen.on_gcp:.3g} busy engines "
+        f"{what}, but {rule} ({policy.rules.reference}). {figure_text(chosen.on_gcp)} busy engines "
         f"of eligible work run on CPs, {sized}",
         "decision" if fixed else "caveat",
     )

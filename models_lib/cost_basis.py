@@ -17,6 +17,7 @@ from models_lib.checks import InputError
 from models_lib.costmodel import ConfigurationModel, Interval, LinearFit
 from models_lib.fastinit import fast_init
 from models_lib.inputs import ConfigurationData
+from models_lib.units import figure_text
 
 __all__ = ["Basis", "consistent_parts", "extrapolation_warnings", "points_demand", "points_notes"]
 
@@ -134,7 +135,7 @@ def extrapolation_warnings(cfg: ConfigurationData, fit: LinearFit, tps: float) -
     return (
         SizingWarning(
             "extrapolation",
-            f"{tps:g} TPS is outside the measured ETR range {fit.etr_min:g}-{fit.etr_max:g} "
+            f"{figure_text(tps)} TPS is outside the measured ETR range {figure_text(fit.etr_min)}-{figure_text(fit.etr_max)} "
             f"TPS of {cfg.path}/{cfg.configuration}: the linear cost model is extrapolated",
         ),
     )

@@ -22,6 +22,7 @@ from models_lib.evaluation import UTIL_EPS, CountEvaluation, Target, count_split
 from models_lib.inputs import ConfigurationData
 from models_lib.pricing import Pricer
 from models_lib.response import ResponseModel
+from models_lib.units import figure_text
 
 __all__ = [
     "CLOSED_TOLERANCE",
@@ -362,7 +363,7 @@ def software_warnings(sat: Saturation, rmodel: ResponseModel | None, config: Con
     return [
         SizingWarning(
             "software-unscaled",
-            f"saturation {sat.tps:.4g} TPS is the fitted software station ({servers_text(sw.servers)} of "
+            f"saturation {figure_text(sat.tps)} TPS is the fitted software station ({servers_text(sw.servers)} of "
             f"{sw.service_s * 1000.0:.3g} ms), fitted to the response times published for "
             f"{config.path}/{config.configuration} as measured; more CPs do not raise it, and the source "
             f"publishes no count (of channels, connections or regions) to scale it to another configuration{interval}",
@@ -390,7 +391,7 @@ def saturation_warnings(
     return [
         SizingWarning(
             "beyond-saturation",
-            f"{t:g} TPS is at or beyond the saturation rate {sat:.4g} TPS of {chosen.n} CPs"
+            f"{figure_text(t)} TPS is at or beyond the saturation rate {figure_text(sat)} TPS of {chosen.n} CPs"
             + (f" + {chosen.ziips} {policy.name}s" if chosen.ziips else "")
             + ": no steady state, response time unbounded",
         )

@@ -20,7 +20,7 @@ import math
 
 from models_lib.checks import InputError
 
-__all__ = ["BUSY_UNITS", "PER_TRAN_UNITS", "SHARE_UNITS", "busy_cps", "cpu_per_tran_ms", "share"]
+__all__ = ["BUSY_UNITS", "PER_TRAN_UNITS", "SHARE_UNITS", "busy_cps", "cpu_per_tran_ms", "figure_text", "share"]
 
 #: Units accepted by :func:`busy_cps`.
 BUSY_UNITS = ("pct_one_cp", "pct_of_pool")
@@ -164,3 +164,21 @@ def share(value: float, unit: str) -> float:
     if v > 100.0:
         raise ValueError(f"value must be <= 100 for unit 'pct_share', got {value!r}")
     return v / 100.0
+
+
+def figure_text(value: float) -> str:
+    """A rate (transactions/s) or a count of busy engines in a warning's sentence, as a planner
+    writes it: whole with thousands separators from 100 up ("8,830", "214,000"), three significant
+    digits below ("12.5", "0.415"); never an exponent ("2.14e+05").
+
+    Parameters
+    ----------
+    value : float
+        The figure, in its own unit (transactions/s or busy engines).
+
+    Returns
+    -------
+    str
+        The figure without its unit.
+    """
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"

@@ -21,7 +21,7 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sizing.records import (
@@ -274,9 +274,20 @@ def response_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
         digits = 1 if value >= 1 else 2
         return Figure(number(value, digits, "ms"), _spread(rec, low, high, digits, "ms"), "at the target rate")
     if low is not None and low > 0 and high is None:
-        return Figure(f"\u2265 {number(low, ms_digits(low))} ms", "lower bound", "time on the CPs alone")
+        # without CPU figures the bound is the published floor (HostBridge: one request on an idle
+        # system); else the time at the CPs and specialty engines (service and queueing) alone
+        where = (
+            "published floor for one request"
+            if rec.feasibility.reason == "no-cpu-data"
+            else "time at the engines alone"
+        )
+        return Figure(f"\u2265 {number(low, ms_digits(low))} ms", "lower bound", where)
     if high is not None and (low is None or low <= 0):
         return Figure(f"up to {number(high, ms_digits(high))} ms", "published bound")
+    tps, sat = _rate(rec), finite(rec.saturation_tps)
+    if tps is not None and sat is not None and tps >= sat and rec.saturation_kind == "value":
+        # a path that publishes response times has none here either: past saturation there is no bound
+        return Figure(DASH, note="no bound: the target is at or past saturation")
     return Figure(DASH, note="not published for this path")
 
 
@@ -386,8 +397,7 @@ def _capacity_exceeded(a: EstimateRecord) -> str:
 
 
 def _does_not_fit(a: EstimateRecord) -> str:
-    message = str(a.feasibility.message or "does not fit")
-    return message[0].upper() + message[1:]
+    return _sentence_case(str(a.feasibility.message or "does not fit"))
 
 
 def _beyond_saturation(a: EstimateRecord) -> str:
@@ -439,7 +449,8 @@ def _engine_ratio(a: EstimateRecord) -> str:
     eng = a.specialty_engine
     return (
         f"The {eng}-eligible work needs more {eng}s than this machine allows beside "
-        f"{plural(a.cps_required or a.cps or a.evaluated_cps, 'CP')}: at most {count(a.specialty_engine_max)}."
+        # the cap is the rules' beside the CPs evaluated (the CPs given, or sized), not the CPs required
+        f"{plural(a.evaluated_cps or a.cps or a.cps_required, 'CP')}: at most {count(a.specialty_engine_max)}."
     )
 
 
@@ -484,7 +495,7 @@ def _no_response(a: EstimateRecord) -> str:
     if rt.spread == "lower bound":
         low = a.response_time_ms.low
         return (
-            "No response times are published for this configuration: the time on the CPs alone is at least "
+            "No response times are published for this configuration: the time at the engines alone is at least "
             f"{number(low, ms_digits(low), 'ms')}."
         )
     return "No response times are published for this configuration: the response time is unknown."
@@ -557,7 +568,11 @@ def _sentence_case(text: str) -> str:
     text = " ".join(str(text).split())
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    first = text.split(" ", 1)[0]
+    # a name that is written in its own case stays so ("z/OS Connect", "zIIP"): only a word
+    # without capitals is capitalised
+    if not any(ch.isupper() for ch in first[1:]):
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", ")", ":")) else text + "."
 
 
@@ -596,19 +611,26 @@ def warnings(
     extra: Sequence[WarningRecord | Mapping[str, Any]] = (),
     numbers: bool = True,
     engine: str | None = None,
+    names: ProductNames | None = None,
 ) -> list[WarningText]:
     """Every warning of an answer (and ``extra`` ones), decision-changing first, each said once.
 
     ``numbers=False`` for warnings that stand for many answers (a job's): the general sentence,
-    naming ``engine`` (default: the answer's specialty engine)."""
+    naming ``engine`` (default: the answer's specialty engine).  ``names``: the workloads the
+    engine's messages name by their slugs ("fiteq-authenticator/multi-region") said by name."""
     rec = _record(answer)
     eng = engine or rec.specialty_engine
     out: list[WarningText] = []
+    seen: set[str] = set()
     more = [w if isinstance(w, WarningRecord) else warning_record(w) for w in extra]
     for w in [*rec.warnings, *more]:
         code = w.code
-        sentence = warning_sentence(code, rec if numbers else None, w.message, eng)
-        details = _sentence_case(customer_wording(plain_reference(w.message)))
+        message = names.workloads_in_words(w.message) if names is not None else w.message
+        sentence = warning_sentence(code, rec if numbers else None, message, eng)
+        if sentence in seen:
+            continue
+        seen.add(sentence)
+        details = _sentence_case(customer_wording(plain_reference(message)))
         given = w.level  # the engine's level for this answer; the code's default otherwise
         level: Level = given if given in LEVEL_ORDER else level_of(code)
         out.append(WarningText(code, level, sentence, details))
@@ -623,9 +645,11 @@ def by_level(items: Sequence[WarningText]) -> list[WarningText]:
     return sorted(once.values(), key=lambda w: LEVEL_ORDER.index(w.level))
 
 
-def warnings_by_level(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, list[WarningText]]:
+def warnings_by_level(
+    answer: EstimateRecord | Mapping[str, Any], names: ProductNames | None = None
+) -> dict[str, list[WarningText]]:
     """``{"decisions": [...], "caveats": [...], "notes": [...]}`` for a page's template."""
-    items = warnings(answer)
+    items = warnings(answer, names=names)
     return {f"{level}s": [w for w in items if w.level == level] for level in LEVEL_ORDER}
 
 
@@ -701,7 +725,7 @@ def basis_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, st
         rows.append(
             (
                 "Fit (measured machine)",
-                f"{m.component}: {number(m.slope_ms, 4)} CP-ms per transaction + "
+                f"{component_name(m.component)}: {number(m.slope_ms, 4)} CP-ms per transaction + "
                 f"{number(m.intercept_cps, 3)} CPs{measured}; R\u00b2 {number(m.r2, 4)}, "
                 f"n = {count(m.n)}, measured {span(m.etr_min, m.etr_max, 0, 'TPS') or rate(m.etr_min)}",
             )
@@ -718,17 +742,34 @@ def basis_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, st
     cpu = cpu_per_tran_figure(rec)
     if cpu.value != DASH:
         rows.append(("CPU per transaction (target)", " ".join(filter(None, [cpu.text(), cpu.note]))))
+    if rec.basis.statements:
+        rows.append(("Statements", plural(len(rec.basis.statements), "published statement")))
     return rows
 
 
-def present(answer: EstimateRecord | Mapping[str, Any]) -> dict[str, Any]:
-    """The answer as the pages print it (JSON-ready): figures, warnings by level and the basis."""
+def assumptions(answer: EstimateRecord | Mapping[str, Any], names: ProductNames | None = None) -> list[str]:
+    """The answer's assumptions as a customer reads them: parameters, parts of the work and
+    workloads (with ``names``) by name, a figure the source text lost said so (the workbench, the
+    saved estimate's page and the PDF)."""
+    return assumption_texts(_record(answer).basis.assumptions, names)
+
+
+def assumption_texts(said: Sequence[str], names: ProductNames | None = None) -> list[str]:
+    """Assumptions (an answer's or a job's basis's) in the customer's words: :func:`assumptions`."""
+    texts = [names.workloads_in_words(str(a)) for a in said] if names is not None else [str(a) for a in said]
+    return [customer_wording(plain_reference(a)) for a in texts]
+
+
+def present(answer: EstimateRecord | Mapping[str, Any], names: ProductNames | None = None) -> dict[str, Any]:
+    """The answer as the pages print it (JSON-ready): figures, warnings by level, the basis and
+    the assumptions; ``names`` say the workloads the engine's messages name by slug."""
     rec = _record(answer)
-    items = warnings(rec)
+    items = warnings(rec, names=names)
     return {
         "figures": {k: f.as_dict() for k, f in figures(rec).items()},
         "warnings": [w.as_dict() for w in items],
         "basis": [list(r) for r in basis_rows(rec)],
+        "assumptions": assumptions(rec, names),
     }
 
 
@@ -1299,8 +1340,17 @@ COMPONENT_WORDS: dict[str, str] = {
     "ctg": "CICS Transaction Gateway",
 }
 _PART = "|".join(sorted(map(re.escape, COMPONENT_WORDS), key=len, reverse=True))
+
+
+def component_name(component: Any) -> str:
+    """A part of the work as a customer names it ("lpar" reads "LPAR", "cics" "CICS")."""
+    return COMPONENT_WORDS.get(str(component), str(component))
+
+
 #: A part's name as the engine quotes it ('zosconnect', 'cics+ctg').
 _QUOTED_PART = re.compile(rf"'((?:{_PART})(?:\+(?:{_PART}))*)'")
+#: The part a fit is of, as the engine names it after its points: "4 published points (lpar)".
+_FITTED_PART = re.compile(rf"(published points) \(({_PART})\)")
 
 
 def customer_wording(text: str) -> str:
@@ -1311,6 +1361,7 @@ def customer_wording(text: str) -> str:
     for engine_words, words in _CUSTOMER_WORDING:
         text = text.replace(engine_words, words)
     text = _QUOTED_PART.sub(lambda m: " + ".join(COMPONENT_WORDS[p] for p in m.group(1).split("+")), text)
+    text = _FITTED_PART.sub(lambda m: f"{m.group(1)} ({COMPONENT_WORDS[m.group(2)]})", text)
     return _PARAMETER_NAME.sub(lambda m: _PARAMETER_WORDS[m.group(1)], text)
 
 
@@ -1373,6 +1424,37 @@ class ProductNames:
         written as its names."""
         return text.replace(f"{path}/{configuration}", self.workload(path, configuration))
 
+    def workloads_in_words(self, text: str) -> str:
+        """An engine's message with every known workload's slugs written as its names (a
+        message may name another workload: z/OS Connect borrows "cicsts-catalog/v5.3"'s CICS
+        cost); the longest slugs first, so that none is cut inside another."""
+        for path, configuration in sorted(self.configurations, key=lambda k: -len(f"{k[0]}/{k[1]}")):
+            if f"{path}/{configuration}" in text:
+                text = self.in_words(text, path, configuration)
+        return text
+
 
 #: No names known: every slug prints as it is.
 NO_NAMES = ProductNames({}, {}, {})
+
+
+# -- a job's warnings --------------------------------------------------------------------------
+
+
+def job_warnings(result: JobResult, names: ProductNames = NO_NAMES) -> list[WarningText]:
+    """A job's warnings in the pages' sentences, as its page and its PDF say them: with the
+    answer's numbers when the job has one answer, else the general sentence of each code (naming
+    the generation's specialty engine; a batch's code the engine of its rows that have it); a
+    mix's workload by its configuration's name."""
+    estimate = result.estimate
+    if estimate is not None and estimate.warnings and not result.warnings:
+        return warnings(estimate, names=names)
+    items = list(result.warnings)
+    for w in result.workloads:
+        named = names.configuration(w.path, w.configuration)
+        items += [replace(x, message=f"{named}: {x.message}") for x in w.warnings]
+    said = warnings(
+        EstimateRecord.from_dict({}), extra=items, numbers=False, engine=result.specialty_engine, names=names
+    )
+    # a batch's codes once each, naming the engine of the rows that have it, with how many do
+    return by_level([*said, *batch_warnings(result)])

@@ -117,7 +117,8 @@ class ChartDataView(ThrottledView, APIView):
         # The page prints the server's words (presentation), never a second copy in JS.
         # The software limit of the typed answer lets the warnings follow the binding resource.
         shown = {**body["estimate"], "software_limit_tps": body.get("software_limit_tps")}
-        return Response({**body, "display": presentation.present(shown)})
+        names = product_names(signed_in_user(request))  # the workloads the engine's messages name by slug
+        return Response({**body, "display": presentation.present(shown, names)})
 
 
 chart_data = ChartDataView.as_view()
@@ -247,7 +248,8 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
     estimate = get_object_or_404(estimate_list(user=signed_in_user(request)), pk=pk)
     # The stored answer is read into its record once; every part of the page is written from it.
     record = EstimateRecord.from_dict({"inputs": estimate.inputs, **estimate.outputs})
-    names = _question_names(estimate)  # the question by name, as the PDF says it (never slugs)
+    question_names = _question_names(estimate)  # the question by name, as the PDF says it (never slugs)
+    names = product_names(signed_in_user(request))
     return _render_with_charts(
         request,
         "sizing/estimate_detail.html",
@@ -255,12 +257,12 @@ def estimate_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "estimate": estimate,
             "answer": estimate.outputs,
             "figures": presentation.figures(record),
-            **presentation.warnings_by_level(record),
+            **presentation.warnings_by_level(record, names),
             "basis_rows": presentation.basis_rows(record),
             "cost_rows": presentation.cost_rows(record),
-            "assumptions": [presentation.customer_wording(a) for a in record.basis.assumptions],
+            "assumptions": presentation.assumptions(record, names),
             "input_rows": [
-                (label, names.get(key) or presentation.input_value(key, estimate.inputs[key], unit))
+                (label, question_names.get(key) or presentation.input_value(key, estimate.inputs[key], unit))
                 for label, key, unit in presentation.INPUT_LABELS
                 if estimate.inputs.get(key) is not None
             ],

@@ -540,9 +540,21 @@ class JobDisplayChartSerializer(serializers.Serializer[Any]):
     )
 
 
+class JobWarningSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="The warning's code, as in the result's warnings")
+    level = serializers.ChoiceField(choices=["decision", "caveat", "note"])
+    sentence = serializers.CharField(help_text="The warning in a sentence, as the page and the PDF say it")
+    details = serializers.CharField(allow_blank=True, help_text="The engine's reasoning, in the customer's words")
+
+
 class JobDisplaySerializer(serializers.Serializer[Any]):
     """Sentences of the answer as a person reads them (``sizing.presentation``), the same words
     as the job's PDF."""
+
+    warnings = JobWarningSerializer(
+        many=True,
+        help_text="The job's warnings in sentences, decisions first, as the job's PDF says them (empty before success)",
+    )
 
     headroom = serializers.CharField(
         allow_null=True, help_text="A mix: how far every rate can grow within the CP ceiling (null otherwise)"
@@ -581,15 +593,16 @@ class JobDetailSerializer(JobSerializer):
 
         result = result_with_engine(job) if job.status == "succeeded" and isinstance(job.result, Mapping) else None
         if result is None:
-            return {"headroom": None, "table": None, "summary": None, "chart": None}
+            return {"warnings": [], "headroom": None, "table": None, "summary": None, "chart": None}
         headroom = presentation.mix_headroom(MixHeadroomRecord.from_result(result)) if job.kind == JobKind.MIX else None
         request = self.context.get("request")
-        named = job.kind in (JobKind.MIX, JobKind.BATCH)  # the kinds whose tables name workloads
-        names = product_names(request.user) if request is not None and named else None
+        names = product_names(request.user) if request is not None else None
+        typed = JobResult.from_dict(result)
+        warnings = [w.as_dict() for w in presentation.job_warnings(typed, names or presentation.NO_NAMES)]
         if job.kind == JobKind.BATCH:
-            typed = JobResult.from_dict(result)
             shown = presentation.batch_table(typed, names, limit=DISPLAY_ROWS)
             return {
+                "warnings": warnings,
                 "headroom": headroom,
                 "table": {
                     "columns": shown.columns,
@@ -601,7 +614,7 @@ class JobDetailSerializer(JobSerializer):
                 "summary": presentation.batch_summary(typed.rows, typed.counts, typed.succeeded, typed.failed),
                 "chart": asdict(presentation.batch_chart(typed)),
             }
-        none = {"headroom": headroom, "summary": None, "chart": None}
+        none = {"warnings": warnings, "headroom": headroom, "summary": None, "chart": None}
         table = result.get("table") if job.kind in DISPLAY_TABLE_KINDS else None
         if not isinstance(table, Mapping) or not table.get("columns"):
             return {**none, "table": None}

@@ -311,12 +311,17 @@ def key_values(rows: Iterable[tuple[str, str]], *, key_width: float = 0.32) -> L
     return data_table(["", ""], rows, widths=[key_width, 1.0 - key_width])
 
 
-def warning_list(warnings: Sequence[WarningText]) -> list[Flowable]:
+#: What an empty list of warnings says where the decisions were said before it.
+NONE_BESIDES_DECISIONS = "No caveats or notes besides the decisions above."
+
+
+def warning_list(warnings: Sequence[WarningText], empty: str = "No warnings.") -> list[Flowable]:
     """Every warning in one plain sentence, decision-level first, with its level; the engine's
-    reasoning is printed once, with the sources (:func:`warning_reasons`)."""
+    reasoning is printed once, with the sources (:func:`warning_reasons`); ``empty`` where there
+    is none."""
     s = styles()
     if not warnings:
-        return [para("No warnings.", s.small)]
+        return [para(empty, s.small)]
     out: list[Flowable] = []
     for w in warnings:
         color = {"decision": DECISION, "caveat": CAVEAT}.get(w.level, MUTED)

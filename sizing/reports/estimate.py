@@ -30,6 +30,7 @@ from sizing.reports.document import (
     DASH,
     DECISION,
     DIFFERS_FILL,
+    NONE_BESIDES_DECISIONS,
     data_table,
     escape,
     figure,
@@ -117,6 +118,14 @@ def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, s
     busy = o.busy_cps
     binding = o.binding_resource
     model = cap.model
+    if o.feasibility.reason == "no-cpu-data":
+        # No CPU figures: what is known, not a table of dashes beside the basis of numbers that
+        # do not exist ("sized to the ceiling, fewest CPs, \u2014 MSU installed").
+        return [
+            ("CPs required", cps_f.value, "", "no CPU figures are published for this path"),
+            ("Response time", rt_f.value, rt_f.spread, rt_f.note),
+            ("Saturation", sat_f.value, sat_f.spread, sat_f.note),
+        ]
     cpu = presentation.cpu_per_tran_figure(o)
     evaluated = presentation.evaluated_note(o)  # does not fit: the model evaluated, not a quote
     alternative = presentation.alternative_text(o)
@@ -466,7 +475,7 @@ def model_rows(o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: Repor
         rows += [
             (
                 "Cost model (measured machine)",
-                f"busy CPs = {num(m.intercept_cps, 4)} + {num(m.slope_ms, 4)} CP-ms per transaction x TPS / 1000 ({m.component})",
+                f"busy CPs = {num(m.intercept_cps, 4)} + {num(m.slope_ms, 4)} CP-ms per transaction x TPS / 1000 ({presentation.component_name(m.component)})",
             ),
             (
                 "Fit",
@@ -481,7 +490,7 @@ def model_rows(o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: Repor
         rows.append(
             (
                 "Leave-one-out error",
-                f"median |error| {pct(basis.loo_median_abs_error, 1)} over the {str(basis.loo_component or '')} points",
+                f"median |error| {pct(basis.loo_median_abs_error, 1)} over the {presentation.component_name(basis.loo_component or '')} points",
             )
         )
     if p is not None and p != _NO_PROJECTION:
@@ -510,7 +519,10 @@ def model_rows(o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: Repor
 
 
 def basis_section(
-    o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: ReportBasis, seen: set[str] | None = None
+    o: BasisRecord | EstimateRecord | Mapping[str, Any],
+    basis: ReportBasis,
+    seen: set[str] | None = None,
+    names: presentation.ProductNames | None = None,
 ) -> list[Flowable]:
     """The model, points, ratings, statements and assumptions; a clause already printed (in
     ``seen``, which this adds to) is not printed again."""
@@ -561,7 +573,7 @@ def basis_section(
             for ref, text in statements
             if text
         ]
-    assumptions = [presentation.fresh(presentation.customer_wording(str(a)), said) for a in _basis_of(o).assumptions]
+    assumptions = [presentation.fresh(a, said) for a in presentation.assumption_texts(_basis_of(o).assumptions, names)]
     if any(assumptions):
         out += heading("Assumptions", 2)
         out += [para("\u2022 " + escape(a), s.small) for a in assumptions if a]
@@ -578,7 +590,8 @@ def sources_section(
         out.append(para("No published source behind this answer.", s.small))
     for src in basis.sources:
         made = ", ".join(x for x in (src.publisher, src.published) if x)
-        out.append(para(f"<b>{escape(src.title)}</b>{f' ({escape(made)})' if made else ''}. {escape(src.identifier)}"))
+        number = f" {escape(src.identifier)}" if src.identifier else ""
+        out.append(para(f"<b>{escape(src.title)}</b>{f' ({escape(made)})' if made else ''}.{number}"))
     said = seen if seen is not None else set()
     fresh = [replace(w, details=presentation.fresh(w.details, said)) for w in warnings if w.details]
     return out + warning_reasons([w for w in fresh if w.details])
@@ -726,9 +739,14 @@ def _target_label(chart: ChartData) -> str:
 
 
 def estimate_story(
-    e: EstimateSubject, basis: ReportBasis, chart_data: dict[str, Any] | None, chart_note: str = ""
+    e: EstimateSubject,
+    basis: ReportBasis,
+    chart_data: dict[str, Any] | None,
+    chart_note: str = "",
+    names: presentation.ProductNames | None = None,
 ) -> list[Flowable]:
-    """Summary (page 1), then question, answer, warnings, charts, basis and sources of one estimate."""
+    """Summary (page 1), then question, answer, warnings, charts, basis and sources of one
+    estimate; ``names`` say the workloads the engine's messages name by slug."""
     chart = None if chart_data is None else ChartData.from_dict(chart_data)
     story: list[Flowable] = [*summary_section(e, chart), PageBreak()]
     story += [*heading("The question"), key_values(question_rows(e))]
@@ -738,12 +756,15 @@ def estimate_story(
     # The cost only from the user's own price book (absent: no cost, and the report says so).
     costs = presentation.cost_rows(record)
     story += [*heading("Cost from your price book"), key_values(costs)] if costs else []
-    warnings = presentation.warnings(record)
+    warnings = presentation.warnings(record, names=names)
     # the decisions are said once, under "Before you sign this" in the answer
-    story += [*heading("Warnings"), *warning_list([w for w in warnings if w.level != "decision"])]
+    rest = [w for w in warnings if w.level != "decision"]
+    # "No warnings." under a decision said above read as a contradiction (no CPU data)
+    empty = NONE_BESIDES_DECISIONS if len(rest) < len(warnings) else "No warnings."
+    story += [*heading("Warnings"), *warning_list(rest, empty)]
     story += chart_section(chart, record.specialty_engine, chart_note)
     said: set[str] = set()
-    story += basis_section(record, basis, said)
+    story += basis_section(record, basis, said, names)
     story += sources_section(basis, warnings, said)
     return story
 

@@ -8,7 +8,6 @@ panel of the workbench draws.  Tables split across pages with their header repea
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph
@@ -17,7 +16,6 @@ from sizing import presentation
 from sizing.presentation import WarningText
 from sizing.records import (
     BasisRecord,
-    EstimateRecord,
     JobParams,
     JobResult,
     MixHeadroomRecord,
@@ -161,8 +159,9 @@ def curve_section(result: JobResult, names: presentation.ProductNames = presenta
     for i, s in enumerate(series):
         color = PALETTE[i % len(PALETTE)]
         y = s.response_time_ms if has_rt else s.response_time_lower_bound_ms
-        rt.series.append(Series(f"{s.cps} CPs", s.tps, y, color=color))
-        util.series.append(Series(f"{s.cps} CPs", s.tps, s.gcp_utilization, color=color))
+        name = presentation.plural(s.cps, "CP")  # "1 CP", "4 CPs"
+        rt.series.append(Series(name, s.tps, y, color=color))
+        util.series.append(Series(name, s.tps, s.gcp_utilization, color=color))
         firsts += [f for f in map(finite, y[:1]) if f is not None]
     if firsts:
         rt.y_max = 4 * max(firsts)
@@ -402,23 +401,6 @@ LAYOUTS: dict[str, Callable[[JobResult, presentation.ProductNames], Section]] = 
 }
 
 
-def _all_warnings(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> list[WarningText]:
-    """The job's warnings in the pages' sentences: with the answer's numbers when the job has one
-    answer, else the general sentence of each code (naming the generation's specialty engine; a
-    batch's code the engine of its rows that have it); a mix's workload by its configuration's name."""
-    estimate = result.estimate
-    if estimate is not None and estimate.warnings and not result.warnings:
-        return presentation.warnings(estimate)
-    warnings = list(result.warnings)
-    for w in result.workloads:
-        named = names.configuration(w.path, w.configuration)
-        warnings += [replace(x, message=f"{named}: {x.message}") for x in w.warnings]
-    said = presentation.warnings(
-        EstimateRecord.from_dict({}), extra=warnings, numbers=False, engine=result.specialty_engine
-    )
-    return presentation.by_level([*said, *presentation.batch_warnings(result)])
-
-
 #: What each kind of job asks, after the workload and machine it is about.
 JOB_QUESTIONS = {
     "curve": "utilisation and response time against the rate, for each CP count",
@@ -543,7 +525,7 @@ def job_story(
     """A summary page (question, answer, decisions, one chart), then the parameters, the other
     charts, warnings, the result table and the basis of one job."""
     typed = JobResult.from_dict(result)
-    warnings = _all_warnings(typed, names)
+    warnings = presentation.job_warnings(typed, names)
     answer, chart, rest = _split_layout(LAYOUTS[kind](typed, names))
     story: Section = [*executive_summary(kind, params, answer, chart, warnings, names), PageBreak()]
     story += [*heading("The question"), key_values(param_rows(kind, params, typed, names))]
@@ -552,6 +534,6 @@ def job_story(
     if kind != "batch":
         story += result_table(typed, limit=400, names=names)
     if basis is not None:
-        story += basis_section(typed.any_basis or BasisRecord.from_dict({}), basis)
+        story += basis_section(typed.any_basis or BasisRecord.from_dict({}), basis, names=names)
         story += sources_section(basis, warnings)
     return story

@@ -35,7 +35,8 @@ def plan_sources(*, inputs: dict[str, Any]) -> list[dict[str, Any]]:
         docs = {config.path.source.pk: config.path.source}
         for src in SourceDocument.objects.filter(points__configuration=config).distinct():
             docs[src.pk] = src
-        names = [f"{d.identifier or d.slug}: {d.title}" for d in docs.values()]
+        # the document number where it has one, never the seed's slug (a key no customer knows)
+        names = [f"{d.identifier}: {d.title}" if d.identifier else d.title for d in docs.values()]
         out.append({**w, "name": config.name, "sources": names})
     return out
 

@@ -39,7 +39,7 @@ class RatingRow:
 
 @dataclass(frozen=True)
 class SourceRow:
-    identifier: str
+    identifier: str  # the document's number ("REDP-5114"), "" where it has none (never the seed's slug)
     title: str
     publisher: str
     published: str
@@ -69,7 +69,9 @@ def _loo_by_point(configuration: Configuration, component: str | None) -> tuple[
 
 
 def _source_row(doc: SourceDocument) -> SourceRow:
-    return SourceRow(doc.identifier or doc.slug, doc.title, doc.publisher, doc.published)
+    # A document without a number is named by its title alone: the slug is the seed's key, which a
+    # customer reading the report has never seen.
+    return SourceRow(doc.identifier, doc.title, doc.publisher, doc.published)
 
 
 def report_basis(*, configuration: Configuration, basis: BasisRecord | Mapping[str, Any]) -> ReportBasis:
@@ -102,7 +104,7 @@ def report_basis(*, configuration: Configuration, basis: BasisRecord | Mapping[s
         points=[
             PointRow(
                 id=p.pk,
-                source=p.source.identifier or p.source.slug,
+                source=p.source.identifier or p.source.title,
                 table=str((p.reference or {}).get("table") or (p.reference or {}).get("figure") or p.reference_text),
                 page=str((p.reference or {}).get("page") or "\u2013"),
                 etr=p.etr,
@@ -119,7 +121,7 @@ def report_basis(*, configuration: Configuration, basis: BasisRecord | Mapping[s
             for r in sorted(ratings, key=lambda r: rating_ids.index(r.pk))
         ],
         statements=_once([(s.reference_text, s.text) for s in statements]),
-        sources=sorted((_source_row(d) for d in docs.values()), key=lambda s: s.identifier),
+        sources=sorted((_source_row(d) for d in docs.values()), key=lambda s: (s.identifier or s.title).lower()),
     )
 
 

@@ -85,7 +85,7 @@ def _estimate_parts(*, user: User, estimate: Estimate) -> tuple[EstimateSubject,
     subject = estimate_subject(estimate)
     basis = report_basis(configuration=estimate.configuration, basis=EstimateRecord.from_dict(estimate.outputs).basis)
     chart, note = _chart_data(user=user, inputs=dict(estimate.inputs))
-    return subject, estimate_story(subject, basis, chart, note)
+    return subject, estimate_story(subject, basis, chart, note, product_names(user))
 
 
 def estimate_report_pdf(*, user: User, estimate: Estimate, customer: str = "") -> bytes:

@@ -86,7 +86,7 @@ def test_given_ziips_above_the_ratio_are_capped_with_a_warning() -> None:
     r = _size("zosconnect-cics", "channel", Z13, tps=800.0, cps=2, ziips=9)
     assert r.ziips == 4  # 2 CPs x 2 (benchmarks/engine_rules.yaml, z13)
     message = next(w.message for w in r.warnings if w.code == "engine-ratio")
-    assert "9 zIIPs were given" in message and "z13 allows at most 2 zIIP per CP" in message
+    assert "9 zIIPs were given" in message and "z13 allows at most 2 zIIPs per CP" in message
     assert engine_policy(table(), Z13).rules.reference in message  # type: ignore[union-attr]
 
 
@@ -287,7 +287,9 @@ def test_published_limit_warns_with_its_source() -> None:
     above = size(cfg, target_machine="z13", target_machine_type=Z13, capacity=table(), tps=140_000.0)
     assert "published-limit" not in below.warning_codes()
     message = next(w.message for w in above.warnings if w.code == "published-limit")
-    assert "135000" in message and "REDP-5320" in message and "monitoring" in message
+    # the limit as printed ("135,000 TPS per LPAR"), not "135000 TPS per lpar"
+    assert "140,000 TPS passes the published limit of 135,000 TPS per LPAR" in message
+    assert "REDP-5320" in message and "monitoring" in message
     # A synthetic per-region limit checks the arithmetic: ceil(120,000 / 50,000) = 3 regions.
     per_region = PublishedLimit("tps", 50_000.0, "region", None, statement_id=1, reference="a source")
     r = size(

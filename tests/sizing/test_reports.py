@@ -463,3 +463,42 @@ def test_job_report_stored_before_the_engine_was_written_names_it_from_the_machi
     job.save()
     laid = " ".join(" ".join(pdf_text(_pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf"), layout=True)).split())
     assert "zAAP utilisation" in laid and "zIIP utilisation" not in laid
+
+
+def test_estimate_report_names_its_sources_by_title_and_number_never_by_the_seed_slug(api: Any) -> None:
+    # Review of 2026-11: the Sources section printed the seed's slug after a title
+    # ("... (IBM, 2018-05). zosconnect-ee-v3-cics") where a document has no number. A customer
+    # reads the title, and the document's number (REDP-5320) where it has one.
+    from sizing.models import SourceDocument
+    from sizing.selectors.report_basis import report_basis
+
+    body = _create(api, {"path": "zosconnect-cics", "configuration": "channel", "machine": "z13", "tps": 800})
+    estimate = Estimate.objects.get(pk=body["id"])
+    basis = report_basis(configuration=estimate.configuration, basis=estimate.outputs["basis"])
+    words = report_words(api, f"/api/v1/estimates/{body['id']}/report.pdf")
+    sources = words[words.index(" Sources ") : words.index("Why: the reasoning")]
+    documents = {d.title: d for d in SourceDocument.objects.all()}
+    used = [documents[row.title] for row in basis.sources]
+    assert any(not d.identifier for d in used) and any(d.identifier for d in used)  # both kinds are checked
+    for doc in used:
+        assert doc.title in sources
+        assert doc.slug not in words
+        if doc.identifier:
+            assert doc.identifier in sources
+
+
+def test_plan_sources_name_documents_by_number_and_title_never_by_the_seed_slug() -> None:
+    # The plan's PDF lists each workload's sources: "REDP-5320: <title>", else the title alone.
+    from sizing.models import SourceDocument
+    from sizing.selectors.plans import plan_sources
+
+    workloads = [
+        {"path": "zosconnect-cics", "configuration": "channel"},
+        {"path": "cicstg", "configuration": "ipic-channel-64"},
+    ]
+    names = [n for w in plan_sources(inputs={"workloads": workloads}) for n in w["sources"]]
+    docs = [d for d in SourceDocument.objects.all() if any(d.title in n for n in names)]
+    assert len(docs) == len(names) and any(not d.identifier for d in docs)
+    for doc in docs:
+        assert all(doc.slug not in n for n in names)
+        assert (f"{doc.identifier}: {doc.title}" if doc.identifier else doc.title) in names

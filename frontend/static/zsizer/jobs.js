@@ -292,12 +292,14 @@ export function initJobs(section, options = {}) {
     pdf.href = `${new URL(j.url, window.location.href).pathname}report.pdf`;
     const warnings = section.querySelector("#job-warnings");
     warnings.replaceChildren(
-      ...(r.warnings || []).map((w) => {
+      ...((j.display && j.display.warnings) || []).map((w) => {
         const li = document.createElement("li");
-        // the engine's words, without its code (codes stay in the API); first letter capitalised
-        const text = String(w.message || "");
-        li.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+        // the sentence the job's PDF says (sizing.presentation.job_warnings), its reasoning on hover;
+        // codes stay in the API
+        li.textContent = w.sentence;
+        if (w.details) li.title = w.details;
         li.dataset.code = w.code;
+        li.dataset.level = w.level;
         return li;
       }),
     );
@@ -419,6 +421,11 @@ function seriesColor(i) {
   return COLORS.series[i % COLORS.series.length];
 }
 
+/** "1 CP", "4 CPs": a series' CP count as the job's PDF names it (presentation.plural). */
+function cpsWord(n) {
+  return `${n} CP${n === 1 ? "" : "s"}`;
+}
+
 function renderCurve(r, a, b) {
   const hasRt = r.response_time_data;
   const rtData = [];
@@ -430,13 +437,13 @@ function renderCurve(r, a, b) {
   const knees = [];
   (r.series || []).forEach((s, i) => {
     const y = hasRt ? s.response_time_ms : s.response_time_lower_bound_ms;
-    rtData.push({ x: s.tps, y, mode: "lines", name: `${s.cps} CPs`, line: { color: seriesColor(i), width: 2 }, customdata: rateLabels(s.tps), hovertemplate: `%{customdata} TPS → %{y:.1f} ms<extra>${s.cps} CPs</extra>` });
-    utilData.push({ x: s.tps, y: s.gcp_utilization, mode: "lines", name: `${s.cps} CPs`, line: { color: seriesColor(i), width: 2 }, customdata: rateLabels(s.tps), hovertemplate: `%{customdata} TPS → %{y:.0%}<extra>${s.cps} CPs</extra>` });
+    rtData.push({ x: s.tps, y, mode: "lines", name: cpsWord(s.cps), line: { color: seriesColor(i), width: 2 }, customdata: rateLabels(s.tps), hovertemplate: `%{customdata} TPS → %{y:.1f} ms<extra>${cpsWord(s.cps)}</extra>` });
+    utilData.push({ x: s.tps, y: s.gcp_utilization, mode: "lines", name: cpsWord(s.cps), line: { color: seriesColor(i), width: 2 }, customdata: rateLabels(s.tps), hovertemplate: `%{customdata} TPS → %{y:.0%}<extra>${cpsWord(s.cps)}</extra>` });
     if (s.knee_tps) {
       // The knee is where the (lower-bound) response time doubles its low-load value.
       const ky = y[0] !== null && y[0] !== undefined ? 2 * y[0] : null;
       if (ky !== null) {
-        knees.push({ x: [s.knee_tps], y: [ky], mode: "markers", showlegend: i === 0, name: "Knee", marker: { symbol: "circle-open", size: 11, color: COLORS.knee, line: { width: 2.2 } }, hovertemplate: `knee ${fmt.rate(s.knee_tps)} TPS<extra>${s.cps} CPs</extra>` });
+        knees.push({ x: [s.knee_tps], y: [ky], mode: "markers", showlegend: i === 0, name: "Knee", marker: { symbol: "circle-open", size: 11, color: COLORS.knee, line: { width: 2.2 } }, hovertemplate: `knee ${fmt.rate(s.knee_tps)} TPS<extra>${cpsWord(s.cps)}</extra>` });
         ys.push(ky * 2.5);
       }
     }
@@ -452,7 +459,7 @@ function renderCurve(r, a, b) {
   layoutU.yaxis.range = [0, 1.05];
   draw(a, rtData, layoutRt);
   draw(b, utilData, layoutU);
-  const text = (r.series || []).map((s) => `${s.cps} CPs ${s.knee_tps ? fmt.rate(s.knee_tps) : "—"} / ${fmt.rate(s.saturation_tps)}`);
+  const text = (r.series || []).map((s) => `${cpsWord(s.cps)} ${s.knee_tps ? fmt.rate(s.knee_tps) : "—"} / ${fmt.rate(s.saturation_tps)}`);
   return { a: true, b: true, summary: `Knee / saturation, TPS: ${text.join(" · ")}` };
 }
 

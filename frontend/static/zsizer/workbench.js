@@ -306,7 +306,7 @@ function render(answer) {
   document.getElementById("note-demand").textContent = answer.demand.ziip_on_gcp > 0
     ? `${fmt.num(answer.demand.ziip_on_gcp, 2)} CPs of ${engine}-eligible work run on CPs`
     : "Busy engines at the target";
-  renderBasis(answer.display.basis, e, cpu);
+  renderBasis(answer.display, e, cpu);
   jobs.setContext(lastInputs, answer);
 }
 
@@ -396,13 +396,12 @@ function el(tag, props = {}, children = []) {
   return node;
 }
 
-function renderBasis(basisRows, e, cpu) {
+function renderBasis(display, e, cpu) {
   const box = document.getElementById("basis");
   const b = e.basis || {};
-  const rows = [...basisRows];
+  const rows = [...display.basis];
   const sources = [...new Set(cpu.points.map((pt) => [pt.source, pt.table].filter(Boolean).join(" ")))];
   if (b.points && b.points.length) rows.push(["Points", `${b.points.length}${sources.length ? ` (${sources.join("; ")})` : ""}`]);
-  if (b.statements && b.statements.length) rows.push(["Statements", `${b.statements.length} published statements`]);
   const dl = document.createElement("dl");
   for (const [k, v] of rows) {
     const dt = document.createElement("dt");
@@ -412,12 +411,14 @@ function renderBasis(basisRows, e, cpu) {
     dl.append(dt, dd);
   }
   const nodes = [dl];
-  if (b.assumptions && b.assumptions.length) {
+  // the assumptions in the customer's words (sizing.presentation.assumptions), as the saved page and the PDF say them
+  const assumptions = display.assumptions || [];
+  if (assumptions.length) {
     const h = document.createElement("h4");
     h.className = "statement-kind";
     h.textContent = "Assumptions";
     const ul = document.createElement("ul");
-    ul.replaceChildren(...b.assumptions.map((a) => Object.assign(document.createElement("li"), { textContent: a })));
+    ul.replaceChildren(...assumptions.map((a) => Object.assign(document.createElement("li"), { textContent: a })));
     nodes.push(h, ul);
   }
   box.replaceChildren(...nodes);
