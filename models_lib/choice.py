@@ -27,6 +27,7 @@ __all__ = [
     "OBJECTIVE_ALIASES",
     "Choice",
     "RateRequest",
+    "replaced",
     "canonical_objective",
     "chosen_of",
     "choose",
@@ -91,6 +92,19 @@ class RateRequest:
     policy: EnginePolicy
     objective: str = DEFAULT_OBJECTIVE
     pricer: Pricer | None = None
+
+
+def replaced(req: RateRequest, **changes: object) -> RateRequest:
+    """``dataclasses.replace(req, **changes)`` (a :class:`RateRequest` has no checks of its own)
+    as one copy of its fields' dictionary: a group of rates makes one a rate, and
+    ``dataclasses.replace`` or ``copy.copy`` take about 20,000 instructions each."""
+    out = _new(RateRequest)
+    _setattr(out, "__dict__", {**req.__dict__, **changes})
+    return out
+
+
+_new = object.__new__
+_setattr = object.__setattr__
 
 
 @fast_init

@@ -19,7 +19,9 @@ from models_lib.fastinit import fast_init
 from models_lib.inputs import ConfigurationData
 from models_lib.units import figure_text
 
-__all__ = ["Basis", "consistent_parts", "extrapolation_warnings", "points_demand", "points_notes"]
+__all__ = [
+    "Basis", "consistent_parts", "extrapolation_warnings", "parts_plan", "planned_parts", "points_demand", "points_notes",
+]  # fmt: skip
 
 
 @fast_init
@@ -173,6 +175,40 @@ def consistent_parts(
         weights = [predicted[n] for n in parts]
         if min(weights, default=0.0) <= 0.0:  # a part's line clipped at 0: out of its range
             weights = [max(model.fits[n].slope, 0.0) for n in parts]
+        scale = sum(weights)
+        for n, w in zip(parts, weights, strict=True):
+            out[n] = value * w / scale if scale > 0.0 else 0.0
+    return out
+
+
+#: What :func:`consistent_parts` reads of a model besides the rate: each whole it holds, with its
+#: parts and their slopes floored at 0 (the weights where a part's line is clipped).
+PartsPlan = list[tuple[str, list[str], list[float]]]
+
+
+def parts_plan(model: ConfigurationModel) -> PartsPlan:
+    """The :data:`PartsPlan` of ``model``, for :func:`planned_parts` at many rates."""
+    fits = model.fits
+    return [
+        (whole, [n for n in names if n in fits], [max(fits[n].slope, 0.0) for n in names if n in fits])
+        for whole, names in _PARTS.items()
+        if whole in fits or whole == model.primary
+    ]
+
+
+def planned_parts(plan: PartsPlan, primary: str | None, total: float, predicted: dict[str, float]) -> dict[str, float]:
+    """:func:`consistent_parts` of a model whose :func:`parts_plan` is ``plan`` and primary
+    component ``primary``, where ``predicted`` has a value for each of its fits: the same
+    operations in the same order, what does not depend on the rate found once."""
+    out = dict(predicted)
+    if primary is not None:
+        out[primary] = total
+    for whole, parts, slopes in plan:
+        value = out[whole] if whole == primary else min(out[whole], total)
+        out[whole] = value
+        weights = [predicted[n] for n in parts]
+        if min(weights, default=0.0) <= 0.0:  # a part's line clipped at 0: out of its range
+            weights = slopes
         scale = sum(weights)
         for n, w in zip(parts, weights, strict=True):
             out[n] = value * w / scale if scale > 0.0 else 0.0

@@ -315,14 +315,21 @@ class LinearFit:
     def prediction_intervals(self, etr: Sequence[float], level: float = DEFAULT_LEVEL) -> list[Interval]:
         """:meth:`prediction_interval` at each of ``etr``, equal to it interval for interval: the
         standard errors over the array (the same elementwise operations), the quantile once."""
+        basis = self.interval_basis
+        return [Interval(low, high, float(level), basis) for low, high in self.prediction_bounds(etr, level)]
+
+    def prediction_bounds(self, etr: Sequence[float], level: float = DEFAULT_LEVEL) -> list[tuple[float, float]]:
+        """The (low, high) of :meth:`prediction_intervals` at each of ``etr``, the same numbers
+        without an :class:`Interval` built for each (the centre: :meth:`predict`'s operations)."""
         x0 = np.array([float(e) for e in etr], dtype=np.float64)
         se_mean, weights = self._se_mean(x0).tolist(), self.weights(x0).tolist()
         q = self._quantile(level)
+        a, b, sd, hypot, sqrt = self.intercept, self.slope, self.residual_std, math.hypot, math.sqrt
         out = []
         for e, sm, w in zip(etr, se_mean, weights, strict=True):
-            se = math.hypot(sm, self.residual_std / math.sqrt(w))
-            centre = self.predict(float(e))
-            out.append(Interval(centre - q * se, centre + q * se, float(level), self.interval_basis))
+            se = hypot(sm, sd / sqrt(w))
+            centre = a + b * float(e)
+            out.append((centre - q * se, centre + q * se))
         return out
 
     def confidence_interval(self, etr: float, level: float = DEFAULT_LEVEL) -> Interval:

@@ -12,7 +12,7 @@ decided steps and answer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,7 +21,7 @@ import numpy.typing as npt
 from models_lib.answer import SizingResult
 from models_lib.answer_build import capacity_ratings, end_totals
 from models_lib.capacity import MAX_CPS
-from models_lib.choice import RateRequest, choose, chosen_of
+from models_lib.choice import RateRequest, choose, chosen_of, replaced
 from models_lib.cost_basis import Basis
 from models_lib.decision import _answer, _decided, _Decision, _every, _other_rule, _other_sentence
 from models_lib.engine import EnginePolicy
@@ -169,7 +169,7 @@ def answers_at(pw: PreparedWorkload, cost: NativeCost, reqs: Sequence[RateReques
     rules: list[str | None]
     if isinstance(setup, tuple):
         alt_pw, rule = setup
-        rules = list(_other_sentences(alt_pw, cost, [replace(r, policy=alt_pw.policy) for r in reqs], rule, found))
+        rules = list(_other_sentences(alt_pw, cost, [replaced(r, policy=alt_pw.policy) for r in reqs], rule, found))
     else:
         rules = [setup] * len(reqs)
     return [_answer(pw, cost, req, rule, d, memo) for req, rule, d in zip(reqs, rules, decided, strict=True)]

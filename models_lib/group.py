@@ -13,7 +13,6 @@ response time and the answer's sentences.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -23,7 +22,7 @@ import numpy.typing as npt
 from models_lib.answer import SizingResult
 from models_lib.capacity import rating
 from models_lib.checks import InputError, opt_int, pos_float
-from models_lib.choice import RateRequest
+from models_lib.choice import RateRequest, replaced
 from models_lib.decision_group import answers_at
 from models_lib.prepare_inputs import check_objective
 from models_lib.pricing import PriceBook, pricer_for
@@ -59,14 +58,7 @@ def answers(
     if pw.cost is None:  # no CPU data: nothing to evaluate, each answer says so
         return [pw.answer(t, **options) for t in values]  # type: ignore[arg-type]
     first = rate_request(pw, values[0], **options)  # type: ignore[arg-type]
-    return answers_at(pw, pw.cost, [first, *(_at_rate(first, pos_float("tps", t)) for t in values[1:])])
-
-
-def _at_rate(req: RateRequest, t: float) -> RateRequest:
-    """``dataclasses.replace(req, t=t)`` without its checks of every field (a copy, its rate set)."""
-    out = copy.copy(req)
-    object.__setattr__(out, "t", t)
-    return out
+    return answers_at(pw, pw.cost, [first, *(replaced(first, t=pos_float("tps", t)) for t in values[1:])])
 
 
 def rate_request(

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from models_lib.answer import SizingWarning
-from models_lib.cost_basis import Basis, consistent_parts, extrapolation_warnings, points_demand, points_notes
+from models_lib.cost_basis import Basis, extrapolation_warnings, parts_plan, planned_parts, points_demand, points_notes
 from models_lib.cost_bounds import BoundsCost, bounds_cost
 from models_lib.costmodel import ConfigurationModel, payload_model
 from models_lib.inputs import ConfigurationData
@@ -101,14 +101,22 @@ class NativeCost:
         points = tuple(model.point_ids)
         out = []
         lines = [(c, f.intercept, f.slope) for c, f in model.fits.items()]  # LinearFit.predict's numbers
-        for t, pi in zip(rates, fit.prediction_intervals(rates, self.level), strict=True):
-            notes = (extrapolation_warnings(self.config, fit, t) + self.warnings, self.assumptions, self.statements)
+        plan = parts_plan(model)
+        # the fit's summary, one mapping the group's bases share (nothing changes it: the answer's
+        # basis block is built from it, and a group's answers find that block once while it is the same)
+        summarised = {"component": comp, **summary}
+        within = (self.warnings, self.assumptions, self.statements)  # the notes where nothing is extrapolated
+        etr_min, etr_max = fit.etr_min, fit.etr_max
+        for t, (pi_low, pi_high) in zip(rates, fit.prediction_bounds(rates, self.level), strict=True):
+            if etr_min <= t <= etr_max:  # fit.in_range(t): extrapolation_warnings says nothing
+                notes = within
+            else:
+                notes = (extrapolation_warnings(self.config, fit, t) + self.warnings, self.assumptions, self.statements)
             x = float(t)
             predicted = {c: max(0.0, a + b * x) for c, a, b in lines}  # model.predict_busy(t)
             central = predicted[comp]  # max(0.0, fit.predict(t)): the primary's fit
-            parts = consistent_parts(model, t, central, predicted)
-            low, high = max(0.0, pi.low), max(0.0, pi.high)
-            summarised = {"component": comp, **summary}
+            parts = planned_parts(plan, comp, central, predicted)  # consistent_parts(model, t, central, predicted)
+            low, high = max(0.0, pi_low), max(0.0, pi_high)
             out.append(
                 self._scaled(
                     comp, central, low, high, fit.intercept, fit.slope, parts, points, summarised, notes, False

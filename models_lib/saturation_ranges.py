@@ -108,8 +108,12 @@ def saturations(
     return Saturation(sat, "specialty" if helped < alone else "cps"), s_lo, s_hi
 
 
-#: The evaluations at the ends of the ranges: fewest and most CPs, fewest and most specialty engines.
-Ends = tuple[CountEvaluation | None, CountEvaluation | None, CountEvaluation | None, CountEvaluation | None]
+#: The count picked at an end of the ranges: its (CPs, specialty engines), what the ranges read
+#: of its evaluation (``None``: no count is within the ceiling).
+End = tuple[int, int] | None
+
+#: The counts picked at the ends of the ranges: fewest and most CPs, fewest and most specialty engines.
+Ends = tuple[End, End, End, End]
 
 
 def range_scales(basis: Basis, band: float) -> tuple[float, float]:
@@ -162,14 +166,15 @@ def range_ends(
     objective: str = "fewest-cps",
     pricer: Pricer | None = None,
 ) -> Ends:
-    """The evaluations at the four ends of :func:`ranges` at one rate (fewest and most CPs,
+    """The counts picked at the four ends of :func:`ranges` at one rate (fewest and most CPs,
     fewest and most specialty engines; ``scales``: :func:`range_scales`)."""
     lo, hi = scales
 
-    def at(scale: float, target: Target) -> CountEvaluation | None:
+    def at(scale: float, target: Target) -> End:
         scaled = basis.total * scale
         if cps_given is not None:
-            return evaluate_total(cps_given, scaled, target)
+            ev = evaluate_total(cps_given, scaled, target)
+            return ev.n, ev.ziips
         within = []
         for n in counts:
             ev = evaluate_total(n, scaled, target)
@@ -178,7 +183,10 @@ def range_ends(
                 settled = ev.on_gcp <= 0.0 or (target.ziips is not None and ev.ziips >= target.ziips)
                 if settled and objective != "least-cost":
                     break  # no later count spills less or has fewer engines (it may cost less)
-        return pick(within, objective, pricer) if within else None
+        if not within:
+            return None
+        ev = pick(within, objective, pricer)
+        return ev.n, ev.ziips
 
     return at(lo, ends[1]), at(hi, ends[0]), at(lo, ends[0]), at(hi, ends[1])
 
@@ -192,17 +200,17 @@ def ranges_of(
     rt: tuple[float | None, float | None],
     shared: dict[tuple[int | None, int | None], Range] | None = None,
 ) -> Ranges:
-    """The :class:`Ranges` of :func:`ranges` from what it found: the evaluations at the four
+    """The :class:`Ranges` of :func:`ranges` from what it found: the counts picked at the four
     ends (``found``), the saturation rates at the ends of the cost range (``sat``: at the high
     cost and the software limit's low end, at the low cost and its high end) and the ends of
     the response time (``rt``); ``shared``: the ranges of counts already made (for a group of
     rates), by their ends."""
     c_lo, c_hi, z_lo, z_hi = found
     if cps_given is None:
-        cps = (None if c_lo is None or not sized else c_lo.n, None if c_hi is None or not sized else c_hi.n)
+        cps = (None if c_lo is None or not sized else c_lo[0], None if c_hi is None or not sized else c_hi[0])
     else:
         cps = (chosen.n, chosen.n)
-    ziips = (None if z_lo is None else z_lo.ziips, None if z_hi is None else z_hi.ziips)
+    ziips = (None if z_lo is None else z_lo[1], None if z_hi is None else z_hi[1])
     s_lo, s_hi = sat
     r_lo, r_hi = rt
     return Ranges(
@@ -242,14 +250,14 @@ def group_range_ends(
     umax: float,
     objective: str,
     pricer: Pricer | None,
-) -> list[list[CountEvaluation | None]]:
+) -> list[list[End]]:
     """What :func:`models_lib.saturation_ranges.ranges` finds at each of ``ends`` (the native
     demands of a group of rates at that end, and its target) for each demand: the given count's
-    evaluation, or the count ``objective`` picks among those within the ceiling (``None``: none
-    is).  The ends' targets differ only in their eligible share: every count is evaluated once
+    (CPs, specialty engines), or those of the count ``objective`` picks among those within the
+    ceiling (``None``: none is; :func:`range_ends`).  The ends' targets differ only in their eligible share: every count is evaluated once
     for the demands of every end still looking (:func:`~models_lib.evaluation.count_splits`
     with a share per demand).  Fewest CPs picks the first count within the ceiling: a demand
-    stops looking there."""
+    stops looking there, and its (CPs, specialty engines) are read without building its evaluation."""
     sizes = [len(totals) for totals, _ in ends]
     offsets = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
     everything = np.concatenate([totals for totals, _ in ends])
@@ -260,13 +268,14 @@ def group_range_ends(
         == (target.project, target.policy, target.ziips, target.ziip_ceiling)
         for _, end in ends
     )
-    found: list[CountEvaluation | None]
+    found: list[End]
     if cps is not None:
         splits = count_splits(cps, everything, target, fractions)
-        found = list(splits.evaluations(range(len(everything))))
+        found = [(cps, z) for z in splits.engines]
     else:
         first = canonical_objective(objective) == "fewest-cps"
         within: list[list[CountEvaluation]] = [[] for _ in range(len(everything))]
+        found = [None] * len(everything)
         active = list(range(len(everything)))
         for n in counts:
             if not active:
@@ -275,9 +284,10 @@ def group_range_ends(
             splits = count_splits(n, everything[active], target, fractions[active])
             if first:  # the first count within the ceiling is the pick: the others need no evaluation
                 ok = (np.array(splits.gcp, dtype=np.float64) / n <= umax + UTIL_EPS).tolist()
-                picked = [j for j, fits in enumerate(ok) if fits]
-                for j, ev in zip(picked, splits.evaluations(picked), strict=True):
-                    within[active[j]].append(ev)
+                engines = splits.engines
+                for j, fits in enumerate(ok):
+                    if fits:
+                        found[active[j]] = (n, engines[j])
                 still = [i for i, fits in zip(active, ok, strict=True) if not fits]
                 active = still
                 continue
@@ -288,8 +298,13 @@ def group_range_ends(
                         continue  # no later count spills less or has fewer engines (it may cost less)
                 still.append(i)
             active = still
-        found = [pick(w, objective, pricer) if w else None for w in within]
+        if not first:
+            found = [None if not w else _end(pick(w, objective, pricer)) for w in within]
     return [found[offsets[k] : offsets[k + 1]] for k in range(len(ends))]
+
+
+def _end(ev: CountEvaluation) -> End:
+    return ev.n, ev.ziips
 
 
 def binding_at_target(
