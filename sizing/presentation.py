@@ -87,6 +87,51 @@ def rate(value: Any, unit: str = "TPS") -> str:
     return f"{text} {unit}" if unit else text
 
 
+def bound_rate(value: Any, saturation_kind: str | None, unit: str = "TPS") -> str:
+    """A knee or saturation rate as its answer knows it: "≥ 8,830 TPS" where the answer's
+    ``saturation_kind`` is ``lower-bound`` (the cost per transaction is a published upper
+    bound, so every rate it carries to is a floor), else :func:`rate`."""
+    text = rate(value, unit)
+    return f"\u2265 {text}" if saturation_kind == "lower-bound" and text != DASH else text
+
+
+#: What a table of lower-bound knees and saturations says under it.
+LOWER_BOUND_RATES = (
+    "The cost per transaction is a published upper bound, so each knee, saturation and rate at the ceiling is "
+    "a lower bound (\u2265)."
+)
+
+
+#: A published metric's unit (``sizing.models.MetricUnit``) after its value: a percentage joins
+#: its number ("8.56% of 10 engines"), a time per transaction says "per transaction" once.
+_MEASURE_UNITS = {
+    "pct_one_cp": "% of one CP (APPL%)",
+    "pct_of_pool": "% of {engines} engines",
+    "pct_share": "%",
+    "us_per_tran": " \u00b5s of one CP",
+    "ms_per_tran": " ms of one CP",
+}
+
+
+def published_value(value: Any) -> str:
+    """A published figure as its source prints it, with separators: up to two decimals, no
+    trailing zeros ("686", "186.41", "23.7")."""
+    text = number(value, 2)
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def measure_text(label: str, value: Any, unit: str, engines: Any = None) -> str:
+    """A published point's measure as the hover and the tables read it: "LPAR busy: 8.56% of 10
+    engines", "CICS CPU per transaction: 686 µs of one CP" (:func:`published_value`)."""
+    words = _MEASURE_UNITS.get(unit)
+    if words is None:
+        return f"{label}: {published_value(value)} {unit}".rstrip()
+    words = words.replace("{engines}", count(engines) if finite(engines) else "a pool of")
+    if unit.endswith("_per_tran") and "per transaction" not in label:
+        words += " per transaction"
+    return f"{label}: {published_value(value)}{words}"
+
+
 def percent(value: Any, digits: int = 0) -> str:
     """A share (0.85) as a percentage ("85%"), never "-0%"."""
     v = finite(value)
@@ -239,10 +284,29 @@ def ziips_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
         spread = f"at least {count(low)}"
     else:
         spread = _spread(rec, low, high)
-    note = f"{number(busy, 2)} busy {eng}s" if busy else f"no {eng} work"
+    cap = specialty_cap_text(rec)
+    # none busy: there is no eligible work, or no engine may be added for it (the cap says so)
+    none_allowed = finite(rec.specialty_engine_max) == 0
+    note = f"{number(busy, 2)} busy {eng}s" if busy else "" if none_allowed else f"no {eng} work"
     if rec.feasibility.feasible is False:
-        return Figure(DASH, note="does not fit")
-    return Figure(count(rec.ziips_required), spread, note)
+        return Figure(DASH, note=f"does not fit · {cap}" if cap else "does not fit")
+    return Figure(count(rec.ziips_required), spread, " · ".join(x for x in (note, cap) if x))
+
+
+def specialty_cap_text(answer: EstimateRecord | Mapping[str, Any]) -> str:
+    """The most specialty engines the rules allow beside the CPs evaluated: "at most 4 beside
+    these 2 CPs"; where none may be added, why: the engines allowed per CP are at least one
+    (benchmarks' ``ziips_per_cp``/``zaaps_per_cp``), so a cap of none means no engine of the
+    model is left beside the CPs (``models_lib.engine.EnginePolicy.max_engines``)."""
+    rec = _record(answer)
+    most, eng = finite(rec.specialty_engine_max), rec.specialty_engine
+    cps = rec.evaluated_cps or rec.cps or rec.cps_required
+    if most is None or finite(cps) is None:
+        return ""
+    if most == 0:
+        return f"no {eng} can be added: the {count(cps)} engines of this model are all CPs"
+    beside = "this CP" if cps == 1 else "these " + plural(cps, "CP")
+    return f"at most {count(most)} beside {beside}"
 
 
 def cpu_per_tran_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
@@ -304,6 +368,12 @@ def saturation_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     low, high = _ranges(rec, "saturation_tps")
     if finite(low) is not None and high is None:  # a central value whose range is open above
         return Figure(rate(sat), f"range from {rate(low, '')} (lower bound)", note)
+    if rec.saturation_binding is not None and rec.saturation_binding.resource == "software":
+        # The software station's limit: its low end is the station's profile interval, its high
+        # end that interval's or, where the points do not bound the station above, where the
+        # CPs saturate (models_lib.saturation_ranges); no 95% interval of the cost model.
+        text = span(low, high)
+        return Figure(rate(sat), f"range {text}" if text else "", note)
     return Figure(rate(sat), _spread(rec, low, high), note)
 
 
@@ -1351,6 +1421,9 @@ def component_name(component: Any) -> str:
 _QUOTED_PART = re.compile(rf"'((?:{_PART})(?:\+(?:{_PART}))*)'")
 #: The part a fit is of, as the engine names it after its points: "4 published points (lpar)".
 _FITTED_PART = re.compile(rf"(published points) \(({_PART})\)")
+#: A part named in a sentence of the engine's ("LPAR = cics CPU x 1.164", "the cics part of each
+#: transaction", "the published cics cost": models_lib.scope).
+_NAMED_PART = re.compile(rf"(?<![\w/+-])(the|published|=) ({_PART}) (CPU|part|cost)\b")
 
 
 def customer_wording(text: str) -> str:
@@ -1362,6 +1435,7 @@ def customer_wording(text: str) -> str:
         text = text.replace(engine_words, words)
     text = _QUOTED_PART.sub(lambda m: " + ".join(COMPONENT_WORDS[p] for p in m.group(1).split("+")), text)
     text = _FITTED_PART.sub(lambda m: f"{m.group(1)} ({COMPONENT_WORDS[m.group(2)]})", text)
+    text = _NAMED_PART.sub(lambda m: f"{m.group(1)} {COMPONENT_WORDS[m.group(2)]} {m.group(3)}", text)
     return _PARAMETER_NAME.sub(lambda m: _PARAMETER_WORDS[m.group(1)], text)
 
 

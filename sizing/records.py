@@ -1106,6 +1106,8 @@ class JobResult:
     counts: Mapping[str, int] | None
     succeeded: int
     failed: int
+    #: a curve's ``saturation_kind`` ("lower-bound": its knees and saturations are lower bounds)
+    saturation_kind: str | None = None
 
     @classmethod
     def from_dict(cls, data: Json) -> JobResult:
@@ -1186,6 +1188,7 @@ class JobResult:
             counts={str(k): int(v) for k, v in counts.items()} if isinstance(counts, Mapping) else None,
             succeeded=_opt_int(data.get("succeeded")) or 0,
             failed=_opt_int(data.get("failed")) or 0,
+            saturation_kind=_opt_str(data.get("saturation_kind")),
         )
 
     @property

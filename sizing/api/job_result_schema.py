@@ -21,7 +21,7 @@ from sizing.api.plan_schema import PlanResultSerializer, TableSerializer
 FIELDS: dict[str, tuple[str, ...]] = {
     "curve": (
         "path", "configuration", "machine", "max_utilization", "response_time_data", "series", "specialty_engine",
-        "warnings", "basis",
+        "warnings", "basis", "saturation_kind",
     ),
     "closed": (
         "path", "configuration", "machine", "specialty_engine", "cps", "ziips", "think_time_s", "tps", "tps_given", "response_time_data",
@@ -54,7 +54,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "batch": ("counts",),
     "optimize": ("price_book",),
     "mix": ("objective", "specialty_engine"),
-    "curve": ("specialty_engine",),
+    "curve": ("specialty_engine", "saturation_kind"),
     "closed": ("specialty_engine",),
     "montecarlo": ("specialty_engine",),
 }

@@ -105,6 +105,9 @@ def run_curve(*, params: dict[str, Any], owner: User, progress: Progress) -> dic
                 series_dict(s, None if s.at_tps is None else _fit_at(wm, s, params.get("ziips"))) for s in series
             ],
             "specialty_engine": wm.policy.name,  # zAAP on z10..zEC12/zBC12, else zIIP
+            # "lower-bound" where the cost per transaction is a published upper bound (bounds
+            # only): every series' knee and saturation are then lower bounds, as the estimate's
+            "saturation_kind": wm.reference.get("saturation_kind"),
             "warnings": warnings_of(wm.reference),
             "basis": wm.reference["basis"],
             "table": table(COLUMNS, rows),

@@ -195,7 +195,12 @@ def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, s
             rt_f.note,
         ),
         ("Saturation", sat_f.value, sat_f.spread, sat_f.note),
-        ("Knee", presentation.rate(o.knee_tps), "", "response time doubles its low-load value"),
+        (
+            "Knee",
+            presentation.bound_rate(o.knee_tps, o.saturation_kind),
+            "",
+            "response time doubles its low-load value",
+        ),
         (
             "Binding resource at the target",
             str((binding.label if binding is not None else "") or DASH),
@@ -419,42 +424,66 @@ def demand_bars(given: DemandChart | Mapping[str, Any], eng: str) -> Bars:
     return bars
 
 
-def chart_section(chart_data: ChartData | Mapping[str, Any] | None, eng: str, note: str = "") -> list[Flowable]:
+def _plotted(plot: Plot | Bars) -> bool:
+    """Whether a chart has anything to draw: a finite point, or a bar above zero (an empty chart
+    would print bare 0-1 axes)."""
+    if isinstance(plot, Bars):
+        return any(v > 0 for _, values, _ in plot.stacks for v in values)
+    return any(
+        finite(x) is not None and finite(y) is not None for s in plot.series for x, y in zip(s.x, s.y, strict=True)
+    )
+
+
+#: What the charts section says where the path publishes no CPU figures (HostBridge).
+NO_CPU_CHARTS = (
+    "No charts: this path publishes no CPU figures, so there is no busy-CPU, response-time or engine chart to draw."
+)
+
+
+def chart_section(
+    chart_data: ChartData | Mapping[str, Any] | None, eng: str, note: str = "", has_cpu_data: bool = True
+) -> list[Flowable]:
     out: list[Flowable] = heading("Charts")
     if chart_data is None:
         out.append(para(escape(note or "The charts could not be drawn for this estimate."), styles().small))
         return out
     chart = chart_data if isinstance(chart_data, ChartData) else ChartData.from_dict(chart_data)
     label = _target_label(chart)
+    cpu, response = cpu_plot(chart.cpu, label), response_plot(chart.response, label)
+    bars = demand_bars(chart.demand or DemandChart.from_dict({}), eng)
     line = chart.cpu.line
     how = (
         "the cost from published bounds, with the published range"
         if line is not None and line.interval_basis == "published bounds"
         else "the fitted line projected with the LSPR factor, with the 95% band"
     )
-    drawn = para(
+    figures: list[tuple[Plot | Bars, str]] = [
+        (
+            cpu,
+            f"Busy CPs against transaction rate on the target LPAR: published points and {how}, the CPs and the "
+            "utilisation ceiling.",
+        ),
+        (
+            response,
+            "Response time against transaction rate on the target LPAR, with the knee, saturation and the goal "
+            "when one was given.",
+        ),
+        (bars, f"Busy engines on CPs and {eng}s at the target rate."),
+    ]
+    if not has_cpu_data:  # no CPU figures (HostBridge): only a chart with something on it
+        figures = [(plot, caption) for plot, caption in figures if _plotted(plot)]
+        if not figures:
+            out.append(para(escape(NO_CPU_CHARTS), styles().small))
+            return out
+    drawn = [
+        figure(draw_bars(plot, height=150) if isinstance(plot, Bars) else draw_plot(plot), caption)
+        for plot, caption in figures
+    ]
+    note_drawn = para(
         "Drawn with the current model from the estimate's inputs, as the estimate page draws them.", styles().small
     )
-    first = figure(
-        draw_plot(cpu_plot(chart.cpu, label)),
-        f"Busy CPs against transaction rate on the target LPAR: published points and {how}, the CPs and the "
-        "utilisation ceiling.",
-    )
     # the heading, its note and the first chart on one page: never a heading alone at a page foot
-    out = [out[0], KeepTogether([*out[1:], drawn, first])]
-    out.append(
-        figure(
-            draw_plot(response_plot(chart.response, label)),
-            "Response time against transaction rate on the target LPAR, with the knee, saturation and the goal when one was given.",
-        )
-    )
-    out.append(
-        figure(
-            draw_bars(demand_bars(chart.demand or DemandChart.from_dict({}), eng), height=150),
-            f"Busy engines on CPs and {eng}s at the target rate.",
-        )
-    )
-    return out
+    return [out[0], KeepTogether([*out[1:], note_drawn, drawn[0]]), *drawn[1:]]
 
 
 # -- basis and sources -------------------------------------------------------------------------
@@ -535,12 +564,14 @@ def basis_section(
         out += heading("Published points used", 2)
         out.append(
             data_table(
-                ["Point", "Source", "Table or figure", "ETR, TPS", "LPAR CPs", "Response, ms", "Leave-one-out error"],
+                ["Row", "Source", "Table or figure", "ETR, TPS", "LPAR CPs", "Response, ms", "Leave-one-out error"],
                 [
                     (
-                        p.id,
+                        # the source's own row of its table (never the database's id); the page
+                        # only where the source's reference gives it
+                        p.row or DASH,
                         p.source,
-                        presentation.plain_reference(p.table) + (f", p. {p.page}" if p.page not in ("", DASH) else ""),
+                        presentation.plain_reference(p.table) + (f", p. {p.page}" if p.page else ""),
                         num(p.etr, 1),
                         num(p.lpar_cps),
                         num(p.response_time_ms, 2),
@@ -762,7 +793,7 @@ def estimate_story(
     # "No warnings." under a decision said above read as a contradiction (no CPU data)
     empty = NONE_BESIDES_DECISIONS if len(rest) < len(warnings) else "No warnings."
     story += [*heading("Warnings"), *warning_list(rest, empty)]
-    story += chart_section(chart, record.specialty_engine, chart_note)
+    story += chart_section(chart, record.specialty_engine, chart_note, record.has_cpu_data)
     said: set[str] = set()
     story += basis_section(record, basis, said, names)
     story += sources_section(basis, warnings, said)

@@ -184,9 +184,9 @@ def curve_section(result: JobResult, names: presentation.ProductNames = presenta
         [
             (
                 s.cps,
-                num(s.knee_tps),
-                num(s.saturation_tps),
-                num(s.ceiling_tps),
+                presentation.bound_rate(s.knee_tps, result.saturation_kind, ""),
+                presentation.bound_rate(s.saturation_tps, result.saturation_kind, ""),
+                presentation.bound_rate(s.ceiling_tps, result.saturation_kind, ""),
                 pct(s.at_tps.gcp_utilization),
                 num(s.at_tps.response_time_ms, 1),
             )
@@ -194,9 +194,15 @@ def curve_section(result: JobResult, names: presentation.ProductNames = presenta
         ],
         numeric=[True] * 6,
     )
+    bounds = (
+        [para(escape(presentation.LOWER_BOUND_RATES), styles().small)]
+        if result.saturation_kind == "lower-bound"
+        else []
+    )
     return [
         *heading("Summary"),
         summary,
+        *bounds,
         *heading("Charts"),
         figure(draw_plot(rt), "Response time against transaction rate, one line per CP count."),
         figure(draw_plot(util), "CP utilisation against transaction rate, one line per CP count, with the ceiling."),

@@ -4,6 +4,7 @@ ratings and the source documents, read from the stored reference data (reads onl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,11 +20,24 @@ class PointRow:
     id: int
     source: str
     table: str
+    #: the page the source prints the point on ("": the reference gives none)
     page: str
     etr: float
     lpar_cps: int | None
     response_time_ms: float | None
     loo_relative_error: float | None
+    #: the row of the source's table the point is ("4"), as its key numbers it; "" where it does not
+    row: str = ""
+
+
+#: A point's key numbers the row of its table: "t9-1-r4" is Table 9-1's fourth row (benchmarks/).
+_ROW_KEY = re.compile(r"-r(\d+)$")
+
+
+def point_row(key: str) -> str:
+    """The row of its source's table a point's key names ("t9-1-r4" -> "4"), or ""."""
+    found = _ROW_KEY.search(key)
+    return found.group(1) if found else ""
 
 
 @dataclass(frozen=True)
@@ -106,11 +120,12 @@ def report_basis(*, configuration: Configuration, basis: BasisRecord | Mapping[s
                 id=p.pk,
                 source=p.source.identifier or p.source.title,
                 table=str((p.reference or {}).get("table") or (p.reference or {}).get("figure") or p.reference_text),
-                page=str((p.reference or {}).get("page") or "\u2013"),
+                page=str((p.reference or {}).get("page") or ""),
                 etr=p.etr,
                 lpar_cps=p.lpar_cps,
                 response_time_ms=p.response_time_ms,
                 loo_relative_error=loo.get(p.pk),
+                row=point_row(p.key),
             )
             for p in points
         ],

@@ -115,6 +115,7 @@ def _point_hover(rows: dict[int, BenchmarkPoint], point: Point) -> dict[str, Any
                 "label": _METRIC_LABELS.get(m.name, m.name),
                 "value": m.value,
                 "unit": _UNIT_LABELS.get(m.unit, m.unit),
+                "text": presentation.measure_text(_METRIC_LABELS.get(m.name, m.name), m.value, m.unit, m.engines),
             }
             for m in row.metrics.all()
         ],
@@ -406,7 +407,8 @@ def source_points_chart(*, points: list[BenchmarkPoint]) -> dict[str, Any]:
             series["etr"].append(p.etr)
             series["busy"].append(units.busy_cps(m.value, m.unit, m.engines))
             series["text"].append(
-                f"{p.reference_text}<br>{_METRIC_LABELS.get(m.name, m.name)}: {m.value:g} {_UNIT_LABELS.get(m.unit, m.unit)}"
+                f"{p.reference_text}<br>"
+                + presentation.measure_text(_METRIC_LABELS.get(m.name, m.name), m.value, m.unit, m.engines)
             )
         if p.response_time_ms is not None:
             series = response.setdefault(label, {"configuration": label, "etr": [], "response_ms": [], "text": []})

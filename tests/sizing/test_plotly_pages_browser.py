@@ -19,7 +19,7 @@ from django.db import connections
 from django.test import Client
 
 from sizing import presentation
-from sizing.models import SourceDocument
+from sizing.models import MetricName, PointMetric, SourceDocument
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
@@ -42,6 +42,7 @@ DRAWN = """() => {
 # Each drawn trace's rates and hover labels.
 TRACES = """() => [...document.querySelectorAll('div.chart')].flatMap(c => (c.data || []).map(t => ({
   x: t.x ? Array.from(t.x) : [], hover: t.hovertemplate || '', customdata: t.customdata ? Array.from(t.customdata) : null,
+  text: Array.isArray(t.text) ? t.text.filter(s => typeof s === 'string') : [],
 })))"""
 
 
@@ -52,15 +53,36 @@ def _rate_labels_checked(traces: list[dict[str, Any]], url: str) -> int:
     labelled = 0
     for trace in traces:
         hover = trace["hover"]
-        assert ":,.0f} TPS" not in hover, (url, hover)
+        assert ":,.0f} TPS" not in hover and ":,.2f} TPS" not in hover, (url, hover)
         if "%{customdata} TPS" in hover:
             assert trace["customdata"] == [presentation.rate(x, unit="") for x in trace["x"]], (url, hover)
             labelled += 1
     return labelled
 
 
+def _measures_checked(traces: list[dict[str, Any]], url: str, measures: set[str]) -> int:
+    """A published point's measures read as presentation.measure_text writes them ("8.56% of 10
+    engines", "... per transaction" once), on the workbench's points and the reference pages'
+    series alike; the hover lines that are such a measure are counted."""
+    found = 0
+    for trace in traces:
+        for text in trace["text"]:
+            assert "per transaction per transaction" not in text and " % of" not in text, (url, text)
+            found += sum(line in measures for line in text.split("<br>"))
+    return found
+
+
+def _published_measures() -> set[str]:
+    """Every published metric as presentation.measure_text says it (the expected hover lines)."""
+    labels = dict(MetricName.choices)
+    return {
+        presentation.measure_text(labels.get(m.name, m.name), m.value, m.unit, m.engines)
+        for m in PointMetric.objects.all()
+    }
+
+
 @pytest.fixture
-def pages(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
+def pages(live_server: Any) -> Iterator[tuple[Any, list[str], set[str]]]:
     """A signed-in Chromium context and the pages to open (a saved estimate among them)."""
     from django.contrib.auth import get_user_model
     from playwright.sync_api import sync_playwright
@@ -85,6 +107,7 @@ def pages(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
         "/reference/lspr/z16/",
         *(f"/reference/{slug}/" for slug in SourceDocument.objects.values_list("slug", flat=True)),
     ]
+    measures = _published_measures()
     session = api.cookies["sessionid"].value
     connections.close_all()
     with sync_playwright() as p:
@@ -93,16 +116,17 @@ def pages(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
         context.add_cookies([{"name": "sessionid", "value": session, "url": live_server.url}])
         context.add_init_script(WATCH)
         try:
-            yield context, urls
+            yield context, urls, measures
         finally:
             context.close()
             browser.close()
 
 
 def test_every_chart_page_draws_with_the_basic_bundle_and_no_error(live_server: Any, pages: Any) -> None:
-    context, urls = pages
+    context, urls, measures = pages
     charted = []
     labelled = 0
+    sources = {"labelled": 0, "traces": 0, "measures": 0}
     for url in urls:
         page = context.new_page()
         errors: list[str] = []
@@ -119,7 +143,15 @@ def test_every_chart_page_draws_with_the_basic_bundle_and_no_error(live_server: 
         if has_charts:
             page.wait_for_function(DRAWN, timeout=30_000)
             charted.append(url)
-            labelled += _rate_labels_checked(page.evaluate(TRACES), url)
+            traces = page.evaluate(TRACES)
+            labelled += _rate_labels_checked(traces, url)
+            if url.startswith("/reference/") and "/lspr/" not in url:
+                # a source's points: every trace of rates says them through fmt.rate, as the workbench
+                sources["traces"] += sum("TPS" in t["hover"] for t in traces)
+                sources["labelled"] += _rate_labels_checked(traces, url)
+                sources["measures"] += _measures_checked(traces, url, measures)
+            else:
+                _measures_checked(traces, url, measures)
         plotly = [u for u in scripts if "plotly" in u]
         assert plotly == [f"{live_server.url}/static/vendor/plotly/plotly-basic.min.js"], (url, plotly)
         assert page.evaluate("typeof window.Plotly.react") == "function", url
@@ -132,3 +164,53 @@ def test_every_chart_page_draws_with_the_basic_bundle_and_no_error(live_server: 
     assert len(charted) >= 5 + 3, charted
     # the workbench's fitted line and response curve among them, on each of its pages
     assert labelled >= 4, labelled
+    # the sources' charts: every trace labelled by its rates, every busy point by its measure
+    assert sources["traces"] >= 3 and sources["labelled"] == sources["traces"], sources
+    assert sources["measures"] > 0, sources
+
+
+# Where the CPU chart's capacity and ceiling labels are, and how many points of the drawn traces
+# (markers, and lines sampled between their points, in screen pixels) fall inside each.
+GUIDE_LABELS = """() => {
+  const el = document.getElementById('chart-cpu');
+  const fl = el._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
+  const svg = el.querySelector('.main-svg').getBoundingClientRect();
+  const px = (x, y) => [svg.left + fl._size.l + xa.l2p(x), svg.top + fl._size.t + ya.l2p(y)];
+  const samples = [];
+  for (const t of el._fullData) {
+    const xs = Array.from(t.x || []), ys = Array.from(t.y || []);
+    for (let i = 0; i < xs.length; i++) {
+      if (xs[i] == null || ys[i] == null) continue;
+      samples.push(px(xs[i], ys[i]));
+      if (i + 1 < xs.length && xs[i + 1] != null && ys[i + 1] != null && (t.mode || '').includes('lines'))
+        for (let k = 1; k < 40; k++) samples.push(px(xs[i] + (xs[i + 1] - xs[i]) * k / 40, ys[i] + (ys[i + 1] - ys[i]) * k / 40));
+    }
+  }
+  return [...el.querySelectorAll('.annotation')].map(a => {
+    const r = a.querySelector('.annotation-text-g text, text').getBoundingClientRect();
+    const hits = samples.filter(([x, y]) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom).length;
+    return { text: a.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom, hits };
+  }).filter(a => a.text.includes('LPAR capacity') || a.text.includes('ceiling'));
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1440])
+def test_the_capacity_and_ceiling_labels_sit_clear_of_the_lines(live_server: Any, pages: Any, width: int) -> None:
+    # On a phone the "85% ceiling" label sat on the fitted line, its band and a published point,
+    # at the right where the busy engines reach the target; both labels now sit at the left.
+    context, _, _ = pages
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    for question in (
+        "path=fiteq-authenticator&configuration=multi-region&machine=z16&tps=8000",  # fitted, zIIPs
+        "path=cicstg&configuration=ipic-channel-64&machine=z10&tps=2000",  # published bounds, zAAPs
+    ):
+        page.goto(f"{live_server.url}/size/?{question}", wait_until="networkidle")
+        page.wait_for_function(DRAWN, timeout=30_000)
+        labels = page.evaluate(GUIDE_LABELS)
+        assert len(labels) == 2, (question, labels)
+        capacity, ceiling = sorted(labels, key=lambda a: "ceiling" in a["text"])
+        assert "LPAR capacity" in capacity["text"] and "ceiling" in ceiling["text"], labels
+        assert capacity["bottom"] <= ceiling["top"], (question, width, labels)  # one above the other
+        assert capacity["hits"] == 0 and ceiling["hits"] == 0, (question, width, labels)
+    page.close()

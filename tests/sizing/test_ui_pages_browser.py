@@ -66,7 +66,10 @@ def _expected_cards(api: dict[str, Any]) -> dict[str, tuple[str, str]]:
         if s_high is None:  # a central value whose range is open above: its low end is a bound
             s_spread = f"range from {s_low:,.0f} (lower bound)"
         else:
-            s_spread = f"{words} {s_low:,.0f}\u2013{s_high:,.0f}" if round(s_low) != round(s_high) else ""
+            # bound by the software station: a range (its high end may be where the CPs saturate),
+            # never the cost model's 95% interval
+            s_words = "range" if (api["saturation_binding"] or {}).get("resource") == "software" else words
+            s_spread = f"{s_words} {s_low:,.0f}\u2013{s_high:,.0f}" if round(s_low) != round(s_high) else ""
         out["saturation_tps"] = (f"{sat:,.0f} TPS", s_spread)
     rt = api["response_time_ms"]
     if rt["value"] is not None:

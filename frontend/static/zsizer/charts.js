@@ -55,13 +55,15 @@ function baseLayout(xTitle, yTitle, extra = {}) {
   };
 }
 
-function hline(y, color, dash, label, { x0 = 0, x1 = 1, xref = "paper", position = "right" } = {}) {
+// A horizontal guide with its label above the line (``below``: under it), at the left or right
+// end; the label sits on a white ground so a curve that crosses it leaves it readable.
+function hline(y, color, dash, label, { x0 = 0, x1 = 1, xref = "paper", position = "right", below = false } = {}) {
   return {
     shape: { type: "line", xref, x0, x1, yref: "y", y0: y, y1: y, line: { color, width: 1.6, dash } },
     annotation: {
       xref: xref === "paper" ? "paper" : "x", x: position === "right" ? x1 : x0, y, yref: "y",
-      xanchor: position === "right" ? "right" : "left", yanchor: "bottom",
-      text: label, showarrow: false, font: { size: 11, color },
+      xanchor: position === "right" ? "right" : "left", yanchor: below ? "top" : "bottom", align: position === "right" ? "right" : "left",
+      text: label, showarrow: false, font: { size: 11, color }, bgcolor: "rgba(255,255,255,0.85)",
     },
   };
 }
@@ -84,10 +86,11 @@ function addLines(layout, lines) {
 
 function pointHover(p, yLine) {
   const ref = [p.source, p.table, p.page ? `p. ${p.page}` : null].filter(Boolean).join(", ");
-  const published = (p.published || []).map((m) => `${m.label}: ${fmt.num(m.value, m.value < 10 ? 2 : 1)} ${m.unit}`);
+  // each measure in the server's words (presentation.measure_text: "8.56% of 10 engines")
+  const published = (p.published || []).map((m) => m.text || `${m.label}: ${fmt.num(m.value, m.value < 10 ? 2 : 1)} ${m.unit}`);
   const lines = [
     `<b>${ref}</b>`,
-    `ETR ${fmt.num(p.etr, 2)} TPS${p.response_time_ms !== null && p.response_time_ms !== undefined ? ` · response ${p.response_time_ms} ms` : ""}`,
+    `ETR ${fmt.rate(p.etr)} TPS${p.response_time_ms !== null && p.response_time_ms !== undefined ? ` · response ${p.response_time_ms} ms` : ""}`,
     ...published,
   ];
   if (yLine) lines.push(yLine);
@@ -167,14 +170,21 @@ export function drawCpu(el, cpu, context) {
   if (cap.cps) {
     const engines = cap.cps + (cap.ziips || 0);
     // The answer's own capacity line: its label names the generation's engine (zAAPs on a z10).
-    const label = cap.label ? `LPAR capacity: ${cap.label}` : `LPAR capacity: ${fmt.int(cap.cps)} CPs`;
+    // On a phone (a chart under 480 px) the label takes two short lines, so it ends well before
+    // the band's upper edge reaches the capacity on the right; the axis leaves room above for it.
+    const narrow = el.clientWidth > 0 && el.clientWidth < 480;
+    const what = cap.label || `${fmt.int(cap.cps)} CPs`;
+    const label = `LPAR capacity:${narrow ? "<br>" : " "}${what}`;
     lines.push(hline(engines, COLORS.capacity, "dash", label, { position: "left" }));
     if (cap.max_utilization && cap.max_utilization < 1) {
       const level = cap.ceiling ?? engines * cap.max_utilization;
-      // The ceiling's label on the right: never over the capacity line's label on the left.
-      lines.push(hline(level, COLORS.ceiling, "dot", cap.ceiling_label || `${Math.round(cap.max_utilization * 100)}% ceiling`, { position: "right" }));
+      // Both labels at the left, where the busy engines are fewest (they rise with the rate to
+      // the target on the right): the capacity's above its line, the ceiling's under its own, so
+      // neither sits on the other nor on the fitted line, the band or the target, even 390 px wide.
+      lines.push(hline(level, COLORS.ceiling, "dot", cap.ceiling_label || `${Math.round(cap.max_utilization * 100)}% ceiling`, { position: "left", below: true }));
     }
-    layout.yaxis.range = [0, Math.max(engines * 1.12, (t.busy_cps || 0) * 1.12)];
+    const room = narrow ? 1.3 : 1.12;
+    layout.yaxis.range = [0, Math.max(engines * room, (t.busy_cps || 0) * 1.12)];
   }
   addLines(layout, lines);
   draw(el, data, layout);
@@ -319,7 +329,8 @@ export function drawSourcePoints(cpuEl, rtEl, chart, component) {
     const data = series.map((s, i) => ({
       x: s.etr, y: s.busy, mode: "lines+markers", name: s.configuration,
       line: { color: COLORS.series[i % COLORS.series.length], width: 1.5 }, marker: { size: 7 },
-      text: s.text, hovertemplate: "%{text}<br>%{x:,.2f} TPS → %{y:.3f} busy engines<extra></extra>",
+      // rates as the workbench says them (fmt.rate: "1,923 TPS", "12.5 TPS")
+      text: s.text, customdata: rateLabels(s.etr), hovertemplate: "%{text}<br>%{customdata} TPS → %{y:.3f} busy engines<extra></extra>",
     }));
     draw(cpuEl, data, baseLayout("Transactions per second", `${component}: busy engines`));
   }
@@ -327,7 +338,7 @@ export function drawSourcePoints(cpuEl, rtEl, chart, component) {
     const data = chart.response.map((s, i) => ({
       x: s.etr, y: s.response_ms, mode: "lines+markers", name: s.configuration,
       line: { color: COLORS.series[i % COLORS.series.length], width: 1.5 }, marker: { size: 7 },
-      text: s.text, hovertemplate: "%{text}<br>%{x:,.2f} TPS → %{y} ms<extra></extra>",
+      text: s.text, customdata: rateLabels(s.etr), hovertemplate: "%{text}<br>%{customdata} TPS → %{y:,.4~g} ms<extra></extra>",
     }));
     draw(rtEl, data, baseLayout("Transactions per second", "Response time, ms"));
   }

@@ -443,7 +443,7 @@ function renderCurve(r, a, b) {
       // The knee is where the (lower-bound) response time doubles its low-load value.
       const ky = y[0] !== null && y[0] !== undefined ? 2 * y[0] : null;
       if (ky !== null) {
-        knees.push({ x: [s.knee_tps], y: [ky], mode: "markers", showlegend: i === 0, name: "Knee", marker: { symbol: "circle-open", size: 11, color: COLORS.knee, line: { width: 2.2 } }, hovertemplate: `knee ${fmt.rate(s.knee_tps)} TPS<extra>${cpsWord(s.cps)}</extra>` });
+        knees.push({ x: [s.knee_tps], y: [ky], mode: "markers", showlegend: i === 0, name: "Knee", marker: { symbol: "circle-open", size: 11, color: COLORS.knee, line: { width: 2.2 } }, hovertemplate: `knee ${r.saturation_kind === "lower-bound" ? "\u2265 " : ""}${fmt.rate(s.knee_tps)} TPS<extra>${cpsWord(s.cps)}</extra>` });
         ys.push(ky * 2.5);
       }
     }
@@ -459,8 +459,13 @@ function renderCurve(r, a, b) {
   layoutU.yaxis.range = [0, 1.05];
   draw(a, rtData, layoutRt);
   draw(b, utilData, layoutU);
-  const text = (r.series || []).map((s) => `${cpsWord(s.cps)} ${s.knee_tps ? fmt.rate(s.knee_tps) : "—"} / ${fmt.rate(s.saturation_tps)}`);
-  return { a: true, b: true, summary: `Knee / saturation, TPS: ${text.join(" · ")}` };
+  // A bounds-only configuration (saturation_kind "lower-bound", the reference estimate's): the
+  // cost is a published upper bound, so each knee and saturation is a floor, as the PDF says it
+  // (presentation.bound_rate).
+  const floor = r.saturation_kind === "lower-bound" ? "\u2265 " : "";
+  const text = (r.series || []).map((s) => `${cpsWord(s.cps)} ${s.knee_tps ? floor + fmt.rate(s.knee_tps) : "—"} / ${floor}${fmt.rate(s.saturation_tps)}`);
+  const bounds = floor ? " (lower bounds: the cost per transaction is a published upper bound)" : "";
+  return { a: true, b: true, summary: `Knee / saturation, TPS${bounds}: ${text.join(" · ")}` };
 }
 
 function renderClosed(r, a, b) {

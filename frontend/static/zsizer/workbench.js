@@ -268,7 +268,7 @@ function render(answer) {
   for (const el of document.querySelectorAll(".engine-name")) el.textContent = engine;
   for (const el of document.querySelectorAll("[data-engine-text]")) el.textContent = el.dataset.engineText.replace("{engine}", engine);
   document.getElementById("chart-demand").setAttribute("aria-label", `Busy engines on CPs and ${engine}s`);
-  kpi("ziips_required", shown.ziips_required, sub(shown.ziips_required, e.specialty_engine_max != null ? `at most ${fmt.int(e.specialty_engine_max)} for these CPs` : ""));
+  kpi("ziips_required", shown.ziips_required, sub(shown.ziips_required)); // the cap beside the CPs: in the note (presentation.specialty_cap_text)
   kpi("mips", shown.mips, shown.mips.note);
   kpi("gcp_utilization", shown.gcp_utilization, ["of the CPs", shown.gcp_utilization.spread, shown.gcp_utilization.note].filter(Boolean).join(" · "));
   kpi("response_time_ms", shown.response_time_ms, shown.response_time_ms.spread || shown.response_time_ms.note);
