@@ -27,7 +27,8 @@ ZCEE = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z16",
 # The fewest CPs that carry 3,000 TPS (the default since issue 32): the zIIPs the ratio allows
 # beside them are short (least MSU consumed would size the CPs that allow enough zIIPs).
 ZCEE_FEWEST_CPS = {**ZCEE, "objective": "fewest-cps"}
-FITEQ_Z17 = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z17", "tps": 8000}
+#: 7,000 TPS: within the 85 % ceiling of the fitted software station (8,830 TPS), so it fits.
+FITEQ_Z17 = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z17", "tps": 7000}
 CICSTS_5XX = {
     "path": "cicsts-catalog",
     "configuration": "v5.3",
@@ -124,7 +125,7 @@ def test_fiteq_report_prints_95_percent_intervals_and_the_software_stations_rang
     # one CPU per transaction figure, the target's; the measured slope is labelled in the basis
     cpu = o["cpu_per_tran_ms"]["total"]
     assert table.count(" ms ") >= 1 and f"{cpu:.3f} ms" in table
-    assert "Before you sign this" not in words  # FiTeq at 8,000 TPS on 5 CPs: no decision warning
+    assert "Before you sign this" not in words  # FiTeq at 7,000 TPS, within every ceiling: no decision warning
 
 
 def test_cicsts_report_prints_the_response_floor_as_a_lower_bound(api: Any) -> None:
@@ -152,8 +153,8 @@ def test_comparison_report_says_the_three_answers_in_the_single_reports_words(ap
     # page 1 is the summary; the side-by-side table follows it
     first = " ".join(next(p for p in pages if "Side by side" in p).split())
     words = _words(pdf)
-    assert "warning(s)" not in words and "3,000.0" not in words and "8,000.0" not in words
-    assert "Target rate 3,000 TPS 8,000 TPS 3,000 TPS" in first
+    assert "warning(s)" not in words and "3,000.0" not in words and "7,000.0" not in words
+    assert f"Target rate 3,000 TPS {FITEQ_Z17['tps']:,} TPS 3,000 TPS" in first
     zcee = Estimate.objects.get(pk=ids[0]).outputs
     # the zCEE saturation as its own report prints it: a central estimate (the cost is tightened
     # below the published bound by the section 7.1 table), not a lower bound
@@ -196,7 +197,7 @@ def test_job_report_cites_its_documents_once(
 FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region"}
 #: One estimate of each kind of answer (the issue's five): the same inputs as tests/sizing/test_records.py.
 ANSWERS = {
-    "fits": {**FITEQ, "machine": "z16", "tps": 8000},
+    "fits": {**FITEQ, "machine": "z16", "tps": 7000},
     "overloaded": {**FITEQ, "machine": "z16", "cps": 2, "tps": 20000},
     "does-not-fit": {**FITEQ, "machine": "z10", "tps": 60000},
     "lower-bound": ZCEE,  # z/OS Connect: a cost from published bounds
