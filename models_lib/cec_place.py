@@ -127,21 +127,27 @@ class PoolPlacement:
 
 @dataclass(frozen=True)
 class SoftwareLimit:
-    """A workload at or beyond its own software limit: ``tps`` placed (or at the peak), ``limit``
-    the rate its software station saturates at (transactions/s), whatever the engines."""
+    """A workload past its own software limit: ``tps`` placed (or at the peak) runs its software
+    station above ``ceiling`` (``max_utilization``, as the estimate's predicate holds it,
+    :func:`models_lib.feasibility.fits_at`); ``saturation`` the rate the station saturates at and
+    ``limit`` the most it carries within the ceiling, ``ceiling`` x ``saturation``
+    (transactions/s), whatever the engines."""
 
     workload: str
     tps: float
     limit: float
+    saturation: float
+    ceiling: float
 
     def sentence(self, *, peak: bool = False, what: str = "no machine") -> str:
-        """One plain sentence: the limit, the rate past it (``peak``: a plan's peak, else the
-        rate placed), and that more instances or regions raise it (``what``: the changes that
-        do not)."""
+        """One plain sentence: the station's utilisation at the rate (``peak``: a plan's peak,
+        else the rate placed) against the ceiling, the limit, and that more instances or regions
+        raise it (``what``: the changes that do not)."""
         rate = f"its peak of {self.tps:,.0f} TPS" if peak else f"the {self.tps:,.0f} TPS placed"
         return (
-            f"{self.workload} saturates its own software at {self.limit:,.0f} TPS, below {rate}: {what} raises it; "
-            "more instances or regions do."
+            f"{self.workload} runs its own software station at {self.tps / self.saturation:.0%} busy at {rate}, "
+            f"above the {self.ceiling:.0%} ceiling: it carries at most {self.limit:,.0f} TPS within it (the "
+            f"station saturates at {self.saturation:,.0f} TPS); {what} raises it; more instances or regions do."
         )
 
 

@@ -80,7 +80,8 @@ class CurveSeries:
         doubles its low-load value (``None``: it never does below saturation).
     saturation_tps : float
     ceiling_tps : float or None
-        Largest rate within ``max_utilization``.
+        Largest rate within ``max_utilization``: the CPs' and the fitted software station's
+        (its saturation times the ceiling), as :func:`models_lib.feasibility.fits_at` holds them.
     sla_tps : float or None
         Largest rate that meets the response-time objective (when one is given).
     at_tps : Evaluation or None
@@ -145,6 +146,9 @@ def curve_series(
     evals = tuple(wm.evaluate(float(t), cps, z) for t in grid)
     knee, knee_basis = wm.knee_tps(cps, z)
     ceiling = largest_rate(wm, cps, z, sat, lambda e: e.gcp_utilization <= max_utilization + 1e-12)
+    software = wm.response.software if wm.response is not None else None
+    if ceiling is not None and software is not None:  # the station held to the ceiling too (models_lib.feasibility)
+        ceiling = min(ceiling, software.saturation_tps() * min(max_utilization, 1.0))
     sla_tps = None
     if response_time_sla_ms is not None:
         goal = response_time_sla_ms

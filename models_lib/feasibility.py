@@ -8,18 +8,22 @@ the CPs and specialty engines given, carries the rate with
 * every pool at or under its ceiling (CPs within ``max_utilization``; the specialty engines
   take eligible work up to theirs and the rest runs on CPs, as RMF's IIPCP reports it) and
   below saturation: 100 % busy CPs never fit, whatever the ceiling;
-* the rate below the saturation of the fitted software station (FiTeq: the wait for a free HSM
-  channel, REDP-5114 section 11.3), which more CPs do not raise;
+* the fitted software station (FiTeq: the wait for a free HSM channel, REDP-5114 section 11.3),
+  which more CPs do not raise, at or under the same ceiling ``max_utilization`` and below
+  saturation: its utilisation ``t * service_s / servers`` (as
+  :func:`models_lib.saturation_ranges.binding_at_target` names it) is held to the ceiling like
+  the CPs', so a rate fits only up to the ceiling times the station's saturation;
 * the modelled response time within the goal, when one is given.
 
 Where it does not, the reason is ``engines`` (no sized configuration within the ceiling),
 ``ceiling`` (the given CPs run above it), ``saturation`` (the given CPs run at or beyond 100 %),
-``software-limit`` or ``response-goal``.  A path without CPU figures gets no verdict
+``software-limit`` (the software station runs above the ceiling or saturates) or
+``response-goal``.  A path without CPU figures gets no verdict
 (``feasible: None``, ``no-cpu-data``; :func:`no_cpu_verdict`).
 
 The most the target carries (:func:`most_carried`) is the largest rate for which the same
 predicate holds: per CP count the closed form of :func:`models_lib.engine.saturation` with each
-pool's capacity taken at its ceiling and the software station's saturation, checked against the
+pool's capacity taken at its ceiling and the software station's saturation at the ceiling, checked against the
 predicate and, where it does not hold there (a response goal; 100 % busy at a ceiling of 1), a
 bisection on the predicate below it.  The configuration is the fewest CPs that reach it, with
 the specialty engines the rules allow beside them.
@@ -39,6 +43,7 @@ from models_lib.answer_parts import Alternative, Feasibility, FeasibilityReason,
 from models_lib.capacity import MAX_CPS
 from models_lib.engine import Saturation, saturation
 from models_lib.evaluation import UTIL_EPS, CountEvaluation, count_splits
+from models_lib.saturation_ranges import servers_text
 
 if TYPE_CHECKING:
     from models_lib.prepared import PreparedWorkload
@@ -53,6 +58,7 @@ __all__ = [
     "group_fits",
     "most_carried",
     "no_cpu_verdict",
+    "software_util",
 ]
 
 #: Bisection steps on the predicate (the bracket shrinks by 2**-48: below a millionth of a TPS
@@ -61,14 +67,30 @@ _STEPS = 48
 
 
 def _software_tps(pw: PreparedWorkload) -> float | None:
+    """The largest rate within the software station's ceiling: its saturation (transactions/s)
+    times ``max_utilization`` (at most 1; ``None``: no station)."""
     software = pw.response.software if pw.response is not None else None
-    return None if software is None else software.saturation_tps()
+    return None if software is None else software.saturation_tps() * min(pw.max_utilization, 1.0)
+
+
+def software_util(pw: PreparedWorkload, t: float) -> float | None:
+    """Utilisation of the fitted software station at ``t`` transactions/s, ``t * service_s /
+    servers`` as :func:`models_lib.saturation_ranges.binding_at_target` reports it (``None``: no
+    station)."""
+    software = pw.response.software if pw.response is not None else None
+    return None if software is None else software.utilization(t)
+
+
+def _software_over(pw: PreparedWorkload, t: float) -> bool:
+    """Whether the software station runs above the ceiling at ``t`` (or at or beyond saturation),
+    held to ``max_utilization`` as the CPs are."""
+    util = software_util(pw, t)
+    return util is not None and (util > pw.max_utilization + UTIL_EPS or util >= 1.0)
 
 
 def _holds_on(pw: PreparedWorkload, t: float, n: int, ziips: int | None, sla: float | None) -> bool:
     """The predicate on ``n`` CPs with ``ziips`` specialty engines (``None``: sized)."""
-    software_tps = _software_tps(pw)
-    if software_tps is not None and t >= software_tps:
+    if _software_over(pw, t):
         return False
     split = pw.evaluate(t, n, ziips)
     util = split.gcp / n
@@ -97,10 +119,9 @@ def group_fits(
     """:func:`fits_at` of each of ``rates`` (transactions/s), each equal to the scalar one: every
     count's split evaluated once over the rates not yet found to fit
     (:func:`~models_lib.evaluation.evaluate_totals` of the central native demand)."""
-    software_tps = _software_tps(pw)
     out = [False] * len(rates)
     busy = pw.cost.busy(np.asarray(rates, dtype=np.float64)) if pw.cost is not None else None
-    active = [i for i, t in enumerate(rates) if software_tps is None or t < software_tps]
+    active = [i for i, t in enumerate(rates) if not _software_over(pw, t)]
     if busy is None:
         return out
     target = pw.target(None, ziips)
@@ -146,13 +167,12 @@ def fits_of(
     checked."""
     if sla is not None or pw.cost is None:
         return group_fits(pw, rates, cps=cps, ziips=ziips, sla=sla)
-    software_tps = _software_tps(pw)
     limit = pw.max_utilization + UTIL_EPS
     last = len(pw.counts)
     out = [False] * len(rates)
     rest = []
     for i, (t, evs) in enumerate(zip(rates, evaluated, strict=True)):
-        if software_tps is not None and t >= software_tps:
+        if _software_over(pw, t):
             continue
         if cps is not None:
             ev = next((e for e in evs if e.n == cps), None)
@@ -263,8 +283,7 @@ def _reason(
     pw: PreparedWorkload, t: float, required: CountEvaluation | None, chosen: CountEvaluation, given: bool
 ) -> FeasibilityReason:
     """Why the predicate does not hold at ``t``, from the decision's configuration."""
-    software_tps = _software_tps(pw)
-    if software_tps is not None and t >= software_tps:
+    if _software_over(pw, t):
         return "software-limit"
     if given:
         if chosen.util >= 1.0:
@@ -293,10 +312,7 @@ def _why(
             f"machine's engines) carries {t:,.0f} TPS within {pw.max_utilization:.0%} busy"
         )
     if reason == "software-limit":
-        return (
-            f"{t:,.0f} TPS is at or beyond the saturation of the software station ({sat.tps:,.0f} TPS), "
-            "which more CPs do not raise"
-        )
+        return _software_why(pw, t)
     where = f"{chosen.n} CPs" + (f" + {chosen.ziips} {name}s" if chosen.ziips else "")
     if reason == "ceiling":
         return f"{t:,.0f} TPS would run {where} at {chosen.util:.0%} busy, above the {pw.max_utilization:.0%} ceiling"
@@ -308,6 +324,32 @@ def _why(
     return (
         f"{t:,.0f} TPS would run {where} at {chosen.util:.0%} busy, at or beyond their saturation ({sat.tps:,.0f} TPS)"
     )
+
+
+def _software_why(pw: PreparedWorkload, t: float) -> str:
+    """Why a rate past the software station's ceiling does not fit: its utilisation against the
+    ceiling, and its saturation, which more CPs do not raise."""
+    software = pw.response.software if pw.response is not None else None
+    assert software is not None
+    util = software.utilization(t)
+    station = f"the software station ({servers_text(software.servers)})"
+    if util >= 1.0:
+        return (
+            f"{t:,.0f} TPS is at or beyond the {software.saturation_tps():,.0f} TPS at which {station} saturates, "
+            "which more CPs do not raise"
+        )
+    return (
+        f"{t:,.0f} TPS would run {station} at {util:.0%} busy, above the {pw.max_utilization:.0%} ceiling "
+        f"(it saturates at {software.saturation_tps():,.0f} TPS, which more CPs do not raise)"
+    )
+
+
+def _most_binding(pw: PreparedWorkload, most: MostCarried) -> str:
+    """What holds the most carried: the software station at the ceiling, where it binds there."""
+    util = software_util(pw, most.tps)
+    if util is None or util < min(pw.max_utilization, 1.0) * (1.0 - 1e-6):
+        return ""
+    return f", the software station at {util:.0%} busy"
 
 
 def no_cpu_verdict(floor_ms: float) -> Feasibility:
@@ -340,12 +382,13 @@ def feasibility_step(
     if most is None:
         none = (
             "no rate meets the goal on this model"
-            if reason == "response-goal"
+            if reason == "response-goal" or sla is not None
             else "this model carries no rate within the ceiling (its fixed load alone passes it)"
         )
         message = f"does not fit: {why}; {none}"
         return Feasibility(False, reason, message, None, None, None)
     where = f"{most.cps} CPs" + (f" + {most.ziips} {name}s" if most.ziips else "")
     goal = "" if sla is None else f" within the {sla:g} ms goal"
-    message = f"does not fit: {why}; the most this model carries{goal} is {most.tps:,.0f} TPS on {where}"
+    binds = _most_binding(pw, most)
+    message = f"does not fit: {why}; the most this model carries{goal} is {most.tps:,.0f} TPS on {where}{binds}"
     return Feasibility(False, reason, message, most.tps, most.cps, most.ziips)

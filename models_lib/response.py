@@ -143,6 +143,10 @@ class SoftwareStation:
         """Throughput at which the station is 100 % busy, transactions/s."""
         return self.servers / self.service_s
 
+    def utilization(self, tps: float) -> float:
+        """Utilisation of the station at ``tps`` transactions/s, ``tps * service_s / servers``."""
+        return tps * self.service_s / self.servers
+
     def wait_ms(self, tps: FloatArray) -> FloatArray:
         """Mean wait at the station, ms (``inf`` at or beyond saturation)."""
         load = tps * self.service_s

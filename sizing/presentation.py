@@ -496,9 +496,13 @@ def _utilisation(a: EstimateRecord) -> str:
     )
     # ``software_limit_tps`` (the surface's, from the typed answer: sizing.services.charts): where
     # the software station binds, no number of CPs carries the target: CPs are not proposed.
-    limit, tps = finite(a.software_limit_tps), _rate(a)
-    if limit is not None and tps is not None and tps >= limit * (1.0 - 1e-9):
-        return f"{said}; more CPs do not carry {rate(tps)}: the software limit of {rate(limit)} binds."
+    sw, tps = finite(a.software_limit_tps), _rate(a)
+    limit = None if sw is None else sw * min(finite(a.max_utilization) or 0.85, 1.0)
+    if sw is not None and limit is not None and tps is not None and tps > limit * (1.0 + 1e-9):
+        return (
+            f"{said}; more CPs do not carry {rate(tps)}: the software limit of {rate(limit)} binds (the "
+            f"software station runs at {percent(tps / sw)} busy, above the ceiling)."
+        )
     return f"{said}: {plural(a.cps_required, 'CP')} are needed."
 
 
@@ -1283,8 +1287,9 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
 
     ``answer``: the typed record (a served or stored answer's JSON is read into one).
     ``software_tps``: the saturation of the software station the response model fitted (FiTeq's
-    HSM channel wait), which no number of CPs raises; where the target is at or beyond it, CPs are
-    never proposed: more software instances are.  An answer that fits, or one without CPU data,
+    HSM channel wait), which no number of CPs raises; the station is held to the ceiling as the
+    CPs are, so where the target runs it above the ceiling, CPs are never proposed: more software
+    instances are, or a rate at or under the ceiling times its saturation.  An answer that fits, or one without CPU data,
     needs no advice (an empty list).
     """
     record = _record(answer)
@@ -1312,17 +1317,26 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
             )
         return out
     sw = finite(software_tps)
-    if fit.reason == "software-limit" or (sw is not None and tps >= sw * (1.0 - 1e-9)):
-        limit = sw if sw is not None else finite(fit.max_tps)
+    # the software station is held to the same ceiling as the CPs (models_lib.feasibility): its
+    # limit is the ceiling times its saturation
+    within = None if sw is None else sw * min(ceiling, 1.0)
+    if fit.reason == "software-limit" or (within is not None and tps > within * (1.0 + 1e-9)):
+        limit = within if within is not None else finite(fit.max_tps)
         instances = math.ceil(tps / limit) if limit else None
         more = f" (about {count(instances)} for {rate(tps)})" if instances and instances > 1 else ""
+        busy = (
+            ""
+            if sw is None
+            else f" at {rate(tps)} the software station runs at {percent(tps / sw)} busy, above the "
+            f"{percent(ceiling)} ceiling (it saturates at {rate(sw)}), and"
+        )
         out.append(
             Advice(
                 "software",
-                f"More CPs do not help: the software limit of {rate(limit)} binds on any number of CPs. "
-                f"What would help is more software instances sharing the load{more}, or a rate below "
-                f"{rate(limit)}.",
-                f"the software limit ({rate(limit)}) binds: more CPs do not help",
+                f"More CPs do not help:{busy} the software limit of {rate(limit)} within the "
+                f"{percent(ceiling)} ceiling binds on any number of CPs. What would help is more software "
+                f"instances sharing the load{more}, or a rate at or under {rate(limit)}.",
+                f"the software limit ({rate(limit)} at {percent(ceiling)} busy) binds: more CPs do not help",
             )
         )
         if overloaded and given is not None and fit.max_tps is not None:

@@ -73,7 +73,7 @@ def _sign_in_and_size(base: str, username: str, password: str) -> dict[str, obje
     )
     assert landed.url == f"{base}/size/", landed.url  # signed in: straight to the sizing page, not the login form
     token = next(c.value for c in jar if c.name == "csrftoken")
-    inputs = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": 8000}
+    inputs = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": 7000}
     request = urllib.request.Request(
         f"{base}/api/v1/estimates/",
         data=json.dumps({**inputs, "name": "first run"}).encode(),

@@ -47,9 +47,11 @@ class SoftwareLimitSerializer(serializers.Serializer[Any]):
     workload = serializers.CharField(help_text="the workload, by its product name")
     tps = serializers.FloatField(help_text="the rate placed, transactions/s")
     limit = serializers.FloatField(
-        help_text="transactions/s its own software station saturates at, whatever the engines: "
-        "more instances or regions raise it, no machine does"
+        help_text="transactions/s its own software station carries within the ceiling (the ceiling x its "
+        "saturation), whatever the engines: more instances or regions raise it, no machine does"
     )
+    saturation = serializers.FloatField(help_text="transactions/s its own software station saturates at")
+    ceiling = serializers.FloatField(help_text="the utilisation ceiling the station is held to, as a fraction")
 
 
 class PlacementChangeSerializer(serializers.Serializer[Any]):

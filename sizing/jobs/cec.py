@@ -93,7 +93,10 @@ def placement_json(placed: Placement, mixed: MixAnswer) -> dict[str, Any]:
         "fits_range": {"low": placed.fits_low, "high": placed.fits_high},
         "binding": placed.binding,
         "pools": [_pool_json(p, names[p.pool]) for p in placed.pools],
-        "software_limits": [{"workload": s.workload, "tps": s.tps, "limit": s.limit} for s in placed.software_limits],
+        "software_limits": [
+            {"workload": s.workload, "tps": s.tps, "limit": s.limit, "saturation": s.saturation, "ceiling": s.ceiling}
+            for s in placed.software_limits
+        ],
         "changes": [
             {
                 "kind": c.kind,

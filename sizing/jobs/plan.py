@@ -28,6 +28,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from models_lib.cec_place import SoftwareLimit, generation_rank
+from models_lib.evaluation import UTIL_EPS
 from models_lib.limits import specialty_name
 from models_lib.pricing import PriceBook, configuration_cost
 from models_lib.upgrade import generation_of
@@ -149,19 +150,24 @@ def _reasons(answer: MixAnswer, names: Sequence[str | None] = ()) -> list[dict[s
 
 
 def software_limits(answer: MixAnswer, names: Sequence[str | None] = ()) -> list[SoftwareLimit]:
-    """The workloads of ``answer`` at or beyond their own software limit on its LPAR: where the
-    software station binds the saturation at the LPAR's CPs and zIIPs and the rate reaches it
-    (the estimate's predicate, :func:`models_lib.feasibility.fits_at`, never fits there); no
-    machine raises it, more instances or regions do.  ``names``: each workload as the customer
-    reads it (none: ``path/configuration``).  The one check of a plan's periods and of a CEC
-    placement (:func:`sizing.jobs.cec.cec_place`)."""
-    lpar = answer.lpar
+    """The workloads of ``answer`` past their own software limit: where the rate runs the fitted
+    software station above the ceiling (or at or beyond its saturation), as the estimate's
+    predicate holds it (:func:`models_lib.feasibility.fits_at`, never fits there); no machine
+    raises it, more instances or regions do.  ``names``: each workload as the customer reads it
+    (none: ``path/configuration``).  The one check of a plan's periods and of a CEC placement
+    (:func:`sizing.jobs.cec.cec_place`)."""
+    ceiling = answer.ceiling
     out = []
     for i, (wm, t) in enumerate(zip(answer.models, answer.rates, strict=True)):
-        sat = wm.saturation(lpar.cps, lpar.ziips)
-        if sat.binding == "software" and t >= sat.tps:
+        software = wm.response.software if wm.response is not None else None
+        if software is None:
+            continue
+        util = software.utilization(t)
+        if util > ceiling + UTIL_EPS or util >= 1.0:
             name = names[i] if i < len(names) else None
-            out.append(SoftwareLimit(name or f"{wm.path}/{wm.configuration}", t, sat.tps))
+            sat = software.saturation_tps()
+            workload = name or f"{wm.path}/{wm.configuration}"
+            out.append(SoftwareLimit(workload, t, sat * min(ceiling, 1.0), sat, ceiling))
     return out
 
 

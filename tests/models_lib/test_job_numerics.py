@@ -79,6 +79,18 @@ def test_curve_ceiling_meets_the_utilisation_ceiling() -> None:
         curve_series(wm, cps=4, ziips=0, points=0, max_utilization=0.85)
 
 
+def test_curve_ceiling_holds_the_software_station_to_the_ceiling() -> None:
+    # FiTeq multi-region on 8 CPs saturates at its software station (the HSM channel); the
+    # column "At the ceiling" is the estimate's most carried there: the ceiling x that saturation.
+    wm = _wm(*FITEQ, Z13)
+    s = curve_series(wm, cps=8, ziips=0, points=10, max_utilization=0.85)
+    assert wm.saturation(8, 0).binding == "software"
+    assert wm.response is not None and wm.response.software is not None
+    assert s.ceiling_tps is not None and s.saturation_tps == wm.response.software.saturation_tps()
+    assert_allclose(s.ceiling_tps, 0.85 * s.saturation_tps, rtol=1e-12)
+    assert wm.evaluate(s.ceiling_tps, 8, 0).gcp_utilization < 0.85
+
+
 # -- closed --------------------------------------------------------------------------------------
 
 

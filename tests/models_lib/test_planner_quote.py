@@ -182,12 +182,45 @@ def test_the_issues_examples_of_fits() -> None:
     zc = _prepared("zosconnect-cics", "channel", Z13, None, payload_bytes=262144)  # type: ignore[arg-type]
     r = zc.answer(600.0, cps=6, ziips=0)
     assert r.gcp_utilization == pytest.approx(1.0, rel=1e-12) and r.feasibility.feasible is False
-    # FiTeq multi-region on z17 at 8,800 TPS with a 20 ms goal: 40.5 ms, not feasible; FiTeq
-    # carries above 8,000 TPS under 20 ms (REDP-5114 Table 11-1), and the most carried says so.
-    fq = _prepared("fiteq-authenticator", "multi-region", Z17, None).answer(8800.0, response_time_sla_ms=20.0)
-    assert fq.feasibility.feasible is False and fq.feasibility.reason == "response-goal"
+    # FiTeq multi-region on z17 at 8,800 TPS with a 20 ms goal: 40.5 ms, not feasible; its software
+    # station (the HSM channel, REDP-5114 11.3) runs above the 85 % ceiling there, which binds
+    # first: the most carried is the ceiling x the station's saturation, where the goal is met.
+    fpw = _prepared("fiteq-authenticator", "multi-region", Z17, None)
+    fq = fpw.answer(8800.0, response_time_sla_ms=20.0)
+    assert fq.feasibility.feasible is False and fq.feasibility.reason == "software-limit"
     assert fq.response_time_ms["value"] is not None and fq.response_time_ms["value"] > 20.0
-    assert fq.feasibility.max_tps is not None and 8000.0 < fq.feasibility.max_tps < 8800.0
+    assert fpw.response is not None and fpw.response.software is not None
+    most = fq.feasibility.max_tps
+    assert most == pytest.approx(fpw.max_utilization * fpw.response.software.saturation_tps(), rel=1e-9)
+    assert fits_at(fpw, most, sla=20.0) and not fits_at(fpw, most * (1 + 1e-6), sla=20.0)
+
+
+def test_a_software_station_above_the_ceiling_does_not_fit_and_names_it() -> None:
+    # A planner's review: FiTeq multi-region on z17 at 8,000 TPS "fitted" with its CPs at 74 %
+    # while the software station that binds (the HSM channel, REDP-5114 11.3) ran at 91 %, 1.10x
+    # from saturation.  The ceiling holds every resource that binds: it does not fit, the station
+    # is named, and the most it carries is the ceiling x the station's saturation (0.85 x 8,830).
+    pw = _prepared("fiteq-authenticator", "multi-region", Z17, None)
+    assert pw.response is not None and pw.response.software is not None
+    software = pw.response.software
+    tps = 8000.0
+    r = pw.answer(tps)
+    util = software.utilization(tps)
+    assert util > pw.max_utilization and r.gcp_utilization is not None and r.gcp_utilization < pw.max_utilization
+    assert r.binding_resource is not None and r.binding_resource.resource == "software"
+    assert r.binding_resource.utilization == pytest.approx(util, rel=1e-12)
+    assert r.feasibility.feasible is False and r.feasibility.reason == "software-limit" and r.cps is None
+    assert r.saturation_binding is not None and r.saturation_binding.resource == "software"
+    assert r.saturation_tps == pytest.approx(software.saturation_tps(), rel=1e-12)
+    most = r.feasibility.max_tps
+    assert most is not None and most == pytest.approx(pw.max_utilization * software.saturation_tps(), rel=1e-12)
+    message = r.feasibility.message or ""
+    assert f"software station (1 server) at {util:.0%} busy, above the {pw.max_utilization:.0%} ceiling" in message
+    assert f"carries is {most:,.0f} TPS" in message and f"at {pw.max_utilization:.0%} busy" in message
+    # the most carried fits, just above it does not; the group path answers the same
+    rates = [most, most * (1 + 1e-6), tps]
+    assert [pw.answer(t).feasibility.feasible for t in rates] == [True, False, False]
+    assert [a.to_dict() for a in pw.answers(rates)] == [pw.answer(t).to_dict() for t in rates]
 
 
 def test_published_configurations_stay_sustainable() -> None:

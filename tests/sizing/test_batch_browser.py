@@ -23,7 +23,7 @@ pytestmark = [
 
 BATCH = (
     "name,path,configuration,machine,tps\n"
-    "Branch A,fiteq-authenticator,multi-region,z16,8000\n"
+    "Branch A,fiteq-authenticator,multi-region,z16,7000\n"  # sized: the software station within the ceiling
     "Gateway,hostbridge-http,default-tcpip,z13,100\n"
     "Peak,fiteq-authenticator,multi-region,z10,60000\n"
     "Typo,fiteq-authenticator,multi-region,z16,-5\n"

@@ -270,16 +270,22 @@ def test_a_workload_past_its_software_limit_does_not_fit_whatever_the_share(api:
     )
     _, _, est = estimate_compute(user=user, inputs={**fiteq, "model": "8561-720", "tps": 10_000, "cps": 20, "ziips": 0})
     assert est["saturation_binding"]["resource"] == "software"  # the limit, from the engine
-    limit = est["saturation_tps"]
+    saturation = est["saturation_tps"]
+    # held to the ceiling as the CPs are (the estimate's predicate): the most it carries
+    ceiling = est["max_utilization"]
+    limit = ceiling * saturation
     url = f"{cec['url']}place/"
     placed = api.post(url, {"lpar": "ALL", "workloads": [{**fiteq, "tps": limit * 1.02}]}, format="json").json()
     assert all(p["fits"] for p in placed["pools"])  # the share carries the busy ...
     assert placed["fits"] is False and placed["binding"] == "software-limit"  # ... not the rate
     assert placed["fits_range"] == {"low": False, "high": False}
-    assert [s["limit"] for s in placed["software_limits"]] == [pytest.approx(limit, rel=1e-9)]
+    (software,) = placed["software_limits"]
+    assert software["limit"] == pytest.approx(limit, rel=1e-9)
+    assert software["saturation"] == pytest.approx(saturation, rel=1e-9) and software["ceiling"] == ceiling
     assert [c["kind"] for c in placed["changes"]] == ["software-limit"]
     sentence = placed["changes"][0]["sentence"]
     assert "instances or regions" in sentence and f"{limit:,.0f} TPS" in sentence
+    assert f"at {limit * 1.02 / saturation:.0%} busy" in sentence and f"the {ceiling:.0%} ceiling" in sentence
     assert "fiteq-authenticator" not in sentence  # the product's name, not its slug
     for fmt in ("csv", "pdf"):
         response = api.post(url.rstrip("/") + f".{fmt}", {"lpar": "ALL", "workloads": [{**fiteq, "tps": limit * 1.02}]},

@@ -135,8 +135,8 @@ def test_the_cecs_page_has_no_accessibility_violations(page: Any, live_server: A
 
 
 def test_a_workload_past_its_software_limit_is_the_reason_not_a_change(page: Any, live_server: Any) -> None:  # noqa: F811
-    # FiTeq multi-region at 9,000 TPS: past the rate its own software station saturates at
-    # (the API's software_limits, from the engine), whatever the LPAR's share; the page gives
+    # FiTeq multi-region at 9,000 TPS: past the rate its own software station carries within the
+    # ceiling (the API's software_limits, from the engine), whatever the LPAR's share; the page gives
     # that as the reason, and every pool's row says what binds.
     pg = page
     pg.goto(f"{live_server.url}/cecs/")
@@ -155,7 +155,8 @@ def test_a_workload_past_its_software_limit_is_the_reason_not_a_change(page: Any
     (limit,) = answer["software_limits"]
     sentence = pg.locator("#place-sentence").inner_text()
     assert "does not fit in PROD" in sentence and "9,000 TPS" in sentence
-    assert f"saturates its own software at {limit['limit']:,.0f} TPS" in sentence
+    assert f"carries at most {limit['limit']:,.0f} TPS" in sentence  # the ceiling x its saturation
+    assert f"saturates at {limit['saturation']:,.0f} TPS" in sentence
     assert "more instances or regions do." in sentence and "fiteq-authenticator" not in sentence
     rows = pg.locator("#place-table tbody tr")
     assert all("the workload's software limit" in rows.nth(i).inner_text() for i in range(rows.count()))

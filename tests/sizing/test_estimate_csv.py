@@ -34,7 +34,8 @@ from sizing.services.estimates import estimate_answer_records
 pytestmark = pytest.mark.django_db
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "csv.md"
-FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z16", "tps": "8000"}
+#: 7,000 TPS: within the 85 % ceiling of the fitted software station (8,830 TPS), so it fits.
+FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z16", "tps": "7000"}
 CICSTS = {"path": "cicsts-catalog", "configuration": "v5.3", "model": "3931-510", "tps": "500"}
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 # Two numbers in one cell ("4.0 5.0", "170 2128", "0.000..2.247"): what issue 23 found.
@@ -71,7 +72,7 @@ def test_get_saved_list_and_batch_csv_share_one_header(api: Any, user: Any) -> N
     header_list, many = _rows(api.get("/api/v1/estimates/", {"format": "csv"}))
     text = "path,configuration,machine,model,tps\n" + "\n".join(
         [
-            "fiteq-authenticator,multi-region,z16,,8000",
+            "fiteq-authenticator,multi-region,z16,,7000",
             "cicsts-catalog,v5.3,,3931-510,500",
             "fiteq-authenticator,multi-region,z16,,-5",
         ]
@@ -88,7 +89,7 @@ def test_get_saved_list_and_batch_csv_share_one_header(api: Any, user: Any) -> N
     # The same answer in every export: GET, saved, listed and the batch's first row.
     answer = api.get("/api/v1/estimate", FITEQ).json()
     for row in (got[0], one[0], next(r for r in many if r["estimate_name"] == "Bank A"), batch[0]):
-        assert row["path"] == "fiteq-authenticator" and row["machine"] == "z16" and row["tps"] == "8000"
+        assert row["path"] == "fiteq-authenticator" and row["machine"] == "z16" and row["tps"] == "7000"
         assert int(row["cps_required"]) == answer["cps_required"]
         # A range in two columns: ranges.cps of the JSON answer.
         assert (float(row["cps_low"]), float(row["cps_high"])) == tuple(answer["ranges"]["cps"])
@@ -115,7 +116,7 @@ def test_an_empty_list_still_has_the_header(api: Any) -> None:
 
 
 def test_a_batch_that_asks_which_model_fits_adds_the_fit_columns_after_the_header(api: Any, user: Any) -> None:
-    text = "path,configuration,tps,generations\nfiteq-authenticator,multi-region,8000,z16\n"
+    text = "path,configuration,tps,generations\nfiteq-authenticator,multi-region,7000,z16\n"
     result = run_batch(params={"csv": text}, owner=user, progress=lambda done, total: None)
     assert result["table"]["columns"] == [*HEADER, *FIT_HEADER]
     row = dict(zip(result["table"]["columns"], result["table"]["rows"][0], strict=True))

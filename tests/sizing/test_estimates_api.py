@@ -15,7 +15,8 @@ from sizing.models import BenchmarkPoint, CapacityRating, Estimate
 
 pytestmark = pytest.mark.django_db
 
-FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": 8000}
+#: 7,000 TPS: within the 85 % ceiling of the fitted software station (8,830 TPS), so it fits.
+FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": 7000}
 
 
 def _published_busy(point: BenchmarkPoint) -> dict[str, float]:
@@ -38,7 +39,7 @@ def test_create_stores_an_owned_estimate_with_its_basis(api: Any, user: Any) -> 
     body = response.json()
     estimate = Estimate.objects.get(id=body["id"])
     assert estimate.owner == user and estimate.name == "Bank A peak"
-    assert estimate.inputs["tps"] == 8000 and estimate.model_version
+    assert estimate.inputs["tps"] == 7000 and estimate.model_version
     assert response["Location"].endswith(f"/api/v1/estimates/{estimate.id}/")
     for key in (
         "cpu_per_tran_ms", "busy_cps", "breakdown", "cps_required", "ziips_required", "gcp_utilization",

@@ -335,7 +335,9 @@ def test_a_software_limit_is_advised_more_instances_not_a_larger_machine(user: A
     config = Configuration.objects.get(path__slug=fiteq["path"], slug=fiteq["configuration"])
     for c in plan["result"]["candidates"]:
         messages = [r["message"] for q in c["periods"] for r in q["reasons"] if r["code"] == "software-limit"]
-        assert messages and all(m.startswith(f"{config.path.name}, {config.name} saturates") for m in messages)
+        assert messages and all(
+            m.startswith(f"{config.path.name}, {config.name} runs its own software station") for m in messages
+        )
         assert not any("fiteq-authenticator" in m for m in messages)
     # A peak the CPs cannot carry (CICS TS at 2,000,000 TPS) still asks for larger machines.
     body = {"name": "big", "horizon_years": 2, "workloads": [{**CICSTS, "tps": 2_000_000, "peak_ratio": 1.0}],

@@ -387,7 +387,7 @@ def test_a_period_past_a_workloads_software_limit_does_not_hold_on_the_machine(a
     )
     _, _, est = estimate_compute(user=user, inputs={**fiteq, "model": "8561-720", "tps": 10_000, "cps": 20, "ziips": 0})
     assert est["saturation_binding"]["resource"] == "software"
-    limit = est["saturation_tps"]
+    limit = est["max_utilization"] * est["saturation_tps"]  # the station held to the ceiling
     body = {"name": "HSM", "horizon_years": 2,
             "workloads": [{**fiteq, "tps": limit * 0.95, "peak_ratio": 1.0, "growth_pct": 10}],
             "candidates": [{"cec": cec["id"], "lpar": "ALL"}]}  # fmt: skip

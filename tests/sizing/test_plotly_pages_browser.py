@@ -95,13 +95,13 @@ def pages(live_server: Any) -> Iterator[tuple[Any, list[str], set[str]]]:
     api.force_login(user)
     saved = api.post(
         "/api/v1/estimates/",
-        {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z16", "tps": 8000},
+        {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z16", "tps": 7000},
         content_type="application/json",
     )
     assert saved.status_code == 201, saved.content
     urls = [
         "/size/",
-        "/size/?path=fiteq-authenticator&configuration=multi-region&machine=z17&tps=8000",
+        "/size/?path=fiteq-authenticator&configuration=multi-region&machine=z17&tps=7000",
         f"/estimates/{saved.json()['id']}/",
         "/reference/lspr/",
         "/reference/lspr/z16/",

@@ -23,7 +23,7 @@ STORED = ("estimate_v1_fits.json", "estimate_v1_does_not_fit.json", "estimate_v1
 
 FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region"}
 CASES = {
-    "fits": {**FITEQ, "machine": "z16", "tps": "8000"},
+    "fits": {**FITEQ, "machine": "z16", "tps": "7000"},
     "does-not-fit": {**FITEQ, "machine": "z10", "tps": "60000"},
     "overloaded": {**FITEQ, "machine": "z16", "cps": "2", "tps": "20000"},
     "no-cpu-data": {"path": "hostbridge-http", "configuration": "default-tcpip", "machine": "z13", "tps": "100"},

@@ -179,7 +179,7 @@ def test_another_user_gets_404_for_every_report(api: Any, other_user: Any, user:
 
 def test_comparison_report_puts_the_answers_side_by_side(api: Any) -> None:
     a = _create(api, {**FITEQ, "name": "now"})
-    b = _create(api, {**FITEQ, "tps": 8000, "name": "peak"})
+    b = _create(api, {**FITEQ, "tps": 7000, "name": "peak"})  # within the software station's ceiling
     pdf = _pdf(api, f"/api/v1/estimates/report.pdf?ids={a['id']},{b['id']}")
     first = " ".join(pdf_text(pdf)[0].split())
     assert f"#{a['id']} now" in first and f"#{b['id']} peak" in first

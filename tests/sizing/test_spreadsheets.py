@@ -31,7 +31,7 @@ pytestmark = pytest.mark.django_db
 FITEQ = {"path": "fiteq-authenticator", "configuration": "multi-region"}
 BATCH = (
     "name,path,configuration,machine,tps\n"
-    "Branch A,fiteq-authenticator,multi-region,z16,8000\n"
+    "Branch A,fiteq-authenticator,multi-region,z16,7000\n"  # within the software station's ceiling
     "Gateway,hostbridge-http,default-tcpip,z13,100\n"
     "Peak,fiteq-authenticator,multi-region,z10,60000\n"
     "Typo,fiteq-authenticator,multi-region,z16,-5\n"

@@ -1,4 +1,4 @@
-"""End to end in headless Chromium: log in, size FiTeq multi-region on zEC12 at 8,000 TPS, see the
+"""End to end in headless Chromium: log in, size FiTeq multi-region on zEC12 at 7,000 TPS, see the
 charts, compare the CPs with the API, run a curve job on a real worker, and never leave the machine.
 
 Debian's chromium (``/usr/bin/chromium``, installed by ``make browser``) driven by Playwright's sync
@@ -92,7 +92,7 @@ def test_size_fiteq_multi_region_on_zec12_and_run_a_curve_job(jobs_worker: Worke
     page.get_by_label("Workload path").select_option("fiteq-authenticator")
     page.get_by_label("Configuration").select_option("multi-region")
     page.get_by_label("Target machine").select_option("zec12")
-    page.get_by_label("Target rate").fill("8000")
+    page.get_by_label("Target rate").fill("7000")
     page.get_by_role("button", name="Size", exact=True).click()
 
     # The charts are drawn: Plotly SVGs with their traces (band, line, points, target).
@@ -106,11 +106,11 @@ def test_size_fiteq_multi_region_on_zec12_and_run_a_curve_job(jobs_worker: Worke
     shown = page.locator('[data-kpi="cps_required"]').inner_text()
     api = page.request.get(
         f"{live_server.url}/api/v1/estimate",
-        params={"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": "8000"},
+        params={"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "zec12", "tps": "7000"},
     )
     assert api.ok, api.text()
     assert int(shown) == api.json()["cps_required"]
-    assert page.url.endswith("?path=fiteq-authenticator&configuration=multi-region&machine=zec12&tps=8000")
+    assert page.url.endswith("?path=fiteq-authenticator&configuration=multi-region&machine=zec12&tps=7000")
 
     # Save it (POST /api/v1/estimates/ with the session and the CSRF token).
     page.get_by_label("Estimate name").fill("Bank A peak")
@@ -126,7 +126,7 @@ def test_size_fiteq_multi_region_on_zec12_and_run_a_curve_job(jobs_worker: Worke
     page.get_by_role("button", name="Size", exact=True).click()
     page.wait_for_selector("#err-tps:not([hidden])")
     assert page.locator("#f-tps").get_attribute("aria-invalid") == "true"
-    page.get_by_label("Target rate").fill("8000")
+    page.get_by_label("Target rate").fill("7000")
     page.get_by_role("button", name="Size", exact=True).click()
     page.wait_for_selector("#err-tps", state="hidden")
 
@@ -175,7 +175,7 @@ def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_ser
     page.wait_for_selector("#example-note")
     page.wait_for_selector("#chart-cpu .main-svg")
     example = {k: page.locator(f"#f-{k}").input_value() for k in ("path", "configuration", "machine", "tps")}
-    assert example["path"] == "fiteq-authenticator" and example["tps"] == "8000"
+    assert example["path"] == "fiteq-authenticator" and example["tps"] == "7000"
     api = page.request.get(f"{live_server.url}/api/v1/estimate", params=example).json()
     assert page.locator('[data-kpi="cps_required"]').inner_text() == str(api["cps_required"])
     # Used against installed on the sized model: the API's capacity block, CP MSU apart.
@@ -191,11 +191,11 @@ def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_ser
     page.wait_for_selector("#stale-banner:not([hidden])")
     assert save.is_disabled()
     # Back to the inputs of the answer on screen: it is current again.
-    page.get_by_label("Target rate").fill("8000")
+    page.get_by_label("Target rate").fill("7000")
     page.wait_for_selector("#stale-banner", state="hidden")
     assert save.is_enabled()
 
-    # Two CPs given for 8,000 TPS: overloaded, said in words, with a decision warning on the card.
+    # Two CPs given for 7,000 TPS: overloaded, said in words, with a decision warning on the card.
     page.locator("#optional-inputs summary").click()
     page.locator("#f-cps").fill("2")
     page.get_by_role("button", name="Size", exact=True).click()
@@ -226,7 +226,7 @@ def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_ser
 
     # A second estimate with the CPs sized, then compare: the question and the answer differ.
     page.locator("#f-cps").fill("")
-    page.get_by_label("Target rate").fill("8000")
+    page.get_by_label("Target rate").fill("7000")
     page.get_by_role("button", name="Size", exact=True).click()
     page.wait_for_selector("#result:not([hidden])")
     page.get_by_label("Estimate name").fill("sized")

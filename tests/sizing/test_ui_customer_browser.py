@@ -63,8 +63,8 @@ def test_prepared_for_is_typed_once_and_carried_by_every_pdf_link(page: Any, liv
 
     def saved() -> list[Any]:  # in a thread of its own: Playwright's loop runs in this one
         user = get_user_model().objects.get(username="presales")
-        inputs = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z16", "tps": 8000.0}
-        made = [estimate_create(user=user, inputs={**inputs, "tps": t}) for t in (8000.0, 4000.0)]
+        inputs = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z16", "tps": 7000.0}
+        made = [estimate_create(user=user, inputs={**inputs, "tps": t}) for t in (7000.0, 4000.0)]
         connections.close_all()
         return made
 

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(tra
 
 SCENARIOS = {
     "zCEE on z16": {"path": "zosconnect-cics", "configuration": "channel", "machine": "z16", "tps": "3000"},
-    "FiTeq on z17": {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z17", "tps": "8000"},
+    "FiTeq on z17": {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z17", "tps": "7000"},
     "CICS TS on z16 5xx": {
         "path": "cicsts-catalog",
         "configuration": "v5.3",
@@ -275,7 +275,7 @@ def test_the_workbench_minds_its_manners(live_server: Any, page: Any) -> None:  
         expect(page.locator("#err-tps")).to_have_text(sentence)
 
     # An empty TPS leaves no "Updated: 5 CPs" beside its error.
-    page.get_by_label("Target rate").fill("8000")
+    page.get_by_label("Target rate").fill("7000")
     page.get_by_role("button", name="Size", exact=True).click()
     page.wait_for_function("() => document.getElementById('size-status').textContent.startsWith('Updated')")
     page.get_by_label("Target rate").fill("")

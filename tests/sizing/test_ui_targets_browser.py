@@ -52,7 +52,7 @@ def test_model_picker_reaches_any_model_in_a_few_keystrokes(live_server: Any, pa
     assert "model=3931-510" in page.url
 
     # The answer on screen is the API's for the model.
-    example = {"path": "fiteq-authenticator", "configuration": "multi-region", "tps": 8000}
+    example = {"path": "fiteq-authenticator", "configuration": "multi-region", "tps": 7000}
     api = _api(page, live_server.url, **example, model="3931-510")
     assert page.locator('[data-kpi="cps_required"]').inner_text().startswith(("Overloaded", str(api["cps_required"])))
 
@@ -77,9 +77,9 @@ def test_model_picker_reaches_any_model_in_a_few_keystrokes(live_server: Any, pa
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#targets-panel").screenshot(path=str(ARTIFACTS / "other-machines.png"))
     # An edit clears them (they belong to the answer's inputs); "use" a fitting model.
-    page.get_by_label("Target rate").fill("7000")
+    page.get_by_label("Target rate").fill("6000")
     page.wait_for_selector("#fit-result table", state="detached")
-    page.get_by_label("Target rate").fill("8000")
+    page.get_by_label("Target rate").fill("7000")
     page.get_by_role("button", name="Size", exact=True).click()
     page.wait_for_function("() => document.getElementById('size-status').textContent.startsWith('Updated')")
     page.get_by_role("button", name="Which model fits?").click()
