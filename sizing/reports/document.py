@@ -335,7 +335,8 @@ def warning_reasons(warnings: Sequence[WarningText]) -> list[Flowable]:
     seen: set[str] = set()
     out: list[Flowable] = []
     for w in warnings:
-        if not w.details or w.details in seen:
+        # a reasoning that is the sentence itself (a does-not-fit's) was said with the warning
+        if not w.details or w.details in seen or " ".join(w.details.split()) == " ".join(w.sentence.split()):
             continue
         seen.add(w.details)
         out.append(para("\u2022 " + escape(w.details), styles().small))

@@ -129,7 +129,10 @@ def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, s
     cpu = presentation.cpu_per_tran_figure(o)
     evaluated = presentation.evaluated_note(o)  # does not fit: the model evaluated, not a quote
     alternative = presentation.alternative_text(o)
-    how = "sized to the ceiling, " + presentation.chosen_text(o)
+    # a configuration that does not carry the rate is evaluated, not sized: no "sized to the
+    # ceiling, fewest CPs, ... MSU installed" beside a count that is not quoted
+    quoted = o.feasibility.feasible is not False or o.cps_required is not None
+    how = "sized to the ceiling, " + presentation.chosen_text(o) if quoted else NOT_QUOTED
     rows = [
         (
             "CPs required",
@@ -222,6 +225,12 @@ def decisions_block(o: EstimateRecord | Mapping[str, Any]) -> list[Flowable]:
     return out
 
 
+#: The answer's pointer to the decisions, said once on page 1.
+DECISIONS_ABOVE = 'The decisions to sign for this answer are on page 1, under "Before you sign this".'
+#: The basis of a CP count that does not carry the rate.
+NOT_QUOTED = "none quoted: no configuration of this target carries the rate (page 1)"
+
+
 def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) -> list[Flowable]:
     o = e.record(software_limit_tps)
     s = styles()
@@ -231,8 +240,8 @@ def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) 
     fit = o.feasibility
     tps = e.question.tps
     if fit.feasible is False:
-        # Does not fit: no CPs or zIIPs are quoted; why, and the most the target carries, follow
-        # under "Before you sign this" (said once).
+        # Does not fit: no CPs or zIIPs are quoted; why, and the most the target carries, are said
+        # once, under "Before you sign this" on page 1.
         summary = f"At <b>{presentation.rate(tps)}</b> on {escape(e.machine_name)}: <b>does not fit</b>; no CPs or {eng}s are quoted."
     elif fit.feasible is None and fit.message:
         # No CPU figures, no CPU verdict (issue 32 item 4): the reason and what is known.
@@ -245,7 +254,9 @@ def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) 
             + f", {num(o.mips)} MIPS, {num(o.msu)} MSU."
         )
     out.append(para(summary))
-    out += decisions_block(o)
+    if presentation.warnings_by_level(o)["decisions"]:
+        # said once, on page 1 (summary_section); a pointer here, not the same sentences again
+        out.append(para(DECISIONS_ABOVE))
     if e.private_data:
         out.append(
             para("<b>Calibrated with the customer's own measurements</b> (private data), not published benchmarks.")
@@ -788,7 +799,7 @@ def estimate_story(
     costs = presentation.cost_rows(record)
     story += [*heading("Cost from your price book"), key_values(costs)] if costs else []
     warnings = presentation.warnings(record, names=names)
-    # the decisions are said once, under "Before you sign this" in the answer
+    # the decisions are said once, under "Before you sign this" on page 1
     rest = [w for w in warnings if w.level != "decision"]
     # "No warnings." under a decision said above read as a contradiction (no CPU data)
     empty = NONE_BESIDES_DECISIONS if len(rest) < len(warnings) else "No warnings."

@@ -148,6 +148,34 @@ def test_cicsts_report_prints_the_response_floor_as_a_lower_bound(api: Any) -> N
     assert "3931-502 (setting 500)" in _flowing(pdf)
 
 
+def test_a_does_not_fit_report_says_its_decisions_once_and_quotes_no_cps(api: Any) -> None:
+    """FiTeq at 60,000 TPS on a z10 (the page corpus's does-not-fit): each decision sentence once
+    (page 1, "Before you sign this"; the answer points there), and the CP count's basis says none
+    is quoted rather than how an unquoted count was sized."""
+    from sizing import presentation
+    from sizing.records import EstimateRecord
+    from sizing.reports.estimate import DECISIONS_ABOVE, NOT_QUOTED
+
+    question = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z10", "tps": 60000}
+    body = _create(api, {**question, "name": "Peak on the z10"})
+    stored = Estimate.objects.get(pk=body["id"])
+    o = stored.outputs
+    assert o["feasibility"]["feasible"] is False and o["cps_required"] is None
+    pdf = _pdf(api, f"/api/v1/estimates/{body['id']}/report.pdf")
+    words, flowing = _words(pdf), _flowing(pdf)
+    _common(words, flowing)
+    record = EstimateRecord.from_dict({"inputs": stored.inputs, **o})
+    decisions = presentation.warnings_by_level(record)["decisions"]
+    assert decisions
+    for w in decisions:
+        assert flowing.count(" ".join(w.sentence.split())) == 1, w.sentence
+    # the heading once (page 1); the answer's pointer names it
+    assert DECISIONS_ABOVE in flowing
+    assert flowing.count("Before you sign this") == flowing.count('under "Before you sign this"') + 1
+    table = _answer_table(words)
+    assert NOT_QUOTED in table and "sized to the ceiling" not in table
+
+
 def test_comparison_report_says_the_three_answers_in_the_single_reports_words(api: Any) -> None:
     ids = [
         _create(api, {**p, "name": n})["id"] for n, p in (("a", ZCEE_FEWEST_CPS), ("b", FITEQ_Z16), ("c", CICSTS_5XX))
