@@ -91,21 +91,24 @@ def test_within_the_check_interval_an_estimate_reads_no_reference_data(api: Any)
     assert _tables(queries) == ["authtoken_token", "sizing_pricebook"]
 
 
-def test_post_estimate_runs_six_queries_token_lock_quota_version_price_book_insert(api: Any) -> None:
+def test_post_estimate_runs_seven_queries_token_quota_version_price_book_lock_quota_insert(api: Any) -> None:
     api.post("/api/v1/estimates/", {**FITEQ, "tps": 1000}, format="json")
     with CaptureQueriesContext(connection) as queries:
         response = api.post("/api/v1/estimates/", {**FITEQ, "tps": 3000}, format="json")
     assert response.status_code == 201
-    # the quota's count of saved estimates (issue 31) comes before the answer, under the lock on
-    # the user's row that makes the count and the insert one step (sizing.services.quotas)
-    assert _tables(queries) == [
+    # the quota's early look (no lock: a user at the quota is refused before sizing), the answer
+    # (version, price book), then the lock on the user's row, the quota's look that holds and
+    # the insert, one short transaction (sizing.services.quotas)
+    assert _tables(queries)[:5] == [
         "authtoken_token",
-        "auth_user",
         "sizing_estimate",
         "sizing_referenceversion",
         "sizing_pricebook",
-        "sizing_estimate",
+        "auth_user",
     ]
+    assert _tables(queries)[5:] == ["sizing_estimate", "sizing_estimate"]
+    statements = [q["sql"] for q in queries.captured_queries if " FROM " in q["sql"] or " INTO " in q["sql"]]
+    assert statements[4].endswith("FOR UPDATE") and statements[-1].startswith("INSERT")
 
 
 def test_cached_answers_equal_the_engine_on_fresh_rows(api: Any) -> None:
