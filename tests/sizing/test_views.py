@@ -495,6 +495,11 @@ def test_workbench_opens_on_the_example_on_the_fastest_machine_rated(browser: An
         "tps": EXAMPLE_TPS,
     }
     assert 'id="example-note"' in response.content.decode()
+    # the note says the rate the form holds (it said 8,000 TPS after the example moved to 7,000)
+    from sizing import presentation
+
+    note = response.content.decode().split('id="example-note">', 1)[1].split("</p>", 1)[0]
+    assert f"at {presentation.rate(float(EXAMPLE_TPS))} on the fastest machine rated" in note
     # A link with inputs opens on those inputs, not on the example.
     asked = browser.get("/size/", {"path": "cicsts-catalog", "tps": "500"})
     assert asked.context["example"] is False and asked.context["initial"]["path"] == "cicsts-catalog"
