@@ -19,7 +19,6 @@ from sizing.records import (
     JobParams,
     JobResult,
     MixHeadroomRecord,
-    batch_rows,
 )
 from sizing.reports.document import (
     DASH,
@@ -369,16 +368,16 @@ def mix_section(result: JobResult, names: presentation.ProductNames = presentati
 
 
 def batch_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
-    rows = batch_rows(result)
     chart = presentation.batch_chart(result)  # the job's page draws the same (display.chart)
-    plot = Plot(
-        chart.x_title, chart.y_title, [Series(chart.y_title, [r.row for r in rows], chart.values, markers=True)]
+    # a bar a scenario, labelled as on the page (a line through row numbers read as a trend)
+    bars = Bars(
+        chart.labels, [(chart.y_title, [v or 0.0 for v in chart.values], PALETTE[0])], chart.y_title, chart.x_title
     )
     out: Section = [
         *heading("Summary"),
         para(presentation.batch_summary(result.rows, result.counts, result.succeeded, result.failed)),
         *heading("Charts"),
-        figure(draw_plot(plot, height=160), chart.caption),
+        figure(draw_bars(bars, height=170), chart.caption),
         *heading("Scenarios"),
     ]
     table = presentation.batch_table(result, names)  # the job's page shows the same (display.table)

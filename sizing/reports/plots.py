@@ -357,7 +357,10 @@ def draw_bars(bars: Bars, *, width: float = FRAME_WIDTH, height: float = 190.0) 
                 d.add(_bar(cx - bar_w / 2, sy(base), bar_w, sy(base + v) - sy(base), color))
             base += v
         if n <= 24 or i % math.ceil(n / 24) == 0:
-            d.add(String(cx, bottom - 10, cat[:28], fontName=FONT, fontSize=6.2, fillColor=MUTED, textAnchor="middle"))
+            # at most what its slot holds (about 3.3 pt a character at 6.2 pt), cut with an ellipsis
+            most = max(6, min(28, int(slot * math.ceil(n / 24) / 3.3)))
+            text = cat if len(cat) <= most else cat[: most - 1].rstrip() + "\u2026"
+            d.add(String(cx, bottom - 10, text, fontName=FONT, fontSize=6.2, fillColor=MUTED, textAnchor="middle"))
     placed: list[tuple[str, float]] = []
     shown = [g for g in bars.guides if 0 <= g.value <= y1]
     for g in shown:
