@@ -88,7 +88,7 @@ def workbench(request: HttpRequest) -> HttpResponse:
             "initial": initial,
             "example": example and bool(initial),
             # the note says the example's own rate (the form holds it)
-            "example_rate": presentation.rate(float(initial["tps"])) if example and initial else "",
+            "example_rate": presentation.rate(float(catalogue.EXAMPLE_TPS)) if example and initial else "",
             "generations": list(dict.fromkeys(m["generation"] for m in machine_settings().values())),
             "reopened_job": reopened,
             "recent_jobs": list(jobs.only("id", "kind", "status", "created_at")[:8]),
