@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 OVERLOADED = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z16", "cps": 2, "tps": 3000}
 #: FiTeq past its software station on a z10: FiTeq publishes response times, but none holds here.
 DNF_Z10 = {"path": "fiteq-authenticator", "configuration": "multi-region", "machine": "z10", "tps": 60000}
-FITS = {**DNF_Z10, "machine": "z17", "tps": 8000}
+FITS = {**DNF_Z10, "machine": "z17", "tps": 7000}  # within the software station's ceiling
 LOWER_BOUND = {"path": "zosconnect-cics", "configuration": "channel", "machine": "z13", "tps": 800}
 
 

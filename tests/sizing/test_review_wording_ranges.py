@@ -17,6 +17,7 @@ from sizing.records import EstimateRecord, JobResult
 from sizing.reports.estimate import NO_CPU_CHARTS
 from sizing.selectors.report_basis import point_row, report_basis
 from tests.sizing.test_reports import _create, _pdf, _stored_job, pdf_text
+from tests.sizing.test_review_wording import _chart_data as _answer
 
 pytestmark = pytest.mark.django_db
 
@@ -33,13 +34,6 @@ NO_CPU = {"path": "hostbridge-http", "configuration": "default-tcpip", "machine"
 
 def _words(pdf: bytes) -> str:
     return " ".join(" ".join(pdf_text(pdf, layout=True)).split())
-
-
-def _answer(client: Any, user: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    client.force_login(user)
-    response = client.get("/ui/chart-data", inputs)
-    assert response.status_code == 200, response.content[:300]
-    return dict(response.json())
 
 
 def test_a_software_bound_saturation_range_claims_no_95_percent(client: Any, user: Any) -> None:
