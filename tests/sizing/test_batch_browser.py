@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.celery_worker import Worker
-from tests.sizing.test_ui_browser import ARTIFACTS, page  # noqa: F401 (the logged-in page fixture)
+from tests.sizing.test_ui_browser import ARTIFACTS, at_width, page  # noqa: F401 (the logged-in page fixture)
 
 pytestmark = [
     pytest.mark.browser,
@@ -63,15 +63,13 @@ def test_the_batch_summary_bars_and_table_say_each_rows_status(
     assert shown == {"columns": expected.columns, "numeric": expected.numeric, "rows": expected.rows}
     assert page.locator(".job-table-note").count() == 0  # every row shown: no note
     ARTIFACTS.mkdir(exist_ok=True)
-    page.set_viewport_size({"width": 1440, "height": 900})
+    at_width(page, 1440, 900)
     page.locator("#job-result").scroll_into_view_if_needed()
-    page.wait_for_timeout(300)  # Plotly's resize
     page.locator("#job-result").screenshot(path=str(ARTIFACTS / "batch-table-1440.png"))
     page.screenshot(path=str(ARTIFACTS / "batch-page-1440.png"), full_page=True)
 
     # A phone: the page is never wider than the screen; the table scrolls inside its box.
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(300)
+    at_width(page, 390, 844)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     box = page.locator("#job-table")
     assert box.evaluate(SCROLLS_SIDEWAYS), "the table neither fits nor scrolls inside its box"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.sizing.test_ui_browser import page  # noqa: F401 (the logged-in page fixture)
+from tests.sizing.test_ui_browser import at_width, page  # noqa: F401 (the logged-in page fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -84,8 +84,7 @@ def test_a_machine_by_hand_placed_drawn_and_downloaded(page: Any, live_server: A
     ARTIFACTS.mkdir(exist_ok=True)
     pg.set_viewport_size({"width": 1440, "height": 900})
     pg.screenshot(path=str(ARTIFACTS / "cecs-1440.png"), full_page=True)
-    pg.set_viewport_size({"width": 390, "height": 844})
-    pg.wait_for_timeout(300)
+    at_width(pg, 390, 844)
     pg.screenshot(path=str(ARTIFACTS / "cecs-390.png"), full_page=True)
     width = pg.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, f"/cecs/ is {width} px wide at 390 px"
@@ -168,8 +167,7 @@ def test_a_workload_past_its_software_limit_is_the_reason_not_a_change(page: Any
     ARTIFACTS.mkdir(exist_ok=True)
     pg.set_viewport_size({"width": 1440, "height": 900})
     pg.screenshot(path=str(ARTIFACTS / "cecs-software-limit-1440.png"), full_page=True)
-    pg.set_viewport_size({"width": 390, "height": 844})
-    pg.wait_for_timeout(300)
+    at_width(pg, 390, 844)
     pg.screenshot(path=str(ARTIFACTS / "cecs-software-limit-390.png"), full_page=True)
     assert pg.evaluate("() => document.documentElement.scrollWidth") <= 390
     assert pg.errors == []

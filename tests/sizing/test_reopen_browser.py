@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.sizing.test_ui_browser import ARTIFACTS, page  # noqa: F401 (the signed-in page fixture)
+from tests.sizing.test_ui_browser import ARTIFACTS, at_width, page  # noqa: F401 (the signed-in page fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +32,7 @@ PLAN_WORKLOADS = [
 def _shots(pg: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     for width, height in ((1440, 900), (390, 844)):
-        pg.set_viewport_size({"width": width, "height": height})
+        at_width(pg, width, height)
         pg.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
         if width == 390:
             scroll = pg.evaluate("() => document.documentElement.scrollWidth")

@@ -35,6 +35,21 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
+#: True once every drawn chart is as wide as its box: Plotly redraws a chart at a new width a
+#: moment after the window's resize event (longer on a loaded machine), and until then the chart
+#: keeps its old width.
+CHARTS_AT_WIDTH = """() => [...document.querySelectorAll('.js-plotly-plot')].every((el) => {
+  const svg = el.querySelector('.main-svg');
+  return !svg || el.offsetParent === null || svg.getBoundingClientRect().width <= el.clientWidth + 1;
+})"""
+
+
+def at_width(pg: Any, width: int, height: int) -> None:
+    """The viewport set to width x height, and the charts redrawn at that width."""
+    pg.set_viewport_size({"width": width, "height": height})
+    pg.wait_for_function(CHARTS_AT_WIDTH, timeout=15_000)
+
+
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.worker,
