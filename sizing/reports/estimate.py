@@ -406,8 +406,8 @@ def response_plot(given: ResponseChart | Mapping[str, Any], target_label: str) -
 
 
 def lower_bound_target(chart: ResponseChart) -> list[Series]:
-    """The target's marker where only a lower bound is known: the answer's "≥" (its card's),
-    at or under the line of the time at the engines (drawn at the central cost)."""
+    """The target's marker where only a lower bound is known: the answer's "≥" (its card's), on
+    the line of that lower bound at every rate (:func:`sizing.services.charts.response_chart`)."""
     mark = None if chart.curve else chart.target_bound
     if mark is None:
         return []

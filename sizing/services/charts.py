@@ -27,6 +27,7 @@ from django.contrib.auth.models import User
 
 from models_lib import units
 from models_lib.answer import SizingResult
+from models_lib.answer_curves import response_lower_bound
 from models_lib.costmodel import DEFAULT_LEVEL, ConfigurationModel
 from models_lib.inputs import ConfigurationData, Point
 from sizing import presentation
@@ -283,14 +284,15 @@ def response_chart(
     if curve.response_ms is not None:
         chart["curve"] = {"tps": _series(curve.tps), "response_ms": _series(curve.response_ms)}
     # The time at the queues (CP service and queueing, the software station's wait, the specialty
-    # engines' residence): the quantity the answer's lower bound on the response time is (its
-    # card's "≥"), so the line and the card say the same thing at the target.
-    # Without a response-time curve the target's marker is the answer's own lower bound (the low
-    # end of the cost range), at or under the line drawn at the central cost.
+    # engines' residence), at the central cost: beside a response-time curve, the part of the
+    # model that queues. Where the answer has only a lower bound on the response time (its card's
+    # "≥": the time at the engines at the low end of the cost range, or the model's floor), the
+    # line is that bound at every rate, so the target's marker lies on it.
     low = _finite(rt.low) if rt.value is None else None
+    bound = curve.lower_bound_ms if low is None else response_lower_bound(answer, curve.tps)
     chart["lower_bound"] = {
         "tps": _series(curve.tps),
-        "response_ms": _series(curve.lower_bound_ms),
+        "response_ms": _series(bound),
         "target_bound": None if low is None else {"x": tps, "y": low},
     }
     if knee is not None and rm.has_response_data:

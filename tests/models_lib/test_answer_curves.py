@@ -15,6 +15,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from models_lib.answer import SizingResult
+from models_lib.answer_curves import response_lower_bound
 from models_lib.sizing import size
 from tests.models_lib import published as P
 from tests.models_lib.engine_data import Z10, Z13, Z17, table
@@ -53,6 +54,13 @@ def test_curves_at_the_answers_rate_give_the_answers_numbers(
     value = answer.response_time_ms.value
     if value is None:
         assert rt.response_ms is None or not math.isfinite(rt.response_ms[0])
+        # without published response times the answer's "at least" is the lower-bound line's
+        # value at its rate: the time at the engines at the low end of the cost range
+        low, want = response_lower_bound(answer, [t])[0], answer.response_time_ms.low
+        if want is None:
+            assert math.isnan(low)
+        else:
+            assert_allclose(low, want, rtol=1e-12)
     else:
         assert rt.response_ms is not None
         assert_allclose(rt.response_ms[0], value, rtol=1e-12)
