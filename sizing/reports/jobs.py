@@ -256,10 +256,13 @@ def _percentiles(low: Any, high: Any, digits: int = 0) -> str:
 
 def montecarlo_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
     cps = result.cps_required
-    hist = result.cps_histogram
+    # every CP count from the fewest to the most sampled, one no sample needed at 0 (a count left
+    # out read as if the bars were neighbours: 3, 4, 5, 7)
+    share = {h.cps: float(h.share or 0.0) for h in result.cps_histogram if h.cps is not None}
+    counts = list(range(min(share), max(share) + 1)) if share else []
     bars = Bars(
-        [str(h.cps) for h in hist],
-        [("share of samples", [float(h.share or 0.0) for h in hist], PALETTE[0])],
+        [str(c) for c in counts],
+        [("share of samples", [share.get(c, 0.0) for c in counts], PALETTE[0])],
         "Share of samples",
         "CPs required",
         y_percent=True,

@@ -70,3 +70,14 @@ def test_an_optimisers_report_counts_one_cp_in_the_singular(api: Any, user: Any)
     assert f"Cheapest mix 1 CP + {plural(best['ziips'], 'zIIP')}, cost" in text
     # nor in the basis: the projection's row and the engine's MP-effect note ("the 1 CPs and ...")
     assert "1 CPs" not in text and f"with {plural(best['cps'], 'CP')}: factor" in text
+
+
+def test_a_monte_carlo_chart_has_a_bar_for_every_cp_count_between_the_fewest_and_the_most(api: Any, user: Any) -> None:
+    # FiTeq at 7,000 TPS on a z16 (the PDF picture's job): a few samples need 7 CPs, none 6; the
+    # chart drew 3, 4, 5 and 7 side by side, as if 7 came after 5.
+    job = _stored_job(user, "montecarlo", {**FITEQ, "machine": "z16", "tps": 7000, "samples": 500, "seed": 3})
+    sampled = sorted(h["cps"] for h in job.result["cps_required"]["histogram"])
+    every = list(range(sampled[0], sampled[-1] + 1))
+    assert len(every) > len(sampled)  # a count between that no sample needed
+    drawn = " ".join(" ".join(pdf_text(_pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf"), raw=True)).split())
+    assert f" {' '.join(map(str, every))} CPs required" in drawn
