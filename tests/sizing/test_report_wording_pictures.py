@@ -81,3 +81,17 @@ def test_a_monte_carlo_chart_has_a_bar_for_every_cp_count_between_the_fewest_and
     assert len(every) > len(sampled)  # a count between that no sample needed
     drawn = " ".join(" ".join(pdf_text(_pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf"), raw=True)).split())
     assert f" {' '.join(map(str, every))} CPs required" in drawn
+
+
+def test_a_placements_chart_gives_the_guaranteed_share_in_engines(api: Any) -> None:
+    # the line of the LPAR's guaranteed share read "guaranteed share 7.00", a number without its unit
+    from sizing.api.cec_views import EXAMPLE
+
+    cec = api.post("/api/v1/cecs/", EXAMPLE, format="json").json()
+    body = {"lpar": "PROD", "workloads": [{"path": "zosconnect-cics", "configuration": "channel", "tps": 2000}]}
+    placed = api.post(f"{cec['url']}place/", body, format="json").json()
+    response = api.post(f"{cec['url'].rstrip('/')}/place.pdf", body, format="json")
+    assert response.status_code == 200 and response.content.startswith(b"%PDF-")
+    text = _flowing(bytes(response.content))
+    for pool in placed["pools"]:
+        assert f"guaranteed share {pool['share']:,.2f} {pool['engine']}s" in text
