@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
 
-.PHONY: run serve install install-dev migrate load user token worker test services browser test-tools calc lint typecheck check bench loadtest plotly-bundle screenshot clean
+.PHONY: run serve install install-dev migrate load user token worker test services browser test-tools calc lint typecheck check bench loadtest plotly-bundle screenshot pdf-pictures clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -111,9 +111,14 @@ loadtest: install-dev services
 plotly-bundle: install
 	$(PY) frontend/plotly_bundle.py
 
-## screenshot: docs/workbench.png (the README's picture) and every page at 1440 and 390 px in docs/pictures/ (headless Chromium)
-screenshot: install-dev browser
+## screenshot: docs/workbench.png (the README's picture), every page at 1440 and 390 px (headless
+## Chromium) and a page of every PDF report (poppler's pdftoppm, from test-tools) in docs/pictures/
+screenshot: install-dev browser test-tools
 	$(PY) frontend/screenshot.py
+
+## pdf-pictures: the PDF reports' pictures alone (docs/pictures/*-pdf-*.png), as `make screenshot` draws them
+pdf-pictures: install-dev test-tools
+	$(PY) frontend/pdf_pictures.py
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -704,7 +704,8 @@ def warnings(
         if sentence in seen:
             continue
         seen.add(sentence)
-        details = _sentence_case(customer_wording(plain_reference(message)))
+        # the engine's reasoning names the generation's engine ("zIIP/zAAP" in some of it)
+        details = _sentence_case(customer_wording(plain_reference(message))).replace("zIIP/zAAP", eng)
         given = w.level  # the engine's level for this answer; the code's default otherwise
         level: Level = given if given in LEVEL_ORDER else level_of(code)
         out.append(WarningText(code, level, sentence, details))
@@ -1150,9 +1151,15 @@ def _batch_decisions(r: BatchRow) -> str:
 
 
 #: A batch row with no quote (it does not fit) shows, as the estimate's page and PDF do, the
-#: model, MIPS and MSU of the CP count the engine evaluated, each cell marked (:data:`NOT_QUOTED`:
-#: the model that it was evaluated; the numbers, in narrow columns, that they are not quoted).
-_QUOTE_COLUMNS = {"capacity_model": f"evaluated, {NOT_QUOTED}", "mips": NOT_QUOTED, "msu": NOT_QUOTED}
+#: model, MIPS and MSU of the CP count the engine evaluated, each cell marked with
+#: :data:`NOT_QUOTED_MARK` (a word in each of these narrow columns wrapped a row onto three
+#: lines) and :data:`NOT_QUOTED_NOTE`, once under the table, saying what the mark means.
+_QUOTE_COLUMNS = frozenset({"capacity_model", "mips", "msu"})
+NOT_QUOTED_MARK = "*"
+NOT_QUOTED_NOTE = (
+    f"{NOT_QUOTED_MARK} Evaluated, {NOT_QUOTED}: the model, MIPS and MSU of the CPs evaluated for a scenario"
+    " that does not fit."
+)
 
 
 def _batch_cell(r: BatchRow, col: str, present: frozenset[str], names: ProductNames) -> str:
@@ -1165,18 +1172,23 @@ def _batch_cell(r: BatchRow, col: str, present: frozenset[str], names: ProductNa
     if col == "warning_codes":
         return _batch_decisions(r)
     text = job_cell(col, r.cells.get(col)) if col in present else DASH
-    if col in _QUOTE_COLUMNS and r.cps_required is None and text != DASH:
-        return f"{text} ({_QUOTE_COLUMNS[col]})"
+    if col in _QUOTE_COLUMNS and _not_quoted(r, text):
+        return f"{text}{NOT_QUOTED_MARK}"
     return text
+
+
+def _not_quoted(r: BatchRow, text: str) -> bool:
+    return r.cps_required is None and text != DASH
 
 
 def batch_table(result: JobResult, names: ProductNames | None = None, limit: int | None = None) -> TableText:
     """A batch's scenarios as the job's page and its PDF print them (:data:`BATCH_COLUMNS`): each
     row by its number and, where any row has one, its name (:func:`batch_label`); the workload and
     machine by their names, numbers in :func:`job_cell`'s formats, the specialty engine the rows'
-    generations name, a figure of a row with no quote marked :data:`NOT_QUOTED`, and in the last
-    column the row's status (unless sized) with its error or its decision warnings; the first
-    ``limit`` rows (all by default), with :func:`rows_shown` as its note."""
+    generations name, a figure of a row with no quote marked :data:`NOT_QUOTED_MARK`, and in the
+    last column the row's status (unless sized) with its error or its decision warnings; the first
+    ``limit`` rows (all by default), with :func:`rows_shown` and, where a row is marked,
+    :data:`NOT_QUOTED_NOTE` as its note."""
     names = names or NO_NAMES
     present = frozenset(result.table_columns)
     rows = batch_rows(result)
@@ -1185,11 +1197,12 @@ def batch_table(result: JobResult, names: ProductNames | None = None, limit: int
     headers = {"row": "Scenario" if named else job_column("row"), "path": "Path / configuration"}
     numeric = job_numeric(BATCH_COLUMNS)
     shown = rows[:limit]
+    marked = any(_not_quoted(r, job_cell(c, r.cells.get(c))) for r in shown for c in _QUOTE_COLUMNS if c in present)
     return TableText(
         columns=[headers.get(c) or job_column(c, engine) for c in BATCH_COLUMNS],
         numeric=[n and not (named and c == "row") for c, n in zip(BATCH_COLUMNS, numeric, strict=True)],
         rows=[[_batch_cell(r, c, present, names) for c in BATCH_COLUMNS] for r in shown],
-        note=rows_shown(len(shown), len(rows)),
+        note=" ".join(filter(None, (rows_shown(len(shown), len(rows)), NOT_QUOTED_NOTE if marked else ""))),
     )
 
 
@@ -1388,6 +1401,10 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
 #: The engine's wording of an assumption, and how a customer reads it.
 _CUSTOMER_WORDING = (
     (
+        "0 % eligible assumed (all work on general-purpose CPs)",
+        "none of the work is assumed eligible (all of it on CPs)",
+    ),
+    (
         "(unconfirmed: no IBM technical guide or announcement found states it for this generation)",
         "(assumed: the IBM technical guides and announcements consulted do not state it for this "
         "generation; confirm it with IBM before signing)",
@@ -1450,7 +1467,15 @@ def customer_wording(text: str) -> str:
     text = _QUOTED_PART.sub(lambda m: " + ".join(COMPONENT_WORDS[p] for p in m.group(1).split("+")), text)
     text = _FITTED_PART.sub(lambda m: f"{m.group(1)} ({COMPONENT_WORDS[m.group(2)]})", text)
     text = _NAMED_PART.sub(lambda m: f"{m.group(1)} {COMPONENT_WORDS[m.group(2)]} {m.group(3)}", text)
+    text = _BARE_MIPS.sub(lambda m: f"{float(m.group(1)):,.1f} MIPS", text)
+    text = _ONE_ENGINES.sub(r"\1 \2", text)
     return _PARAMETER_NAME.sub(lambda m: _PARAMETER_WORDS[m.group(1)], text)
+
+
+#: A rating the engine writes without separators ("1217.9 MIPS per CP" in a projection's basis).
+_BARE_MIPS = re.compile(r"(?<![\d,.])(\d{4,}\.\d) MIPS")
+#: One engine the engine's text counts in the plural ("the 1 CPs and 2 zIIPs are rated ...").
+_ONE_ENGINES = re.compile(r"(?<![\d,.])(1) (CP|zIIP|zAAP)s\b")
 
 
 # -- who a report is prepared for and by -------------------------------------------------------

@@ -89,7 +89,7 @@ def chart(answer: dict[str, Any], p: dict[str, Any]) -> Flowable:
     """One pool of the LPAR: busy today, and with the added work, against its share and the ceiling."""
     stacks = [("Busy today", [p["today"], p["today"]], PALETTE[0]), ("Added demand", [0.0, p["added"]], PALETTE[1])]
     guides = [
-        Guide("y", p["share"], f"guaranteed share {num(p['share'], 2)}", CAPACITY),
+        Guide("y", p["share"], f"guaranteed share {num(p['share'], 2)} {p['engine']}s", CAPACITY),
         Guide("y", p["ceiling"] * p["share"], f"{pct(p['ceiling'])} of the share", TARGET),
     ]
     drawing = draw_bars(

@@ -537,8 +537,8 @@ def model_rows(o: BasisRecord | EstimateRecord | Mapping[str, Any], basis: Repor
         rows.append(
             (
                 "LSPR projection",
-                f"{p.from_machine_type} with {p.from_cps} CPs -> {p.to_machine_type} with "
-                f"{p.to_cps} CPs: factor {num(p.factor, 4)} (specialty engines "
+                f"{p.from_machine_type} with {presentation.plural(p.from_cps, 'CP')} to {p.to_machine_type} with "
+                f"{presentation.plural(p.to_cps, 'CP')}: factor {num(p.factor, 4)} (specialty engines "
                 f"{num(p.specialty_factor, 4)}), capacity setting {p.capacity_setting}",
             )
         )
@@ -667,10 +667,11 @@ def summary_section(e: EstimateSubject, chart_data: ChartData | Mapping[str, Any
     answer = answer_sentence(record)
     out.append(para(f"<b>The answer.</b> {escape(answer)}"))
     if cap is not None and cap.model and fit.feasible is not False and record.cps_required is not None:
+        ziips = presentation.plural(record.ziips_required, eng) if record.ziips_required else f"no {eng}s"
         out.append(
             para(
                 f"<b>Recommended configuration.</b> {escape(cap.model)} (capacity setting "
-                f"{escape(cap.capacity_setting)}) with {presentation.plural(record.ziips_required, eng)}."
+                f"{escape(cap.capacity_setting)}) with {ziips}."
             )
         )
     out += decisions_block(record)

@@ -248,12 +248,21 @@ def closed_section(result: JobResult, names: presentation.ProductNames = present
     ]
 
 
+def _percentiles(low: Any, high: Any, digits: int = 0) -> str:
+    """ "5th to 95th percentile 4\u20135", or one figure where both print the same ("0", not "0\u20130")."""
+    lo, hi = num(low, digits), num(high, digits)
+    return f"5th to 95th percentile {lo}" if lo == hi else f"5th to 95th percentile {lo}\u2013{hi}"
+
+
 def montecarlo_section(result: JobResult, names: presentation.ProductNames = presentation.NO_NAMES) -> Section:
     cps = result.cps_required
-    hist = result.cps_histogram
+    # every CP count from the fewest to the most sampled, one no sample needed at 0 (a count left
+    # out read as if the bars were neighbours: 3, 4, 5, 7)
+    share = {h.cps: float(h.share or 0.0) for h in result.cps_histogram if h.cps is not None}
+    counts = list(range(min(share), max(share) + 1)) if share else []
     bars = Bars(
-        [str(h.cps) for h in hist],
-        [("share of samples", [float(h.share or 0.0) for h in hist], PALETTE[0])],
+        [str(c) for c in counts],
+        [("share of samples", [share.get(c, 0.0) for c in counts], PALETTE[0])],
         "Share of samples",
         "CPs required",
         y_percent=True,
@@ -264,23 +273,23 @@ def montecarlo_section(result: JobResult, names: presentation.ProductNames = pre
         ("Samples", f"{num(result.samples)} (seed {cell(result.seed)}) at {presentation.rate(result.tps)}"),
         (
             "CPs required",
-            f"median {num(cps.p50)}, 5th to 95th percentile {num(cps.p5)}\u2013{num(cps.p95)}, central {num(cps.central)}",
+            f"median {num(cps.p50)}, {_percentiles(cps.p5, cps.p95)}, central {num(cps.central)}",
         ),
         (
             f"{result.specialty_engine}s required",
-            f"median {num(ziips.p50)}, 5th to 95th percentile {num(ziips.p5)}\u2013{num(ziips.p95)}",
+            f"median {num(ziips.p50)}, {_percentiles(ziips.p5, ziips.p95)}",
         ),
         (
             "Within the ceiling",
-            f"P = {pct(result.p_within_ceiling, 1)} at {num(result.evaluated_at_cps)} CPs",
+            f"{pct(result.p_within_ceiling, 1)} of the samples at {presentation.plural(result.evaluated_at_cps, 'CP')}",
         ),
         (
             "Response time",
-            f"median {num(rt.p50, 2)} ms, 5th to 95th percentile {num(rt.p5, 2)}\u2013{num(rt.p95, 2)} ms",
+            f"median {num(rt.p50, 2)} ms, {_percentiles(rt.p5, rt.p95, 2)} ms",
         ),
         (
             "Meets the goal",
-            f"P = {pct(result.p_meets_sla, 1)}" if result.p_meets_sla is not None else DASH,
+            f"{pct(result.p_meets_sla, 1)} of the samples" if result.p_meets_sla is not None else DASH,
         ),
     ]
     return [
@@ -304,7 +313,9 @@ def optimize_section(result: JobResult, names: presentation.ProductNames = prese
     rows = [
         (
             "Cheapest mix",
-            f"{best.cps} CPs + {best.ziips} {eng}s, cost {num(best.cost, 2)}" if best else "No mix carries the target.",
+            f"{presentation.plural(best.cps, 'CP')} + {presentation.plural(best.ziips, eng)}, cost {num(best.cost, 2)}"
+            if best
+            else "No mix carries the target.",
         ),
         (
             "Utilisation",
@@ -345,7 +356,7 @@ def mix_section(result: JobResult, names: presentation.ProductNames = presentati
     rows = [
         (
             "LPAR",
-            f"{result.cps} CPs{' (sized)' if result.cps_sized else ''}, {result.ziips} {eng}s"
+            f"{presentation.plural(result.cps, 'CP')}{' (sized)' if result.cps_sized else ''}, {presentation.plural(result.ziips, eng)}"
             f"{' (sized)' if result.ziips_sized else ''} on {names.machine(result.machine)}",
         ),
         (
@@ -390,6 +401,8 @@ def batch_section(result: JobResult, names: presentation.ProductNames = presenta
             compact=True,
         )
     )
+    if table.note:  # what a row's mark means (the model, MIPS and MSU of a row that does not fit)
+        out.append(para(table.note, styles().small))
     out.append(para("Every column of every row, each warning's text included, is in the job's CSV.", styles().small))
     return out
 

@@ -41,6 +41,15 @@ def _period_text(result: PlanResult, p: int | None, none: str = "lasts the horiz
     return str(result.periods[p - 1].label).lower()
 
 
+def _run_out_range(result: PlanResult, earliest: int | None, latest: int | None) -> str:
+    """When a candidate runs out at the ends of the engine's cost range, in words: "year 1 to
+    beyond the horizon", "year 2", "lasts the horizon" (no "beyond .. beyond")."""
+    low, high = _period_text(result, earliest, ""), _period_text(result, latest, "")
+    if not low:
+        return _period_text(result, None)
+    return low if low == high else f"{low} to {high or 'beyond the horizon'}"
+
+
 def _growth(w: PlanWorkload, period: str) -> str:
     if w.growth_tps is not None:
         return f"{presentation.rate(w.growth_tps)} a {period}"
@@ -94,7 +103,7 @@ def recommendation_section(result: PlanResult) -> list[Flowable]:
                 c.label,
                 installed,
                 _period_text(result, c.runs_out),
-                f"{_period_text(result, c.runs_out_earliest, 'beyond')} .. {_period_text(result, c.runs_out_latest, 'beyond')}",
+                _run_out_range(result, c.runs_out_earliest, c.runs_out_latest),
             )
         )
     out.append(
@@ -134,7 +143,12 @@ def chart(
     ]
     if last.ziips:
         guides.append(
-            Guide("y", last.cps + last.ziips, f"{last.cps} CPs + {last.ziips} {candidate.specialty}s", CAPACITY)
+            Guide(
+                "y",
+                last.cps + last.ziips,
+                f"{presentation.plural(last.cps, 'CP')} + {presentation.plural(last.ziips, candidate.specialty)}",
+                CAPACITY,
+            )
         )
     categories = [
         f"{q.label.replace('Year ', 'Y').replace('Quarter ', 'Q')}{'' if p.holds else ' (out)'}"

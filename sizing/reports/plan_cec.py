@@ -40,18 +40,18 @@ def _when(run: RunOut, labels: Sequence[str]) -> str:
 
 
 def _edge(period: int | None, labels: Sequence[str]) -> str:
-    return "beyond" if period is None else labels[period - 1].lower()
+    return "beyond the horizon" if period is None else labels[period - 1].lower()
 
 
 def run_out_lines(m: MachineCandidate, labels: Sequence[str]) -> list[str]:
-    """One sentence per LPAR and the CEC: ``PROD: year 3 (CPs), year 2 .. beyond at the cost
+    """One sentence per LPAR and the CEC: ``PROD: year 3 (CPs); year 2 to beyond the horizon over the cost
     range's ends.``"""
     out = []
     for run in m.run_outs:
         who = run.name if run.name is not None else "The CEC"
         text = f"{who}: {_when(run, labels)}"
         if (run.earliest, run.latest) != (run.period, run.period):
-            text += f"; {_edge(run.earliest, labels)} .. {_edge(run.latest, labels)} over the cost range"
+            text += f"; {_edge(run.earliest, labels)} to {_edge(run.latest, labels)} over the cost range"
         out.append(text + ".")
     return out
 

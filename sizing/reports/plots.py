@@ -329,6 +329,34 @@ class Bars:
     y_percent: bool = False
 
 
+def category_lines(text: str, room: float, size: float = 6.2) -> list[str]:
+    """A bar's label on at most two lines of ``room`` points each (words kept whole where they
+    fit; a status in brackets on the second where it fits there), the second cut with an ellipsis where the label is longer: labels never run into their
+    neighbours' (a cut by character count did, at six scenarios of a batch)."""
+
+    def fits(t: str) -> bool:
+        return stringWidth(t, FONT, size) <= room
+
+    head, paren, tail = text.partition(" (")
+    if paren and fits(head) and fits(f"({tail}") and not fits(text):  # a status on a line of its own
+        return [head, f"({tail}"]
+    lines: list[str] = []
+    for word in text.split():
+        if lines and fits(f"{lines[-1]} {word}"):
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    out = []
+    for line in lines:
+        cut = line
+        while not fits(cut if cut == line else cut + "\u2026") and len(cut) > 1:
+            cut = cut[:-1].rstrip()
+        out.append(cut if cut == line else cut + "\u2026")
+    return out
+
+
 def draw_bars(bars: Bars, *, width: float = FRAME_WIDTH, height: float = 190.0) -> Drawing:
     """Stacked vertical bars with a legend and horizontal guides."""
     d = Drawing(width, height, initialFontName=FONT)
@@ -357,10 +385,18 @@ def draw_bars(bars: Bars, *, width: float = FRAME_WIDTH, height: float = 190.0) 
                 d.add(_bar(cx - bar_w / 2, sy(base), bar_w, sy(base + v) - sy(base), color))
             base += v
         if n <= 24 or i % math.ceil(n / 24) == 0:
-            # at most what its slot holds (about 3.3 pt a character at 6.2 pt), cut with an ellipsis
-            most = max(6, min(28, int(slot * math.ceil(n / 24) / 3.3)))
-            text = cat if len(cat) <= most else cat[: most - 1].rstrip() + "\u2026"
-            d.add(String(cx, bottom - 10, text, fontName=FONT, fontSize=6.2, fillColor=MUTED, textAnchor="middle"))
+            for k, text in enumerate(category_lines(cat, slot * math.ceil(n / 24) - 4)):
+                d.add(
+                    String(
+                        cx,
+                        bottom - 10 - 7.5 * k,
+                        text,
+                        fontName=FONT,
+                        fontSize=6.2,
+                        fillColor=MUTED,
+                        textAnchor="middle",
+                    )
+                )
     placed: list[tuple[str, float]] = []
     shown = [g for g in bars.guides if 0 <= g.value <= y1]
     for g in shown:

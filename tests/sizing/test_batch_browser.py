@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from sizing.presentation import NOT_QUOTED_NOTE
 from tests.celery_worker import Worker
 from tests.sizing.test_ui_browser import ARTIFACTS, at_width, page  # noqa: F401 (the logged-in page fixture)
 
@@ -61,7 +62,10 @@ def test_the_batch_summary_bars_and_table_say_each_rows_status(
     page.locator("#job-result summary", has_text="Result table").click()
     shown = page.evaluate(TABLE_TEXT)
     assert shown == {"columns": expected.columns, "numeric": expected.numeric, "rows": expected.rows}
-    assert page.locator(".job-table-note").count() == 0  # every row shown: no note
+    # every row is shown; the note under the table says once what the z10 row's marked model,
+    # MIPS and MSU are (evaluated, not quoted), in the PDF's words
+    assert expected.note == NOT_QUOTED_NOTE
+    assert page.locator(".job-table-note").all_inner_texts() == [expected.note]
     ARTIFACTS.mkdir(exist_ok=True)
     at_width(page, 1440, 900)
     page.locator("#job-result").scroll_into_view_if_needed()

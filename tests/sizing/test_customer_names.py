@@ -52,7 +52,7 @@ def test_a_mix_on_a_zec12_names_the_machine_and_its_zaaps(api: Any, user: Any) -
     words = report_words(api, f"/api/v1/jobs/{job.pk}/report.pdf")
     summary = words.split("Result table", 1)[0]  # the result table is the CSV's, slugs and all
     machine = Machine.objects.get(slug="zec12").name
-    assert f"{job.result['ziips']} zAAPs" in summary and f"on {machine}" in summary
+    assert f"{presentation.plural(job.result['ziips'], 'zAAP')}" in summary and f"on {machine}" in summary
     assert "zIIP" not in summary and " on zec12" not in summary
     combined = presentation.mix_combined(
         job.result["combined"]["tps"], job.result["combined"]["gcp_utilization"], job.result["ziips"],

@@ -292,6 +292,21 @@ def test_the_pdf_states_the_recommendation(api: Any, answered: dict[str, Any], t
     notes = {n["code"] for basis in answered["result"]["candidates"][0]["basis"] for n in basis}
     assert "bounds-only" in notes and "cics-only" not in notes
     assert all(code in flat for code in notes)
+    # each candidate's run-out over the engine's cost range in words (it printed "year 1 .. beyond"
+    # and "beyond .. beyond"): the periods' labels, "beyond the horizon" past the last
+    labels = [str(p["label"]).lower() for p in answered["result"]["periods"]]
+    assert " .. " not in flat
+    for c in answered["result"]["candidates"]:
+        low, high = (c["runs_out_range"].get(k) for k in ("earliest", "latest"))
+        if low is None:
+            words = "lasts the horizon"
+        else:
+            words = (
+                labels[low - 1]
+                if low == high
+                else f"{labels[low - 1]} to {labels[high - 1] if high else 'beyond the horizon'}"
+            )
+        assert words in flat, (c["label"], words)
 
 
 def _json_schema(node: Any) -> Any:

@@ -5,6 +5,7 @@ job's own answer, printed with the digits the report gives it.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -366,7 +367,9 @@ def test_a_batchs_page_shows_the_scenarios_table_its_pdf_prints_for_rows_of_ever
         BATCH_COLUMNS,
         BATCH_STATUS_WORDS,
         DASH,
-        NOT_QUOTED,
+        NOT_QUOTED_MARK,
+        NOT_QUOTED_NOTE,
+        batch_chart,
         batch_label,
         batch_table,
         job_cell,
@@ -386,7 +389,9 @@ def test_a_batchs_page_shows_the_scenarios_table_its_pdf_prints_for_rows_of_ever
         "total_rows": 4,
         "note": table.note,
     }
-    assert table.note == ""  # every row is shown: nothing to say under the table
+    # every row is shown; under the table, once, what the marked figures of the row that does
+    # not fit are (a word in each narrow cell wrapped the row onto three lines)
+    assert table.note == NOT_QUOTED_NOTE
     rows = batch_rows(result)
     assert sorted(str(r.status) for r in rows) == sorted(BATCH_STATUS_WORDS)  # one row of each status
     names = product_names(user)
@@ -397,14 +402,15 @@ def test_a_batchs_page_shows_the_scenarios_table_its_pdf_prints_for_rows_of_ever
         assert r.name and cells[0] == batch_label(r) and cells[0].endswith(r.name) and str(r.row) in cells[0]
         assert cells[1] == f"{names.path(r.path)} / {names.configuration(r.path, r.configuration)}"
         assert cells[2] == names.machine(r.machine) and cells[4] == job_cell("cps_required", r.cps_required)
-        # a row with no quote shows no model, MIPS or MSU as if quoted: the evaluated ones say so
+        # a row with no quote shows no model, MIPS or MSU as if quoted: the evaluated ones are marked
         for col, i in at.items():
             given = job_cell(col, r.cells.get(col))
             quoted = r.status == "sized" or given == DASH
-            assert cells[i] == given if quoted else cells[i].startswith(f"{given} (") and NOT_QUOTED in cells[i]
+            assert cells[i] == (given if quoted else f"{given}{NOT_QUOTED_MARK}")
         if r.status == "does-not-fit":
-            assert all(NOT_QUOTED in cells[i] for i in at.values())  # the z10 row has an evaluated model
-            assert "evaluated" in cells[at["capacity_model"]]
+            assert all(cells[i].endswith(NOT_QUOTED_MARK) for i in at.values())  # the z10 row's evaluated model
+            evaluated = " ".join(cells[i] for i in at.values())
+            assert re.fullmatch(r"\d{4}-\d{3}\* [\d,]+\* [\d,]+\*", evaluated), evaluated
         if r.status == "sized":
             assert cells[-1] == DASH  # no decision warning: sized as asked
         else:
@@ -415,9 +421,23 @@ def test_a_batchs_page_shows_the_scenarios_table_its_pdf_prints_for_rows_of_ever
         for slug in (r.path, r.configuration, *r.warning_codes.replace(",", " ").split()):  # (z16 is in "IBM z16")
             assert not any(str(slug) in cell for cell in cells), slug
     # the PDF draws each row cell by cell: the page's row, word for word
-    drawn = " ".join(" ".join(pdf_text(_pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf"), raw=True)).split())
+    pdf = _pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf")
+    drawn = " ".join(" ".join(pdf_text(pdf, raw=True)).split())
     for cells in [table.columns, *table.rows]:
         assert " ".join(" ".join(cells).split()) in drawn, cells
+    # each bar's label whole, on up to two lines under its bar ("3. Gateway (no CPU da…" ran into
+    # its neighbour's when cut by a count of characters)
+    for label in batch_chart(result).labels:
+        assert label in drawn, label
+    assert "\u2026" not in drawn
+    # each marked figure on one line with its row (the "(not quoted)" cells wrapped onto three),
+    # the note that says what the mark means once, under the table
+    laid = [" ".join(line.split()) for line in "".join(pdf_text(pdf, layout=True)).splitlines()]
+    row = next(cells for r, cells in zip(rows, table.rows, strict=True) if r.status == "does-not-fit")
+    assert sum(evaluated in line for line in laid) == 1, evaluated
+    assert any(line.startswith(row[0].split()[0]) and evaluated in line for line in laid)
+    flowing = " ".join(" ".join(pdf_text(pdf)).split())
+    assert flowing.count(NOT_QUOTED_NOTE) == 1 and "(not quoted)" not in flowing
 
 
 def test_batch_table_widths_go_to_the_text_that_wraps(user: Any) -> None:
