@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from models_lib.feasibility import carried_rate
 from sizing.records import (
     BatchRow,
     EstimateRecord,
@@ -66,6 +67,13 @@ def number(value: Any, digits: int = 0, unit: str = "") -> str:
     if text.startswith("-") and not text.strip("-0.,"):
         text = text[1:]  # -0.0 rounds to zero: no sign
     return f"{text} {unit}" if unit else text
+
+
+def most_rate(value: Any, unit: str = "TPS") -> str:
+    """The most a target carries, written as :func:`rate` writes a rate but rounded down
+    (``models_lib.feasibility.carried_rate``), so the figure read is itself a rate that fits."""
+    v = finite(value)
+    return rate(None if v is None else carried_rate(v), unit)
 
 
 def count(value: Any, unit: str = "") -> str:
@@ -1333,19 +1341,19 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
         out.append(
             Advice(
                 "software",
-                f"More CPs do not help:{busy} the software limit of {rate(limit)} within the "
+                f"More CPs do not help:{busy} the software limit of {most_rate(limit)} within the "
                 f"{percent(ceiling)} ceiling binds on any number of CPs. What would help is more software "
-                f"instances sharing the load{more}, or a rate at or under {rate(limit)}.",
-                f"the software limit ({rate(limit)} at {percent(ceiling)} busy) binds: more CPs do not help",
+                f"instances sharing the load{more}, or a rate at or under {most_rate(limit)}.",
+                f"the software limit ({most_rate(limit)} at {percent(ceiling)} busy) binds: more CPs do not help",
             )
         )
         if overloaded and given is not None and fit.max_tps is not None:
             out.append(
                 Advice(
                     "cps",
-                    f"The {plural(given, 'CP')} given carry at most {rate(fit.max_tps)} within the "
+                    f"The {plural(given, 'CP')} given carry at most {most_rate(fit.max_tps)} within the "
                     f"{percent(ceiling)} ceiling.",
-                    f"{plural(given, 'CP')} carry at most {rate(fit.max_tps)}",
+                    f"{plural(given, 'CP')} carry at most {most_rate(fit.max_tps)}",
                 )
             )
         return out
@@ -1364,7 +1372,7 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
     reason = fit.reason
     if reason == "engines" or (reason == "saturation" and not out):
         most = fit.max_tps
-        where = f" (the most it carries is {rate(most)})" if most is not None else ""
+        where = f" (the most it carries is {most_rate(most)})" if most is not None else ""
         out.append(
             Advice(
                 "model",

@@ -698,7 +698,7 @@ def answer_sentence(record: EstimateRecord) -> str:
     if fit.feasible is False:
         most = fit.max_tps
         return "This target does not carry the rate" + (
-            f"; the most it carries is {presentation.rate(most)}." if most is not None else "."
+            f"; the most it carries is {presentation.most_rate(most)}." if most is not None else "."
         )
     eng = record.specialty_engine
     return (
