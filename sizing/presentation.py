@@ -479,6 +479,13 @@ def _does_not_fit(a: EstimateRecord) -> str:
 
 
 def _beyond_saturation(a: EstimateRecord) -> str:
+    if a.saturation_kind == "lower-bound":
+        # the cost is the published upper bound: the saturation is a floor, not where it saturates
+        return (
+            f"The target, {_tps(a)}, is past {rate(a.saturation_tps)}, the least rate at which this "
+            "configuration may saturate (its cost per transaction is a published upper bound): the "
+            "published figures cannot show that it carries the target."
+        )
     return (
         f"The target, {_tps(a)}, is at or past the rate where this configuration saturates "
         f"({rate(a.saturation_tps)}): the response time has no bound."
