@@ -182,3 +182,19 @@ def test_a_lower_bound_saturation_is_not_said_to_be_where_it_saturates(api: Any)
     words = _pdf_words(api, {**target, "tps": tps})
     assert "the least rate at which this configuration may saturate" in words
     assert "is at or past the rate where this configuration saturates" not in words
+
+
+def test_todays_machine_may_have_as_many_cps_as_the_largest_model_quoted(api: Any) -> None:
+    """CICS TS on a z17 beyond its largest model: the most it carries is on the 9175's largest CP
+    count (208, above the 200 the estimate's input once allowed); that machine is then today's
+    machine of /upgrade and an estimate's given CPs, and its answer is the same."""
+    target = {"path": "cicsts-catalog", "configuration": "v5.3", "machine": "z17"}
+    fit = _estimate(api, {**target, "tps": BEYOND})["feasibility"]
+    cps, most = fit["max_tps_cps"], math.floor(fit["max_tps"])
+    assert cps > 200
+    given = _estimate(api, {**target, "tps": most, "cps": cps})
+    assert given["feasible"] is True and given["cps"] == cps
+    upgrade = api.get("/api/v1/upgrade", {**target, "tps": most, "cps": cps, "targets": "z17"})
+    assert upgrade.status_code == 200, upgrade.content[:300]
+    today = upgrade.json()["columns"][0]
+    assert (today["cps"], today["feasible"]) == (cps, True)
