@@ -360,11 +360,17 @@ def _software_why(pw: PreparedWorkload, t: float) -> str:
     )
 
 
-def _most_binding(pw: PreparedWorkload, most: MostCarried) -> str:
-    """What holds the most carried: the software station at the ceiling, where it binds there."""
+def _most_binding(pw: PreparedWorkload, most: MostCarried, reason: FeasibilityReason) -> str:
+    """What holds the most carried: the software station at the ceiling, where it binds there;
+    where the rate is refused for the software station but the engines reach their ceiling at a
+    lower rate (FiTeq on a z17 4xx: 43 slow CPs), the engines, so the sentence names what binds."""
     util = software_util(pw, most.tps)
-    if util is None or util < min(pw.max_utilization, 1.0) * (1.0 - 1e-6):
+    if util is None:
         return ""
+    if util < min(pw.max_utilization, 1.0) * (1.0 - 1e-6):
+        if reason != "software-limit":
+            return ""
+        return f", where the engines reach the {pw.max_utilization:.0%} ceiling before the software station does"
     return f", the software station at {util:.0%} busy"
 
 
@@ -405,7 +411,7 @@ def feasibility_step(
         return Feasibility(False, reason, message, None, None, None)
     where = f"{most.cps} CPs" + (f" + {most.ziips} {name}s" if most.ziips else "")
     goal = "" if sla is None else f" within the {sla:g} ms goal"
-    binds = _most_binding(pw, most)
+    binds = _most_binding(pw, most, reason)
     message = (
         f"does not fit: {why}; the most this model carries{goal} is {carried_text(most.tps)} TPS on {where}{binds}"
     )

@@ -1337,6 +1337,10 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
     within = None if sw is None else sw * min(ceiling, 1.0)
     if fit.reason == "software-limit" or (within is not None and tps > within * (1.0 + 1e-9)):
         limit = within if within is not None else finite(fit.max_tps)
+        most = finite(fit.max_tps)
+        # the engines may bind below the software limit (FiTeq on a z17 4xx, 43 slow CPs: 7,349
+        # TPS against the station's 7,505): the rate to name is then the most the model carries
+        engines_first = given is None and most is not None and limit is not None and most < limit * (1.0 - 1e-6)
         instances = math.ceil(tps / limit) if limit else None
         more = f" (about {count(instances)} for {rate(tps)})" if instances and instances > 1 else ""
         busy = (
@@ -1350,10 +1354,19 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
                 "software",
                 f"More CPs do not help:{busy} the software limit of {most_rate(limit)} within the "
                 f"{percent(ceiling)} ceiling binds on any number of CPs. What would help is more software "
-                f"instances sharing the load{more}, or a rate at or under {most_rate(limit)}.",
+                f"instances sharing the load{more}, or a rate at or under {most_rate(most if engines_first else limit)}.",
                 f"the software limit ({most_rate(limit)} at {percent(ceiling)} busy) binds: more CPs do not help",
             )
         )
+        if engines_first:
+            out.append(
+                Advice(
+                    "model",
+                    f"This model's engines reach the {percent(ceiling)} ceiling first, at {most_rate(most)}: a "
+                    f"bigger model or a newer machine as well (see Other machines), or a rate at or under it.",
+                    "a bigger model or a newer machine as well",
+                )
+            )
         if overloaded and given is not None and fit.max_tps is not None:
             out.append(
                 Advice(

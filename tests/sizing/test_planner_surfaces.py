@@ -198,3 +198,28 @@ def test_todays_machine_may_have_as_many_cps_as_the_largest_model_quoted(api: An
     assert upgrade.status_code == 200, upgrade.content[:300]
     today = upgrade.json()["columns"][0]
     assert (today["cps"], today["feasible"]) == (cps, True)
+
+
+def test_engines_that_bind_before_the_software_station_are_named(api: Any, client: Any, user: Any) -> None:
+    """FiTeq on a z17 4xx: its largest model's slow CPs reach the ceiling below the software
+    station's limit (the most the full-speed z17 carries, software-bound).  Above that limit the
+    answer is refused for the station, but the sentence and the advice name the engines too, and
+    the rate advised is the most this model carries, not the station's limit (which does not fit)."""
+    station = _estimate(api, {**FITEQ, "machine": "z17", "tps": BEYOND})["feasibility"]["max_tps"]
+    sub = {**FITEQ, "machine": "z17", "capacity_setting": "400"}
+    most = _estimate(api, {**sub, "tps": BEYOND})["feasibility"]["max_tps"]
+    assert most < station  # the 4xx engines bind first
+    tps = math.ceil(station * 1.05)
+    body = _estimate(api, {**sub, "tps": tps})
+    fit = body["feasibility"]
+    assert fit["reason"] == "software-limit" and fit["max_tps"] == pytest.approx(most, rel=1e-9)
+    assert fit["message"].endswith(
+        f"is {math.floor(most):,} TPS on {fit['max_tps_cps']} CPs, where the engines reach the "
+        f"{body['max_utilization']:.0%} ceiling before the software station does"
+    )
+    assert body["binding_resource"]["resource"] == "cps"
+    client.force_login(user)
+    advice = client.get("/ui/chart-data", {**sub, "tps": tps}).json()["advice"]
+    assert [a["resource"] for a in advice] == ["software", "model"]
+    assert advice[0]["sentence"].endswith(f"or a rate at or under {math.floor(most):,} TPS.")
+    assert f"at {math.floor(most):,} TPS: a bigger model or a newer machine" in advice[1]["sentence"]
