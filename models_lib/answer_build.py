@@ -299,8 +299,10 @@ def no_cpu_result(
     tps: float,
     sla: float | None,
     umax: float,
+    engine: str = "zIIP",
 ) -> SizingResult:
-    """Result for a configuration without any CPU data (HostBridge)."""
+    """Result for a configuration without any CPU data (HostBridge); ``engine``: the target
+    generation's specialty engine (zAAP on z10..zEC12/zBC12), named in the sentence."""
     floor = cfg.response_floor
     if floor is None:
         raise InputError(
@@ -311,7 +313,7 @@ def no_cpu_result(
     warnings = [
         SizingWarning(
             "no-cpu-data",
-            f"{cfg.path}/{cfg.configuration} publishes no CPU figures: CPs, zIIPs and MIPS "
+            f"{cfg.path}/{cfg.configuration} publishes no CPU figures: CPs, {engine}s and MIPS "
             f"cannot be sized. The only published performance figure is a response-time floor "
             f"of {floor.value_ms:.4g} ms for one request on an idle system ({floor.reference})",
         )

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from models_lib.cec import MAX_WEIGHT, POOLS, Cec, Lpar, LparPool, check_cec, pool_engine_mips, pool_shares, share_of
 from models_lib.checks import InputError
+from models_lib.feasibility import carried_text
 from models_lib.inputs import CapacityTable, Rating
 from models_lib.limits import specialty_name
 from models_lib.upgrade import generation_of
@@ -146,7 +147,7 @@ class SoftwareLimit:
         rate = f"its peak of {self.tps:,.0f} TPS" if peak else f"the {self.tps:,.0f} TPS placed"
         return (
             f"{self.workload} runs its own software station at {self.tps / self.saturation:.0%} busy at {rate}, "
-            f"above the {self.ceiling:.0%} ceiling: it carries at most {self.limit:,.0f} TPS within it (the "
+            f"above the {self.ceiling:.0%} ceiling: it carries at most {carried_text(self.limit)} TPS within it (the "
             f"station saturates at {self.saturation:,.0f} TPS); {what} raises it; more instances or regions do."
         )
 

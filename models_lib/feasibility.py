@@ -279,6 +279,22 @@ def most_carried(
     return MostCarried(best, best_n, pw.evaluate(best, best_n, ziips).engines)
 
 
+def carried_rate(tps: float) -> float:
+    """The most a target carries as a planner writes it: rounded *down* at the digits a rate is
+    written with (whole TPS from 100, one decimal from 10, two from 0.1, three below), so that
+    the written figure is itself a rate that fits (7,505.47 -> 7,505; 10,779.51 -> 10,779, not
+    10,780, which does not fit)."""
+    digits = 0 if tps >= 100 else 1 if tps >= 10 else 2 if tps >= 0.1 else 3
+    scale = 10.0**digits
+    return math.floor(tps * scale) / scale
+
+
+def carried_text(tps: float) -> str:
+    """:func:`carried_rate` written with separators, without trailing zeros ("7,505", "12.5")."""
+    text = f"{carried_rate(tps):,.3f}".rstrip("0").rstrip(".")
+    return text
+
+
 def _reason(
     pw: PreparedWorkload, t: float, required: CountEvaluation | None, chosen: CountEvaluation, given: bool
 ) -> FeasibilityReason:
@@ -344,11 +360,17 @@ def _software_why(pw: PreparedWorkload, t: float) -> str:
     )
 
 
-def _most_binding(pw: PreparedWorkload, most: MostCarried) -> str:
-    """What holds the most carried: the software station at the ceiling, where it binds there."""
+def _most_binding(pw: PreparedWorkload, most: MostCarried, reason: FeasibilityReason) -> str:
+    """What holds the most carried: the software station at the ceiling, where it binds there;
+    where the rate is refused for the software station but the engines reach their ceiling at a
+    lower rate (FiTeq on a z17 4xx: 43 slow CPs), the engines, so the sentence names what binds."""
     util = software_util(pw, most.tps)
-    if util is None or util < min(pw.max_utilization, 1.0) * (1.0 - 1e-6):
+    if util is None:
         return ""
+    if util < min(pw.max_utilization, 1.0) * (1.0 - 1e-6):
+        if reason != "software-limit":
+            return ""
+        return f", where the engines reach the {pw.max_utilization:.0%} ceiling before the software station does"
     return f", the software station at {util:.0%} busy"
 
 
@@ -389,6 +411,8 @@ def feasibility_step(
         return Feasibility(False, reason, message, None, None, None)
     where = f"{most.cps} CPs" + (f" + {most.ziips} {name}s" if most.ziips else "")
     goal = "" if sla is None else f" within the {sla:g} ms goal"
-    binds = _most_binding(pw, most)
-    message = f"does not fit: {why}; the most this model carries{goal} is {most.tps:,.0f} TPS on {where}{binds}"
+    binds = _most_binding(pw, most, reason)
+    message = (
+        f"does not fit: {why}; the most this model carries{goal} is {carried_text(most.tps)} TPS on {where}{binds}"
+    )
     return Feasibility(False, reason, message, most.tps, most.cps, most.ziips)

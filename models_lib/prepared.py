@@ -308,7 +308,9 @@ class PreparedWorkload:
             response_time_sla_ms=response_time_sla_ms, objective=objective, price_book=price_book,
         )  # fmt: skip
         if self.cost is None:
-            no_cpu = no_cpu_result(self.config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax)
+            no_cpu = no_cpu_result(
+                self.config, self.target_machine, self.target_machine_type, req.t, req.sla, req.umax, self.policy.name
+            )
             return replace(no_cpu, specialty_engine=self.policy.name, objective=req.objective, prepared=self)
         return answer_at(self, self.cost, req)
 

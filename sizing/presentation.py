@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from models_lib.feasibility import carried_rate
 from sizing.records import (
     BatchRow,
     EstimateRecord,
@@ -66,6 +67,13 @@ def number(value: Any, digits: int = 0, unit: str = "") -> str:
     if text.startswith("-") and not text.strip("-0.,"):
         text = text[1:]  # -0.0 rounds to zero: no sign
     return f"{text} {unit}" if unit else text
+
+
+def most_rate(value: Any, unit: str = "TPS") -> str:
+    """The most a target carries, written as :func:`rate` writes a rate but rounded down
+    (``models_lib.feasibility.carried_rate``), so the figure read is itself a rate that fits."""
+    v = finite(value)
+    return rate(None if v is None else carried_rate(v), unit)
 
 
 def count(value: Any, unit: str = "") -> str:
@@ -471,6 +479,13 @@ def _does_not_fit(a: EstimateRecord) -> str:
 
 
 def _beyond_saturation(a: EstimateRecord) -> str:
+    if a.saturation_kind == "lower-bound":
+        # the cost is the published upper bound: the saturation is a floor, not where it saturates
+        return (
+            f"The target, {_tps(a)}, is past {rate(a.saturation_tps)}, the least rate at which this "
+            "configuration may saturate (its cost per transaction is a published upper bound): the "
+            "published figures cannot show that it carries the target."
+        )
     return (
         f"The target, {_tps(a)}, is at or past the rate where this configuration saturates "
         f"({rate(a.saturation_tps)}): the response time has no bound."
@@ -1335,6 +1350,10 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
     within = None if sw is None else sw * min(ceiling, 1.0)
     if fit.reason == "software-limit" or (within is not None and tps > within * (1.0 + 1e-9)):
         limit = within if within is not None else finite(fit.max_tps)
+        most = finite(fit.max_tps)
+        # the engines may bind below the software limit (FiTeq on a z17 4xx, 43 slow CPs: 7,349
+        # TPS against the station's 7,505): the rate to name is then the most the model carries
+        engines_first = given is None and most is not None and limit is not None and most < limit * (1.0 - 1e-6)
         instances = math.ceil(tps / limit) if limit else None
         more = f" (about {count(instances)} for {rate(tps)})" if instances and instances > 1 else ""
         busy = (
@@ -1346,19 +1365,28 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
         out.append(
             Advice(
                 "software",
-                f"More CPs do not help:{busy} the software limit of {rate(limit)} within the "
+                f"More CPs do not help:{busy} the software limit of {most_rate(limit)} within the "
                 f"{percent(ceiling)} ceiling binds on any number of CPs. What would help is more software "
-                f"instances sharing the load{more}, or a rate at or under {rate(limit)}.",
-                f"the software limit ({rate(limit)} at {percent(ceiling)} busy) binds: more CPs do not help",
+                f"instances sharing the load{more}, or a rate at or under {most_rate(most if engines_first else limit)}.",
+                f"the software limit ({most_rate(limit)} at {percent(ceiling)} busy) binds: more CPs do not help",
             )
         )
+        if engines_first:
+            out.append(
+                Advice(
+                    "model",
+                    f"This model's engines reach the {percent(ceiling)} ceiling first, at {most_rate(most)}: a "
+                    f"bigger model or a newer machine as well (see Other machines), or a rate at or under it.",
+                    "a bigger model or a newer machine as well",
+                )
+            )
         if overloaded and given is not None and fit.max_tps is not None:
             out.append(
                 Advice(
                     "cps",
-                    f"The {plural(given, 'CP')} given carry at most {rate(fit.max_tps)} within the "
+                    f"The {plural(given, 'CP')} given carry at most {most_rate(fit.max_tps)} within the "
                     f"{percent(ceiling)} ceiling.",
-                    f"{plural(given, 'CP')} carry at most {rate(fit.max_tps)}",
+                    f"{plural(given, 'CP')} carry at most {most_rate(fit.max_tps)}",
                 )
             )
         return out
@@ -1377,7 +1405,7 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
     reason = fit.reason
     if reason == "engines" or (reason == "saturation" and not out):
         most = fit.max_tps
-        where = f" (the most it carries is {rate(most)})" if most is not None else ""
+        where = f" (the most it carries is {most_rate(most)})" if most is not None else ""
         out.append(
             Advice(
                 "model",

@@ -128,12 +128,13 @@ def _reasons(answer: MixAnswer, names: Sequence[str | None] = ()) -> list[dict[s
     """Why the LPAR does not carry the peak within the ceiling (empty: it does); ``names``: the
     workloads as the customer reads them, for a software limit's sentence."""
     lpar = answer.lpar
+    eng = answer.models[0].policy.name  # zAAP on z10..zEC12/zBC12, else zIIP
     out: list[dict[str, str]] = []
     for w in answer.warnings:
         code = "engines" if w.code == "capacity-exceeded" else "cps"
         out.append({"code": code, "message": w.message[0].upper() + w.message[1:] + "."})
     if not lpar.stable:
-        pool = "CPs" if lpar.gcp_busy >= lpar.cps else "zIIPs"
+        pool = "CPs" if lpar.gcp_busy >= lpar.cps else f"{eng}s"
         out.append({"code": "saturation", "message": f"Beyond saturation: the {pool} would be more than 100% busy."})
     cap = answer.models[0].max_engines(lpar.cps)
     full = lpar.ziips > 0 and lpar.ziip_busy >= lpar.ziips * answer.ceiling - 1e-9
@@ -141,8 +142,8 @@ def _reasons(answer: MixAnswer, names: Sequence[str | None] = ()) -> list[dict[s
         out.append(
             {
                 "code": "engines",
-                "message": f"The zIIPs are at the most the rules allow beside {lpar.cps} CPs ({cap}): eligible "
-                "work that finds no zIIP runs on the CPs.",
+                "message": f"The {eng}s are at the most the rules allow beside {lpar.cps} CPs ({cap}): eligible "
+                f"work that finds no {eng} runs on the CPs.",
             }
         )
     out.extend({"code": "software-limit", "message": s.sentence(peak=True)} for s in software_limits(answer, names))

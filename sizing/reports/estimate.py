@@ -144,7 +144,12 @@ def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, s
             f"{eng}s required",
             ziips_f.value,
             ziips_f.spread,
-            f"at most {presentation.count(o.specialty_engine_max)} on this machine",
+            # the rules' cap beside the CPs evaluated ("at most 4 beside these 2 CPs"), never "on
+            # this machine": a does-not-fit answer's model is evaluated, not quoted, and its cap
+            # (none beside 101 CPs) is not the machine's
+            presentation.specialty_cap_text(o)
+            if quoted
+            else "; ".join(filter(None, ("none quoted (page 1)", presentation.specialty_cap_text(o)))),
         ),
         (
             "Model and capacity setting",
@@ -699,7 +704,7 @@ def answer_sentence(record: EstimateRecord) -> str:
     if fit.feasible is False:
         most = fit.max_tps
         return "This target does not carry the rate" + (
-            f"; the most it carries is {presentation.rate(most)}." if most is not None else "."
+            f"; the most it carries is {presentation.most_rate(most)}." if most is not None else "."
         )
     eng = record.specialty_engine
     return (

@@ -133,6 +133,16 @@ def _warning_texts(subject: Subject) -> str | None:
     return " | ".join(headline(w.code, engine) or w.headline or w.message for w in record.warnings) or None
 
 
+def _max_tps(subject: Subject) -> float | None:
+    """The most the target carries, rounded *down* to the cells' 6 significant digits: a cell
+    rounded up (1,807,757.1 -> 1,807,760) would name a rate that does not fit."""
+    most = None if subject.record is None else subject.record.feasibility.max_tps
+    if most is None or not math.isfinite(most) or most <= 0:
+        return most
+    scale = 10.0 ** (SIGNIFICANT_DIGITS - 1 - math.floor(math.log10(most)))
+    return math.floor(most * scale) / scale
+
+
 def _point_ids(subject: Subject) -> str | None:
     record = subject.record
     return None if record is None else ";".join(str(p) for p in record.basis.points) or None
@@ -202,7 +212,7 @@ HEADER_COLUMNS: tuple[Column, ...] = (
     Column("ziips", "engines", "zIIPs the answer evaluates (the given count, else the required)", ("record", "ziips")),
     Column("feasible", "", "false: the target cannot carry the rate as asked (CPs and zIIPs empty); empty: no CPU figures, no CPU verdict", ("record", "feasible")),
     Column("does_not_fit", "", "why not, and the most the target carries", ("record", "feasibility", "message")),
-    Column("max_tps", "transactions/s", "where it does not fit: the most the target carries", ("record", "feasibility", "max_tps")),
+    Column("max_tps", "transactions/s", "where it does not fit: the most the target carries (rounded down)", _max_tps),
     Column("max_tps_cps", "CPs", "CPs that carry max_tps", ("record", "feasibility", "max_tps_cps")),
     Column("max_tps_ziips", "engines", "zIIPs (zAAPs) beside them", ("record", "feasibility", "max_tps_ziips")),
     Column("objective", "", "what the mix minimised: fewest-cps, least-msu-consumed, fewest-engines or least-cost", ("record", "objective")),

@@ -23,6 +23,7 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
+from models_lib.capacity import MAX_CPS as CAPACITY_MAX_CPS
 from models_lib.choice import OBJECTIVE_ALIASES, OBJECTIVES
 from models_lib.regions import MAX_REGIONS
 from sizing.records import EstimateInputs
@@ -30,7 +31,9 @@ from sizing.services.input_fields import FiniteFloatField, RejectUnknownFieldsMi
 
 MAX_TPS = 10_000_000
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
-MAX_CPS = 200
+#: The most CPs a request may give: z/OS's LPAR limit (``models_lib.capacity.MAX_CPS``, 256); which
+#: counts a machine rates is the zPCR table's (9175-7K8: 208), checked with the target.
+MAX_CPS = CAPACITY_MAX_CPS
 MAX_ZIIPS = 200
 MAX_CLIENTS = 1_000_000
 MAX_THINK_TIME_S = 3600.0

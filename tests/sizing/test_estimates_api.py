@@ -11,6 +11,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from models_lib.capacity import MAX_CPS
 from sizing.models import BenchmarkPoint, CapacityRating, Estimate
 
 pytestmark = pytest.mark.django_db
@@ -243,7 +244,8 @@ BAD_INPUTS = [
     ({"tps": 20_000_000}, "tps", "at most 10,000,000"),  # MAX_TPS with separators
     ({"tps": True}, "tps", "number"),
     ({"cps": 0}, "cps", ""),
-    ({"cps": 201}, "cps", "200"),
+    ({"cps": MAX_CPS + 1}, "cps", f"{MAX_CPS}"),  # z/OS's most CPs in an LPAR (models_lib.capacity)
+    ({"machine": "z16", "cps": 201}, "cps", ""),  # above the z16's largest rated model (3931-7K0, 200 CPs)
     ({"cps": 2.5}, "cps", "whole number"),
     ({"ziips": -1}, "ziips", ""),
     ({"payload_bytes": 64 * 1024 * 1024 + 1}, "payload_bytes", ""),
