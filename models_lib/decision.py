@@ -133,7 +133,9 @@ def _decided(
     fit = (
         _FITS
         if fits
-        else feasibility_step(pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), req.sla, rt.value, fits)
+        else feasibility_step(
+            pw, req.t, choice.required, chosen, sat, (req.cps, req.ziips), req.sla, rt.value, fits, lower_bound
+        )
     )
     warnings = (
         *(() if fit.message is None else (SizingWarning("does-not-fit", fit.message),)),

@@ -390,11 +390,13 @@ def no_cpu_verdict(floor_ms: float) -> Feasibility:
 def feasibility_step(
     pw: PreparedWorkload, t: float, required: CountEvaluation | None, chosen: CountEvaluation, sat: Saturation,
     given: tuple[int | None, int | None], sla: float | None = None, response_ms: float | None = None,
-    fits: bool | None = None,
+    fits: bool | None = None, cost_upper_bound: bool = False,
 ) -> Feasibility:  # fmt: skip
     """Whether the answer at ``t`` transactions/s fits (:func:`fits_at`; ``fits``: already found,
     :func:`group_fits`); ``given``: the CPs and specialty engines given; ``sla``: the response
-    goal (ms); ``response_ms``: the answer's response time (for the sentence)."""
+    goal (ms); ``response_ms``: the answer's response time (for the sentence);
+    ``cost_upper_bound``: the cost per transaction is a published upper bound (bounds-only, no
+    band), so a refusal by the engines is "not shown to fit" and the most carried a floor."""
     if fits_at(pw, t, cps=given[0], ziips=given[1], sla=sla) if fits is None else fits:
         return Feasibility.fits()
     reason = _reason(pw, t, required, chosen, given[0] is not None)
@@ -412,7 +414,19 @@ def feasibility_step(
     where = f"{most.cps} CPs" + (f" + {most.ziips} {name}s" if most.ziips else "")
     goal = "" if sla is None else f" within the {sla:g} ms goal"
     binds = _most_binding(pw, most, reason)
-    message = (
-        f"does not fit: {why}; the most this model carries{goal} is {carried_text(most.tps)} TPS on {where}{binds}"
-    )
+    if cost_upper_bound and reason in _COST_BOUND_REASONS:
+        # the engines' demand is at the published upper bound of the cost: a floor on what they carry
+        message = (
+            f"not shown to fit: at the published upper bound of the cost per transaction, {why}; the "
+            f"published figures show this model carries{goal} at least {carried_text(most.tps)} TPS on {where}{binds}"
+        )
+    else:
+        message = (
+            f"does not fit: {why}; the most this model carries{goal} is {carried_text(most.tps)} TPS on {where}{binds}"
+        )
     return Feasibility(False, reason, message, most.tps, most.cps, most.ziips)
+
+
+#: The refusals that rest on the engines' demand (the cost per transaction), not on the software
+#: station or a response-time goal: with a cost that is a published upper bound, "not shown to fit".
+_COST_BOUND_REASONS = frozenset({"engines", "ceiling", "saturation"})

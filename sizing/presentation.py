@@ -76,6 +76,30 @@ def most_rate(value: Any, unit: str = "TPS") -> str:
     return rate(None if v is None else carried_rate(v), unit)
 
 
+def carried_floor(record: EstimateRecord) -> bool:
+    """Whether the most the answer's target carries is a floor, not a most: the refusal rests on
+    the engines' demand and the cost per transaction is a published upper bound (the engine's
+    "not shown to fit", ``models_lib.feasibility.feasibility_step``; its saturation a lower bound)."""
+    return record.saturation_kind == "lower-bound" and record.feasibility.reason in {"engines", "ceiling", "saturation"}
+
+
+def verdict_words(record: EstimateRecord) -> str:
+    """An answer with no quote in short: "does not fit", or "not shown to fit" where what the
+    target carries is a floor (:func:`carried_floor`)."""
+    return "not shown to fit" if carried_floor(record) else "does not fit"
+
+
+def most_carried(record: EstimateRecord) -> str:
+    """ "the most it carries is 10,779 TPS", or, where that is a floor (:func:`carried_floor`),
+    "the published figures show it carries at least 4,597 TPS"; "" with no figure."""
+    most = record.feasibility.max_tps
+    if finite(most) is None:
+        return ""
+    if carried_floor(record):
+        return f"the published figures show it carries at least {most_rate(most)}"
+    return f"the most it carries is {most_rate(most)}"
+
+
 def count(value: Any, unit: str = "") -> str:
     """A count (CPs, engines, MIPS, MSU) as an integer with separators (a rate: :func:`rate`)."""
     return number(value, 0, unit)
@@ -272,7 +296,7 @@ def cps_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     note = f"{number(busy, 2)} busy CPs" if finite(busy) is not None else ""
     fit = rec.feasibility
     if fit.feasible is False:
-        return Figure(DASH, note="does not fit")
+        return Figure(DASH, note=verdict_words(rec))
     if fit.reason == "no-cpu-data":
         return Figure(DASH, note="no CPU verdict")
     if rec.cps_required is None:
@@ -297,7 +321,8 @@ def ziips_figure(answer: EstimateRecord | Mapping[str, Any]) -> Figure:
     none_allowed = finite(rec.specialty_engine_max) == 0
     note = f"{number(busy, 2)} busy {eng}s" if busy else "" if none_allowed else f"no {eng} work"
     if rec.feasibility.feasible is False:
-        return Figure(DASH, note=f"does not fit · {cap}" if cap else "does not fit")
+        verdict = verdict_words(rec)
+        return Figure(DASH, note=f"{verdict} · {cap}" if cap else verdict)
     return Figure(count(rec.ziips_required), spread, " · ".join(x for x in (note, cap) if x))
 
 
@@ -468,10 +493,18 @@ def _machine(answer: EstimateRecord) -> str:
 def _capacity_exceeded(a: EstimateRecord) -> str:
     busy = a.busy_cps.gcp
     cps = a.capacity.cps if a.capacity is not None else None
-    return (
+    text = (
         f"No model of this machine carries {_tps(a)}: it needs {number(busy, 0)} busy CPs, "
         f"more than the largest model's {count(cps)} CPs can give within the {percent(a.max_utilization)} ceiling."
     )
+    if a.saturation_kind == "lower-bound":
+        # the demand is at the published upper bound of the cost: "up to", not "needs"
+        text = (
+            f"At the published upper bound of its cost per transaction, no model of this machine is shown to carry "
+            f"{_tps(a)}: it needs up to {number(busy, 0)} busy CPs, more than the largest model's {count(cps)} CPs "
+            f"can give within the {percent(a.max_utilization)} ceiling."
+        )
+    return text
 
 
 def _does_not_fit(a: EstimateRecord) -> str:
@@ -1404,8 +1437,8 @@ def advice(answer: EstimateRecord | Mapping[str, Any], *, software_tps: float | 
         )
     reason = fit.reason
     if reason == "engines" or (reason == "saturation" and not out):
-        most = fit.max_tps
-        where = f" (the most it carries is {most_rate(most)})" if most is not None else ""
+        carried = most_carried(record)
+        where = f" ({carried})" if carried else ""
         out.append(
             Advice(
                 "model",

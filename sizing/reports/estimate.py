@@ -703,6 +703,10 @@ def answer_sentence(record: EstimateRecord) -> str:
         return "No CPs can be quoted: no CPU figures are published for this path."
     if fit.feasible is False:
         most = fit.max_tps
+        if presentation.carried_floor(record):
+            return "The published figures do not show that this target carries the rate" + (
+                f"; they show it carries at least {presentation.most_rate(most)}." if most is not None else "."
+            )
         return "This target does not carry the rate" + (
             f"; the most it carries is {presentation.most_rate(most)}." if most is not None else "."
         )

@@ -212,7 +212,7 @@ HEADER_COLUMNS: tuple[Column, ...] = (
     Column("ziips", "engines", "zIIPs the answer evaluates (the given count, else the required)", ("record", "ziips")),
     Column("feasible", "", "false: the target cannot carry the rate as asked (CPs and zIIPs empty); empty: no CPU figures, no CPU verdict", ("record", "feasible")),
     Column("does_not_fit", "", "why not, and the most the target carries", ("record", "feasibility", "message")),
-    Column("max_tps", "transactions/s", "where it does not fit: the most the target carries (rounded down)", _max_tps),
+    Column("max_tps", "transactions/s", "where it does not fit: the most the target carries (rounded down); a floor where saturation_kind is lower-bound and the target is refused by its engines (the published figures show at least this)", _max_tps),
     Column("max_tps_cps", "CPs", "CPs that carry max_tps", ("record", "feasibility", "max_tps_cps")),
     Column("max_tps_ziips", "engines", "zIIPs (zAAPs) beside them", ("record", "feasibility", "max_tps_ziips")),
     Column("objective", "", "what the mix minimised: fewest-cps, least-msu-consumed, fewest-engines or least-cost", ("record", "objective")),

@@ -88,7 +88,7 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
       if (misses.length) {
         // A sentence per setting: "Setting 400 does not carry it: 60,000 TPS is ..." (the engine's
         // reason without its own "does not fit:" prefix), never "Does not fit: 400: does not fit: ...".
-        const reason = (text) => String(text || "").replace(/^does not fit:\s*/i, "");
+        const reason = (text) => String(text || "").replace(/^(does not fit|not shown to fit):\s*/i, "");
         const named = misses.filter((r) => r.kind !== "midrange").map((r) => `Setting ${r.capacity_setting} does not carry it: ${reason(r.reason)}.`);
         const mid = misses.length - named.length;
         const midText = mid ? `${mid} midrange setting${mid === 1 ? " does" : "s do"} not carry it.` : "";
