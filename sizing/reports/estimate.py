@@ -669,7 +669,10 @@ def summary_section(e: EstimateSubject, chart_data: ChartData | Mapping[str, Any
     cap = record.capacity
     fit = record.feasibility
     out: list[Flowable] = [*heading("Summary"), para(f"<b>The question.</b> {escape(question_sentence(e))}.")]
-    answer = answer_sentence(record)
+    decisions = decisions_block(record)
+    # no CPU data: the decision below says why and what is known, so the answer does not say it too
+    no_cpu = record.cps_required is None and fit.feasible is None and decisions
+    answer = "No CPs can be quoted." if no_cpu else answer_sentence(record)
     out.append(para(f"<b>The answer.</b> {escape(answer)}"))
     if cap is not None and cap.model and fit.feasible is not False and record.cps_required is not None:
         ziips = presentation.plural(record.ziips_required, eng) if record.ziips_required else f"no {eng}s"
@@ -679,7 +682,7 @@ def summary_section(e: EstimateSubject, chart_data: ChartData | Mapping[str, Any
                 f"{escape(cap.capacity_setting)}) with {ziips}."
             )
         )
-    out += decisions_block(record)
+    out += decisions
     helps = advice_items(record, chart)
     if helps:
         out.append(para("<b>What would help</b>"))

@@ -95,3 +95,14 @@ def test_a_placements_chart_gives_the_guaranteed_share_in_engines(api: Any) -> N
     text = _flowing(bytes(response.content))
     for pool in placed["pools"]:
         assert f"guaranteed share {pool['share']:,.2f} {pool['engine']}s" in text
+
+
+def test_a_report_without_cpu_data_says_why_once_on_its_first_page(api: Any) -> None:
+    # HostBridge publishes no CPU figures: the answer said "No CPs can be quoted: no CPU figures
+    # are published for this path." and the decision under it said the same again.
+    body = _create(api, {"path": "hostbridge-http", "configuration": "tuned-tcpip", "machine": "z16", "tps": 1000})
+    o = Estimate.objects.get(pk=body["id"]).outputs
+    assert o["feasibility"]["feasible"] is None and o["feasibility"]["reason"] == "no-cpu-data"
+    first = " ".join(pdf_text(_pdf(api, f"/api/v1/estimates/{body['id']}/report.pdf"))[0].split())
+    assert "The answer. No CPs can be quoted. Before you sign this" in first
+    assert first.count("o CPU figures are published for this path") == 1
