@@ -45,8 +45,9 @@ class ModelFit:
     ----------
     machine_type, generation, capacity_setting, kind : str
         The setting asked about; ``kind`` as :func:`setting_kind`.
-    fits : bool
-        A model of this setting carries the rate within the ceiling (and meets the goal).
+    fits : bool or None
+        A model of this setting carries the rate within the ceiling (and meets the goal);
+        ``None`` where no CPU figures are published: no verdict (``reason`` says what is known).
     model : str
         Model capacity identifier of the smallest such model (or of the largest tried).
     cps, ziips : int or None
@@ -73,7 +74,7 @@ class ModelFit:
     generation: str
     capacity_setting: str
     kind: str
-    fits: bool
+    fits: bool | None
     model: str
     cps: int | None
     ziips: int | None
@@ -143,7 +144,12 @@ def _row(
     codes = {w.code for w in sized.warnings}
     missed = sorted(codes & set(_GOAL_MISSED))
     fit = sized.feasibility
-    fits = fit.feasible is True and sized.cps_required is not None and not missed
+    # no CPU figures, no verdict: neither fits nor does not fit (the estimate's feasible null)
+    fits = (
+        None
+        if fit.feasible is None and fit.reason == "no-cpu-data"
+        else (fit.feasible is True and sized.cps_required is not None and not missed)
+    )
     reason = ""
     if not fit.feasible and fit.message:
         reason = fit.message

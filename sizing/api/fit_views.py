@@ -24,7 +24,11 @@ class FitRowSerializer(serializers.Serializer[Any]):
     generation = serializers.CharField()
     capacity_setting = serializers.CharField()
     kind = serializers.ChoiceField(choices=["full speed", "sub-capacity", "midrange"])
-    fits = serializers.BooleanField(help_text="a model of this setting carries the rate within the ceiling and goal")
+    fits = serializers.BooleanField(
+        allow_null=True,
+        help_text="a model of this setting carries the rate within the ceiling and goal; null: no CPU figures are "
+        "published, so no verdict (reason says what is known)",
+    )
     model = serializers.CharField(help_text="the smallest model that fits (or the largest tried)")
     cps = serializers.IntegerField(allow_null=True)
     ziips = serializers.IntegerField(allow_null=True)
@@ -44,7 +48,9 @@ class FitRowSerializer(serializers.Serializer[Any]):
         child=serializers.FloatField(allow_null=True), allow_null=True, help_text="the estimate's saturation range"
     )
     reason = serializers.CharField(allow_blank=True)
-    reason = serializers.CharField(allow_blank=True, help_text="why no model fits: the answer's does-not-fit sentence")
+    reason = serializers.CharField(
+        allow_blank=True, help_text="why no model fits: the answer's does-not-fit sentence; or why there is no verdict"
+    )
     max_tps = serializers.FloatField(allow_null=True, help_text="where none fits: the most TPS the setting carries")
     max_tps_cps = serializers.IntegerField(allow_null=True, help_text="CPs that carry max_tps")
     max_tps_ziips = serializers.IntegerField(allow_null=True, help_text="specialty engines beside them")

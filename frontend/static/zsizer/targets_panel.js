@@ -56,11 +56,16 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
     const parts = [el("p", { className: "small" }, [
       `At ${fmt.rate(body.tps)} TPS within ${fmt.pct(body.max_utilization)} utilisation` +
         (body.response_time_sla_ms ? ` and ${fmt.num(body.response_time_sla_ms, 0)} ms` : "") +
-        (body.cheapest ? `: the cheapest in MSU is ${body.cheapest}.` : ": no model asked about carries it."),
+        (body.cheapest ? `: the cheapest in MSU is ${body.cheapest}.`
+          : body.rows.length && body.rows.every((r) => r.fits === null) ? ": no verdict, no CPU figures are published for this path."
+            : ": no model asked about carries it."),
     ])];
     for (const [gen, rows] of byGen) {
-      const fits = rows.filter((r) => r.fits);
-      const misses = rows.filter((r) => !r.fits);
+      const fits = rows.filter((r) => r.fits === true);
+      const misses = rows.filter((r) => r.fits === false);
+      // no CPU figures: no verdict either way (the workbench hides this panel for such answers;
+      // the API's rows say fits null)
+      const unknown = rows.filter((r) => r.fits === null);
       const trs = fits.map((r) => {
         const use = el("button", { type: "button", className: "btn btn-small", textContent: r.model });
         use.setAttribute("aria-label", `Size on ${r.model}`);
@@ -93,6 +98,10 @@ export function initTargetsPanel(root, { getInputs, onUseModel }) {
         const mid = misses.length - named.length;
         const midText = mid ? `${mid} midrange setting${mid === 1 ? " does" : "s do"} not carry it.` : "";
         parts.push(el("p", { className: "muted small", textContent: [...named, midText].filter(Boolean).join(" ") }));
+      }
+      if (unknown.length) {
+        const why = [...new Set(unknown.map((r) => String(r.reason || "").replace(/\.$/, "")))].filter(Boolean);
+        parts.push(el("p", { className: "muted small", textContent: `No verdict for ${unknown.length === 1 ? "its setting" : `its ${unknown.length} settings`}: ${why.join("; ") || "no CPU figures are published"}.` }));
       }
     }
     parts.push(el("p", { className: "muted small", textContent: `MSU: installed MSU of the model (what software is priced on); MSU used: the CP work. Source: ${body.source}.` }));
