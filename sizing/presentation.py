@@ -569,6 +569,10 @@ def _clients_limit(a: EstimateRecord) -> str:
 
 def _engine_ratio(a: EstimateRecord) -> str:
     eng = a.specialty_engine
+    if finite(a.specialty_engine_max) == 0:
+        # none may be added: every engine of the model evaluated is a CP ("at most 0" read as if
+        # the machine allowed no specialty engine at all); the same words as the card's
+        return f"The {eng}-eligible work needs {eng}s, and {specialty_cap_text(a)}."
     return (
         f"The {eng}-eligible work needs more {eng}s than this machine allows beside "
         # the cap is the rules' beside the CPs evaluated (the CPs given, or sized), not the CPs required
