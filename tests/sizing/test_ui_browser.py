@@ -19,6 +19,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connections
 
+from frontend.page_corpus import SETTLED
 from tests.celery_worker import Worker
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -37,10 +38,12 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 #: True once every drawn chart is as wide as its box: Plotly redraws a chart at a new width a
 #: moment after the window's resize event (longer on a loaded machine), and until then the chart
-#: keeps its old width.
+#: keeps its old width, wider than its box once the window narrows, narrower once it widens.
+#: (Plotly takes the box's computed width, fractional, and redraws only for a change of more than
+#: a pixel: 2 px of slack against the box's whole-pixel clientWidth.)
 CHARTS_AT_WIDTH = """() => [...document.querySelectorAll('.js-plotly-plot')].every((el) => {
   const svg = el.querySelector('.main-svg');
-  return !svg || el.offsetParent === null || svg.getBoundingClientRect().width <= el.clientWidth + 1;
+  return !svg || el.offsetParent === null || Math.abs(svg.getBoundingClientRect().width - el.clientWidth) <= 2;
 })"""
 
 
@@ -147,7 +150,7 @@ def test_size_fiteq_multi_region_on_zec12_and_run_a_curve_job(jobs_worker: Worke
 
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "sizing-page.png"
-    page.wait_for_timeout(300)  # let Plotly finish its transitions
+    page.wait_for_function(SETTLED)  # no transition under way
     page.screenshot(path=str(shot))
     print(f"\nscreenshot of the sizing page: {shot}")
 
@@ -225,7 +228,7 @@ def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_ser
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "workbench-decisions.png"
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)  # let Plotly finish its transitions
+    page.wait_for_function(SETTLED)  # no transition under way
     page.screenshot(path=str(shot))
     print(f"\nscreenshot of a decision warning on the card: {shot}")
     page.get_by_label("Estimate name").fill("two CPs")
