@@ -53,6 +53,12 @@ def at_width(pg: Any, width: int, height: int) -> None:
     pg.wait_for_function(CHARTS_AT_WIDTH, timeout=15_000)
 
 
+#: The workbench's status once an answer is drawn (workbench.js: "Updated: 5 CPs.").
+UPDATED = "() => document.getElementById('size-status').textContent.startsWith('Updated')"
+
+#: The workbench's question to the server (GET /ui/chart-data?path=...).
+CHART_DATA = re.compile(r"/ui/chart-data\?")
+
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.worker,
@@ -259,6 +265,36 @@ def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_ser
     print(f"screenshot of compare: {shot}")
     unexpected = [e for e in page.errors if "status of 400" not in e]
     assert unexpected == [], unexpected
+
+
+def test_an_answer_that_arrives_after_an_edit_is_drawn_stale(live_server: Any, page: Any) -> None:
+    """An input edited while its answer is on its way: the answer, once drawn, is marked stale
+    (the form no longer says its inputs) and cannot be saved, as after any other edit."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{live_server.url}/size/")
+    page.wait_for_function(UPDATED)  # the example answered
+    held: list[Any] = []  # the answer to 6,000 TPS, held on its way
+    page.route(CHART_DATA, lambda route: held.append(route))
+    page.get_by_label("Target rate").fill("6000")
+    page.get_by_role("button", name="Size", exact=True).click()
+    deadline = time.monotonic() + 20
+    while not held:
+        assert time.monotonic() < deadline, "the form sent no question"
+        page.wait_for_timeout(20)  # (Playwright's events are handled while it waits)
+    page.get_by_label("Target rate").fill("5000")
+    held[0].continue_()
+    page.unroute(CHART_DATA)
+    page.wait_for_function(UPDATED)
+    assert "tps=6000" in page.url and page.locator("#f-tps").input_value() == "5000"
+    expect(page.locator("#stale-banner")).to_be_visible()
+    assert page.get_by_role("button", name="Save estimate").is_disabled()
+    # Sized again: current.
+    page.get_by_role("button", name="Size", exact=True).click()
+    expect(page.locator("#stale-banner")).to_be_hidden()
+    page.wait_for_function(UPDATED)
+    assert "tps=5000" in page.url and page.get_by_role("button", name="Save estimate").is_enabled()
+    assert page.errors == []
 
 
 def test_the_workbench_answers_from_the_keyboard(live_server: Any, page: Any) -> None:
