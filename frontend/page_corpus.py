@@ -65,6 +65,10 @@ PRICE_BOOK = {
 #: Every visible chart drawn (a Plotly SVG) or saying why it is empty.
 DRAWN = """() => [...document.querySelectorAll('div.chart')].filter(c => c.offsetParent !== null)
   .every(c => c.querySelector('.main-svg') || c.querySelector('.chart-empty') || c.textContent.trim())"""
+#: No CSS transition or animation under way (a job's progress bar slides, app.css): what the
+#: page shows is at rest.  An endless animation (a spinner) is left out: it never ends.
+SETTLED = """() => document.getAnimations().every((a) => a.playState !== 'running'
+  || a.effect === null || a.effect.getComputedTiming().iterations === Infinity)"""
 #: The workbench answered the question in its address.
 ANSWERED = """() => !document.getElementById('results').hidden
   && document.getElementById('result-title').textContent.length > 0
@@ -234,7 +238,8 @@ def visit(pg: Any, base: str, page: Page, timeout_ms: int = 60_000) -> None:
             pg.get_by_role("button", name=click.button, exact=True).click()
             pg.wait_for_selector(click.ready, state="attached", timeout=timeout_ms)
             pg.wait_for_function(DRAWN, timeout=timeout_ms)
-        pg.wait_for_timeout(300)  # Plotly's transitions
+        step = "at rest"
+        pg.wait_for_function(SETTLED, timeout=timeout_ms)
     except Exception as error:
         console_said = "\n".join(dict.fromkeys(said)) or "(nothing in the console)"  # each line once
         raise AssertionError(f"page {page.name!r} ({page.url}) at {step}: {error}\n{console_said}") from error

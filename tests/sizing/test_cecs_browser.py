@@ -83,7 +83,7 @@ def test_a_machine_by_hand_placed_drawn_and_downloaded(page: Any, live_server: A
     assert pg.locator("#place-errors").is_hidden()
 
     ARTIFACTS.mkdir(exist_ok=True)
-    pg.set_viewport_size({"width": 1440, "height": 900})
+    at_width(pg, 1440, 900)
     pg.screenshot(path=str(ARTIFACTS / "cecs-1440.png"), full_page=True)
     at_width(pg, 390, 844)
     pg.screenshot(path=str(ARTIFACTS / "cecs-390.png"), full_page=True)
@@ -166,7 +166,7 @@ def test_a_workload_past_its_software_limit_is_the_reason_not_a_change(page: Any
     assert heading.is_visible() == bool(changes)
     assert heading.inner_text() == "Changes the pools need besides, cheapest first"  # not "that make it fit"
     ARTIFACTS.mkdir(exist_ok=True)
-    pg.set_viewport_size({"width": 1440, "height": 900})
+    at_width(pg, 1440, 900)
     pg.screenshot(path=str(ARTIFACTS / "cecs-software-limit-1440.png"), full_page=True)
     at_width(pg, 390, 844)
     pg.screenshot(path=str(ARTIFACTS / "cecs-software-limit-390.png"), full_page=True)

@@ -93,7 +93,11 @@ def test_a_flood_of_batches_and_plans_does_not_hold_back_another_users_curves(po
             )
         assert answer.status_code == 202, answer.content
         flood.append(answer.json()["id"])
-    time.sleep(1.0)  # the flood is queued and the shared process busy with it
+    # The flood is queued and the shared process busy with it.
+    deadline = time.monotonic() + 60
+    while not Job.objects.filter(pk=flood[0], status="running").exists():  # its first batch
+        assert time.monotonic() < deadline, "the shared process never took the flood"
+        time.sleep(0.05)
     curves = []
     for _ in range(8):
         answer = engineer.post("/api/v1/jobs/", {"kind": "curve", "params": CURVE}, format="json")

@@ -280,14 +280,21 @@ def test_postgresql_restarted_during_submissions_gives_503_not_500_and_no_job_is
             i += 1
             time.sleep(0.2)
 
+    def answered(condition: Any, at_least_s: float, what: str) -> None:
+        """Submissions go on for at_least_s, and until an answer after now meets condition."""
+        since, start = len(answers), time.monotonic()
+        while time.monotonic() - start < at_least_s or not any(condition(a) for a in answers[since:]):
+            assert time.monotonic() - start < 120, f"no submission {what}: {[a.status for a in answers[since:]]}"
+            time.sleep(0.1)
+
     client = threading.Thread(target=submit_continuously)
     try:
         client.start()
-        time.sleep(3)
+        answered(lambda a: a.status == 202, 3, "accepted before the outage")
         stack.postgres.stop(mode="fast")  # connections cut, new ones refused
-        time.sleep(5)
+        answered(lambda a: a.status == 503, 5, "refused during the outage")
         stack.postgres.start()
-        time.sleep(4)
+        answered(lambda a: a.status == 202, 4, "accepted once it was back")
         stop.set()
         client.join(timeout=HTTP_TIMEOUT_S + 10)  # its last submission answers (or times out) first
         assert not client.is_alive(), "the last submission neither answered nor timed out"

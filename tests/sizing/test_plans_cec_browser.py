@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.sizing.test_cecs import EXAMPLE
-from tests.sizing.test_ui_browser import ARTIFACTS, _non_local, page  # noqa: F401 (the signed-in page fixture)
+from tests.sizing.test_ui_browser import ARTIFACTS, _non_local, at_width, page  # noqa: F401 (the signed-in page fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -64,7 +64,7 @@ def test_choose_one_of_your_machines_as_a_candidate(
     assert page.locator("#plan-chart .barlayer .trace").count() == 3 * 2  # each LPAR in each pool
     assert page.get_by_role("link", name="LPARs as CSV").get_attribute("href").endswith("/result.csv?table=lpars")
     ARTIFACTS.mkdir(exist_ok=True)
-    page.set_viewport_size({"width": 1440, "height": 900})
+    at_width(page, 1440, 900)
     page.screenshot(path=str(ARTIFACTS / "plan-cec-1440.png"), full_page=True)
     # On a phone: the stored plan reopened at 390 px (its chart drawn at that width) fits.
     pdf_url = page.get_by_role("link", name="PDF proposal").get_attribute("href")

@@ -128,7 +128,9 @@ def test_a_saved_estimate_opened_in_the_workbench_fills_every_input(live_server:
     page.wait_for_url(re.compile(r"/estimates/\d+/$"))
 
     page.get_by_role("link", name="Open in the workbench").click()
-    page.wait_for_function("() => !document.getElementById('result').hidden")
+    # (a selector, not a script: the click returns once the workbench's page is committed, maybe
+    # before #result is parsed, and a script reading it then throws instead of waiting)
+    page.wait_for_selector("#result:not([hidden])")
     assert page.locator("#example-note").count() == 0
     form = page.locator("#size-form")
     shown = {name: form.locator(f'[name="{name}"]').input_value() for name in ESTIMATE}

@@ -19,6 +19,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connections
 
+from frontend.page_corpus import SETTLED
 from tests.celery_worker import Worker
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -37,10 +38,12 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 #: True once every drawn chart is as wide as its box: Plotly redraws a chart at a new width a
 #: moment after the window's resize event (longer on a loaded machine), and until then the chart
-#: keeps its old width.
+#: keeps its old width, wider than its box once the window narrows, narrower once it widens.
+#: (Plotly takes the box's computed width, fractional, and redraws only for a change of more than
+#: a pixel: 2 px of slack against the box's whole-pixel clientWidth.)
 CHARTS_AT_WIDTH = """() => [...document.querySelectorAll('.js-plotly-plot')].every((el) => {
   const svg = el.querySelector('.main-svg');
-  return !svg || el.offsetParent === null || svg.getBoundingClientRect().width <= el.clientWidth + 1;
+  return !svg || el.offsetParent === null || Math.abs(svg.getBoundingClientRect().width - el.clientWidth) <= 2;
 })"""
 
 
@@ -49,6 +52,12 @@ def at_width(pg: Any, width: int, height: int) -> None:
     pg.set_viewport_size({"width": width, "height": height})
     pg.wait_for_function(CHARTS_AT_WIDTH, timeout=15_000)
 
+
+#: The workbench's status once an answer is drawn (workbench.js: "Updated: 5 CPs.").
+UPDATED = "() => document.getElementById('size-status').textContent.startsWith('Updated')"
+
+#: The workbench's question to the server (GET /ui/chart-data?path=...).
+CHART_DATA = re.compile(r"/ui/chart-data\?")
 
 pytestmark = [
     pytest.mark.browser,
@@ -147,7 +156,7 @@ def test_size_fiteq_multi_region_on_zec12_and_run_a_curve_job(jobs_worker: Worke
 
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "sizing-page.png"
-    page.wait_for_timeout(300)  # let Plotly finish its transitions
+    page.wait_for_function(SETTLED)  # no transition under way
     page.screenshot(path=str(shot))
     print(f"\nscreenshot of the sizing page: {shot}")
 
@@ -225,7 +234,7 @@ def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_ser
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "workbench-decisions.png"
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)  # let Plotly finish its transitions
+    page.wait_for_function(SETTLED)  # no transition under way
     page.screenshot(path=str(shot))
     print(f"\nscreenshot of a decision warning on the card: {shot}")
     page.get_by_label("Estimate name").fill("two CPs")
@@ -256,6 +265,36 @@ def test_an_answer_belongs_to_its_inputs_and_decisions_show_on_the_card(live_ser
     print(f"screenshot of compare: {shot}")
     unexpected = [e for e in page.errors if "status of 400" not in e]
     assert unexpected == [], unexpected
+
+
+def test_an_answer_that_arrives_after_an_edit_is_drawn_stale(live_server: Any, page: Any) -> None:
+    """An input edited while its answer is on its way: the answer, once drawn, is marked stale
+    (the form no longer says its inputs) and cannot be saved, as after any other edit."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{live_server.url}/size/")
+    page.wait_for_function(UPDATED)  # the example answered
+    held: list[Any] = []  # the answer to 6,000 TPS, held on its way
+    page.route(CHART_DATA, lambda route: held.append(route))
+    page.get_by_label("Target rate").fill("6000")
+    page.get_by_role("button", name="Size", exact=True).click()
+    deadline = time.monotonic() + 20
+    while not held:
+        assert time.monotonic() < deadline, "the form sent no question"
+        page.wait_for_timeout(20)  # (Playwright's events are handled while it waits)
+    page.get_by_label("Target rate").fill("5000")
+    held[0].continue_()
+    page.unroute(CHART_DATA)
+    page.wait_for_function(UPDATED)
+    assert "tps=6000" in page.url and page.locator("#f-tps").input_value() == "5000"
+    expect(page.locator("#stale-banner")).to_be_visible()
+    assert page.get_by_role("button", name="Save estimate").is_disabled()
+    # Sized again: current.
+    page.get_by_role("button", name="Size", exact=True).click()
+    expect(page.locator("#stale-banner")).to_be_hidden()
+    page.wait_for_function(UPDATED)
+    assert "tps=5000" in page.url and page.get_by_role("button", name="Save estimate").is_enabled()
+    assert page.errors == []
 
 
 def test_the_workbench_answers_from_the_keyboard(live_server: Any, page: Any) -> None:

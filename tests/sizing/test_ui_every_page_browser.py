@@ -31,7 +31,7 @@ from django.db import connections
 
 from frontend.page_corpus import Page, build, pages, visit
 from tests.celery_worker import Worker
-from tests.sizing.test_ui_browser import CHROMIUM, CHROMIUM_ARGS
+from tests.sizing.test_ui_browser import CHROMIUM, CHROMIUM_ARGS, at_width
 
 pytestmark = [pytest.mark.browser]
 
@@ -100,8 +100,7 @@ def test_every_page_fits_a_phone_and_passes_axe_core(jobs_worker: Worker, live_s
                 visit(pg, live_server.url, page)
                 width = pg.evaluate("() => document.documentElement.scrollWidth")
                 result = {"wider than 390": width > PHONE["width"], "axe 390": _axe(pg)}
-                pg.set_viewport_size(DESKTOP)
-                pg.wait_for_timeout(400)  # the charts redraw at the new width
+                at_width(pg, DESKTOP["width"], DESKTOP["height"])  # the charts redrawn at the new width
                 result["axe 1440"] = _axe(pg)
                 found[page.name] = result
         finally:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from frontend.page_corpus import SETTLED
 from tests.sizing.test_ui_browser import ARTIFACTS, page  # noqa: F401 (the logged-in page fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -140,7 +141,7 @@ def test_three_answers_read_the_same_on_every_page(live_server: Any, page: Any) 
         if api["basis"]["model"]:
             assert "Fit (measured machine)" in basis
         ARTIFACTS.mkdir(exist_ok=True)
-        page.wait_for_timeout(300)  # let Plotly finish its transitions
+        page.wait_for_function(SETTLED)  # no transition under way
         page.screenshot(path=str(ARTIFACTS / f"workbench-{params['path']}.png"), full_page=True)
         page.get_by_label("Estimate name").fill(name)
         page.get_by_role("button", name="Save estimate").click()

@@ -166,10 +166,13 @@ async function run({ focusErrors = true } = {}) {
     lastAnswer = answer;
     targetsPanel?.clear();
     render(answer);
-    setStale(false);
+    // An input edited while this answer was on its way: the answer is drawn, stale (the form no
+    // longer says its inputs), and cannot be saved until it is sized again.
+    const stale = !sameInputs(readInputs(), inputs);
+    setStale(stale);
     history.replaceState(null, "", `?${new URLSearchParams(inputs)}`);
-    saveButton.disabled = !saveable();
-    saveStatus.textContent = saveable() ? "" : "This configuration publishes no CPU data: there is no sizing to save.";
+    saveButton.disabled = stale || !saveable();
+    if (!stale) saveStatus.textContent = saveable() ? "" : "This configuration publishes no CPU data: there is no sizing to save.";
     const n = answer.estimate.cps_required;
     status.textContent = n === null || n === undefined ? "Updated." : `Updated: ${n} CPs.`;
   } catch (err) {
