@@ -1076,6 +1076,7 @@ class JobResult:
     knee_clients: float | None
     max_throughput_tps: float | None
     max_clients_within_sla: float | None
+    response_time_sla_ms: float | None  # closed and Monte Carlo: the goal judged (None: none given)
     # montecarlo
     samples: int | None
     seed: int | None
@@ -1141,6 +1142,7 @@ class JobResult:
             knee_clients=_opt_float(data.get("knee_clients")),
             max_throughput_tps=_opt_float(data.get("max_throughput_tps")),
             max_clients_within_sla=_opt_float(data.get("max_clients_within_sla")),
+            response_time_sla_ms=_opt_float(data.get("response_time_sla_ms")),
             samples=_opt_int(data.get("samples")),
             seed=_opt_int(data.get("seed")),
             tps=_opt_float(data.get("tps")),

@@ -116,6 +116,7 @@ def run_closed(*, params: dict[str, Any], owner: User, progress: Progress) -> di
             "bottleneck": result.bottleneck,
             "knee_clients": bounds.knee_clients,
             "max_throughput_tps": min((s.capacity for s in central.stations), default=None),
+            "response_time_sla_ms": sla,
             "max_clients_within_sla": within_sla,
             "points": rows,
             "curve": {

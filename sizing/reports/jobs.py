@@ -237,7 +237,12 @@ def closed_section(result: JobResult, names: presentation.ProductNames = present
         ("Bottleneck", str(result.bottleneck or DASH)),
         ("Knee", f"{num(result.knee_clients)} clients"),
         ("Most throughput", presentation.rate(result.max_throughput_tps)),
-        ("Most clients within the goal", num(result.max_clients_within_sla)),
+        (
+            f"Most clients within the {presentation.rate(result.response_time_sla_ms, 'ms')} goal"
+            if finite(result.response_time_sla_ms) is not None
+            else "Most clients within the goal",
+            num(result.max_clients_within_sla),
+        ),
     ]
     return [
         *heading("Summary"),
@@ -288,7 +293,9 @@ def montecarlo_section(result: JobResult, names: presentation.ProductNames = pre
             f"median {num(rt.p50, 2)} ms, {_percentiles(rt.p5, rt.p95, 2)} ms",
         ),
         (
-            "Meets the goal",
+            f"Meets the {presentation.rate(result.response_time_sla_ms, 'ms')} goal"
+            if finite(result.response_time_sla_ms) is not None
+            else "Meets the goal",
             f"{pct(result.p_meets_sla, 1)} of the samples" if result.p_meets_sla is not None else DASH,
         ),
     ]

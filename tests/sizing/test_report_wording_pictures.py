@@ -55,7 +55,9 @@ def test_a_monte_carlo_report_says_shares_of_samples_and_one_figure_for_an_equal
     assert "P = " not in text
     assert f"Within the ceiling {percent(r['p_within_ceiling'], 1)} of the samples at " in text
     assert f"{plural(r['evaluated_at_cps'], 'CP')}" in text
-    assert f"Meets the goal {percent(r['p_meets_sla'], 1)} of the samples" in text
+    # the goal by its figure, the job's own (it said "Meets the goal" without saying which)
+    assert r["response_time_sla_ms"] == 10
+    assert f"Meets the 10 ms goal {percent(r['p_meets_sla'], 1)} of the samples" in text
     # FiTeq has no zIIP-eligible work: every sample needs 0 zIIPs, said once, not "0\u20130"
     ziips = r["ziips_required"]
     assert ziips["p5"] == ziips["p95"] == 0
@@ -106,3 +108,15 @@ def test_a_report_without_cpu_data_says_why_once_on_its_first_page(api: Any) -> 
     first = " ".join(pdf_text(_pdf(api, f"/api/v1/estimates/{body['id']}/report.pdf"))[0].split())
     assert "The answer. No CPs can be quoted. Before you sign this" in first
     assert first.count("o CPU figures are published for this path") == 1
+
+
+def test_a_closed_network_report_names_its_goal(api: Any, user: Any) -> None:
+    params = {**{k: v for k, v in FITEQ.items() if k != "tps"}, "cps": 6, "clients": [10, 1000], "think_time_s": 1.0}
+    job = _stored_job(user, "closed", {**params, "response_time_sla_ms": 25})
+    r = job.result
+    assert r["response_time_sla_ms"] == 25 and r["max_clients_within_sla"] is not None
+    text = _flowing(_pdf(api, f"/api/v1/jobs/{job.pk}/report.pdf"))
+    assert f"Most clients within the 25 ms goal {r['max_clients_within_sla']:,}" in text
+    # without a goal the result says none was given, and the row no figure
+    plain = _stored_job(user, "closed", params).result
+    assert plain["response_time_sla_ms"] is None and plain["max_clients_within_sla"] is None

@@ -480,7 +480,9 @@ function renderClosed(r, a, b) {
   if (r.max_throughput_tps) addLines(la, [hline(r.max_throughput_tps, COLORS.capacity, "dash", `max ${fmt.rate(r.max_throughput_tps)} TPS`, { position: "left" })]);
   draw(a, [{ x: c.clients, y: c.throughput_tps, mode: "lines", name: "Throughput", line: { color: COLORS.line, width: 2.2 }, hovertemplate: "%{x:,} clients → %{y:,.0f} TPS<extra></extra>" }], la);
   draw(b, [{ x: c.clients, y: hasRt ? c.response_time_ms : c.response_time_lower_bound_ms, mode: "lines", name: "Response", line: { color: COLORS.target, width: 2.2 }, hovertemplate: "%{x:,} clients → %{y:.1f} ms<extra></extra>" }], lb);
-  return { a: true, b: true, summary: `${r.cps} CPs, ${r.ziips || 0} ${r.specialty_engine || "zIIP"}s, think time ${r.think_time_s} s · bottleneck: ${r.bottleneck || "—"}` };
+  const goal = r.response_time_sla_ms !== null && r.response_time_sla_ms !== undefined && r.max_clients_within_sla !== null && r.max_clients_within_sla !== undefined
+    ? ` · at most ${fmt.int(r.max_clients_within_sla)} clients within the ${fmt.rate(r.response_time_sla_ms)} ms goal` : "";
+  return { a: true, b: true, summary: `${r.cps} CPs, ${r.ziips || 0} ${r.specialty_engine || "zIIP"}s, think time ${r.think_time_s} s · bottleneck: ${r.bottleneck || "—"}${goal}` };
 }
 
 function renderMontecarlo(r, a) {
@@ -493,8 +495,9 @@ function renderMontecarlo(r, a) {
   // required to the most (a tail of a few samples is a short bar, not a bar cut off).
   if (h.length) layout.xaxis.range = [h[0].cps - 0.6, h[h.length - 1].cps + 0.6];
   draw(a, [{ type: "bar", x: h.map((v) => v.cps), y: h.map((v) => v.share), marker: { color: h.map((v) => (v.cps === r.cps_required.central ? COLORS.target : COLORS.line)) }, hovertemplate: "%{x} CPs: %{y:.1%}<extra></extra>" }], layout);
-  const parts = [`${fmt.int(r.samples)} samples`, ...(h.length ? [`${fmt.int(h[0].cps)} to ${fmt.int(h[h.length - 1].cps)} CPs over all of them`] : []), `P(within ${Math.round((r.max_utilization || 0) * 100)}% ceiling at ${r.evaluated_at_cps} CPs) = ${fmt.pct(r.p_within_ceiling)}`];
-  if (r.p_meets_sla !== null && r.p_meets_sla !== undefined) parts.push(`P(meets goal) = ${fmt.pct(r.p_meets_sla)}`);
+  // in words, as the PDF says them: shares of the samples, the goal by its figure
+  const parts = [`${fmt.int(r.samples)} samples`, ...(h.length ? [`${fmt.int(h[0].cps)} to ${fmt.int(h[h.length - 1].cps)} CPs over all of them`] : []), `${fmt.pct(r.p_within_ceiling)} of the samples within the ${Math.round((r.max_utilization || 0) * 100)}% ceiling at ${r.evaluated_at_cps} CPs`];
+  if (r.p_meets_sla !== null && r.p_meets_sla !== undefined) parts.push(`${fmt.pct(r.p_meets_sla)} meet the ${fmt.rate(r.response_time_sla_ms)} ms goal`);
   return { a: true, b: false, summary: parts.join(" · ") };
 }
 
