@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from models_lib.evaluation import ziip_residence_ms
+from models_lib.response_step import low_end_ms
 
 if TYPE_CHECKING:
     from models_lib.answer import SizingResult
@@ -118,30 +118,28 @@ def response_curve(answer: SizingResult, tps: FloatArray | list[float]) -> Respo
     return ResponseCurve(grid, value, cp_ms, ziip_ms, factors)
 
 
-def response_lower_bound(answer: SizingResult, tps: FloatArray | list[float]) -> FloatArray:
-    """The answer's lower bound on the response time at each rate of ``tps``, its CPs and engines
-    fixed, ms: the time at the engines at the low end of the cost range (the CP work and the
-    specialty engines' work of the central split scaled by the low end's share of the centre),
-    or the response model's floor where that is higher; ``nan`` where there is none (at or
-    beyond the saturation, or a cost range with no low end).  At the answer's own rate it is
-    the low end of the answer's response time where no response times are published
-    (:func:`models_lib.response_step.response_step`), the figure its card shows as "at least"."""
+def response_lower_bound(answer: SizingResult, curve: ResponseCurve) -> FloatArray:
+    """The answer's lower bound on the response time at each rate of ``curve`` (its
+    :func:`response_curve`, whose cost factors it reuses), the CPs and engines fixed, ms: the
+    time at the engines at the low end of the cost range
+    (:func:`models_lib.response_step.low_end_ms`), or the response model's floor where that is
+    higher; ``nan`` where there is none (at or beyond the saturation, or a cost range with no
+    low end).  At the answer's own rate it is the low end of the answer's response time where no
+    response times are published, the figure its card shows as "at least"."""
     prepared, n, z = _prepared(answer)
-    grid = _grid(tps)
-    out = np.full(grid.size, np.nan)
+    out = np.full(curve.tps.size, np.nan)
     rmodel, cost = prepared.response, prepared.cost
     if rmodel is None or cost is None:
         return out
     floor = rmodel.floor_ms
-    for i, t in enumerate(grid.tolist()):
+    for i, t in enumerate(curve.tps.tolist()):
         basis = cost.at(t)
         ratio = basis.low / basis.total if basis.total > 0 else 1.0
         split = prepared.evaluate(t, n, z)
         low: float | None = None
         if ratio > 0.0 and t < prepared.saturation(n, split.engines).tps:
-            factor = prepared.response_at(t, n, z).cost_factor
-            cp = rmodel.breakdown(t, cps=n, cost_factor=factor * ratio).lower_bound_ms
-            low = cp + ziip_residence_ms(split.special * ratio, split.engines, t)
+            factor = float(curve.cost_factor[i])
+            low = low_end_ms(rmodel, t, n, factor, ratio, (split.special, split.engines))
         if floor is not None:
             low = max(low or 0.0, floor)
         out[i] = math.nan if low is None or not math.isfinite(low) else low

@@ -291,8 +291,7 @@ def carried_rate(tps: float) -> float:
 
 def carried_text(tps: float) -> str:
     """:func:`carried_rate` written with separators, without trailing zeros ("7,505", "12.5")."""
-    text = f"{carried_rate(tps):,.3f}".rstrip("0").rstrip(".")
-    return text
+    return f"{carried_rate(tps):,.3f}".rstrip("0").rstrip(".")
 
 
 def _reason(
@@ -414,7 +413,7 @@ def feasibility_step(
     where = f"{most.cps} CPs" + (f" + {most.ziips} {name}s" if most.ziips else "")
     goal = "" if sla is None else f" within the {sla:g} ms goal"
     binds = _most_binding(pw, most, reason)
-    if cost_upper_bound and reason in _COST_BOUND_REASONS:
+    if cost_upper_bound and reason in COST_BOUND_REASONS:
         # the engines' demand is at the published upper bound of the cost: a floor on what they carry
         message = (
             f"not shown to fit: at the published upper bound of the cost per transaction, {why}; the "
@@ -429,4 +428,4 @@ def feasibility_step(
 
 #: The refusals that rest on the engines' demand (the cost per transaction), not on the software
 #: station or a response-time goal: with a cost that is a published upper bound, "not shown to fit".
-_COST_BOUND_REASONS = frozenset({"engines", "ceiling", "saturation"})
+COST_BOUND_REASONS = frozenset({"engines", "ceiling", "saturation"})

@@ -74,8 +74,7 @@ def _open(
     lo_ratio, hi_ratio = ratios
     software = (0.0, True) if rmodel.software is None else _software_wait(rmodel, t)
     if lo_ratio > 0.0:  # a bounds-only path without a lower bound has no CPU floor
-        lower, _ = _cp_times(rmodel, t, n, cp_factor * lo_ratio, software)
-        rt_low = lower + ziip_residence_ms(chosen.ziip * lo_ratio, chosen.ziips, t)
+        rt_low = low_end_ms(rmodel, t, n, cp_factor, lo_ratio, (chosen.ziip, chosen.ziips), software)
     if rmodel.fixed_ms is not None:  # has_response_data
         _, total = _cp_times(rmodel, t, n, cp_factor, software)
         assert total is not None
@@ -89,6 +88,28 @@ def _open(
         else:
             rt_high = math.inf  # the high end of the CPU range saturates: no upper bound
     return rt_value, rt_low, rt_high
+
+
+def low_end_ms(
+    rmodel: ResponseModel,
+    t: float,
+    n: int,
+    cp_factor: float,
+    ratio: float,
+    special: tuple[float, int],
+    software: tuple[float, bool] | None = None,
+) -> float:
+    """The time at the engines at the low end of the cost range, ms: CP service and queueing at
+    ``cp_factor`` x ``ratio`` (the low end's share of the central cost), the software station's
+    wait, and the residence of the specialty engines' work ``special`` (busy engines, engines)
+    scaled by ``ratio``.  The answer's lower bound on the response time (:func:`_open`) and the
+    line of it at every rate (:func:`models_lib.answer_curves.response_lower_bound`).
+    ``software``: :func:`_software_wait` at ``t``, where already found."""
+    if software is None:
+        software = (0.0, True) if rmodel.software is None else _software_wait(rmodel, t)
+    lower, _ = _cp_times(rmodel, t, n, cp_factor * ratio, software)
+    busy, engines = special
+    return lower + ziip_residence_ms(busy * ratio, engines, t)
 
 
 def _software_wait(rmodel: ResponseModel, t: float) -> tuple[float, bool]:

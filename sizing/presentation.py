@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from models_lib.feasibility import carried_rate
+from models_lib.feasibility import COST_BOUND_REASONS, carried_rate
 from sizing.records import (
     BatchRow,
     EstimateRecord,
@@ -80,7 +80,7 @@ def carried_floor(record: EstimateRecord) -> bool:
     """Whether the most the answer's target carries is a floor, not a most: the refusal rests on
     the engines' demand and the cost per transaction is a published upper bound (the engine's
     "not shown to fit", ``models_lib.feasibility.feasibility_step``; its saturation a lower bound)."""
-    return record.saturation_kind == "lower-bound" and record.feasibility.reason in {"engines", "ceiling", "saturation"}
+    return record.saturation_kind == "lower-bound" and record.feasibility.reason in COST_BOUND_REASONS
 
 
 def verdict_words(record: EstimateRecord) -> str:

@@ -289,7 +289,7 @@ def response_chart(
     # "≥": the time at the engines at the low end of the cost range, or the model's floor), the
     # line is that bound at every rate, so the target's marker lies on it.
     low = _finite(rt.low) if rt.value is None else None
-    bound = curve.lower_bound_ms if low is None else response_lower_bound(answer, curve.tps)
+    bound = curve.lower_bound_ms if low is None else response_lower_bound(answer, curve)
     chart["lower_bound"] = {
         "tps": _series(curve.tps),
         "response_ms": _series(bound),

@@ -56,7 +56,7 @@ def test_curves_at_the_answers_rate_give_the_answers_numbers(
         assert rt.response_ms is None or not math.isfinite(rt.response_ms[0])
         # without published response times the answer's "at least" is the lower-bound line's
         # value at its rate: the time at the engines at the low end of the cost range
-        low, want = response_lower_bound(answer, [t])[0], answer.response_time_ms.low
+        low, want = response_lower_bound(answer, answer.response_curve([t]))[0], answer.response_time_ms.low
         if want is None:
             assert math.isnan(low)
         else:
