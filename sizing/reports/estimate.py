@@ -132,7 +132,13 @@ def answer_rows(answer: EstimateRecord | Mapping[str, Any]) -> list[tuple[str, s
     # a configuration that does not carry the rate is evaluated, not sized: no "sized to the
     # ceiling, fewest CPs, ... MSU installed" beside a count that is not quoted
     quoted = o.feasibility.feasible is not False or o.cps_required is not None
-    how = "sized to the ceiling, " + presentation.chosen_text(o) if quoted else NOT_QUOTED
+    how = (
+        "sized to the ceiling, " + presentation.chosen_text(o)
+        if quoted
+        else NOT_SHOWN_QUOTED
+        if presentation.carried_floor(o)
+        else NOT_QUOTED
+    )
     rows = [
         (
             "CPs required",
@@ -234,6 +240,10 @@ def decisions_block(o: EstimateRecord | Mapping[str, Any]) -> list[Flowable]:
 DECISIONS_ABOVE = 'The decisions to sign for this answer are on page 1, under "Before you sign this".'
 #: The basis of a CP count that does not carry the rate.
 NOT_QUOTED = "none quoted: no configuration of this target carries the rate (page 1)"
+#: The same where what the target carries is a floor (``presentation.carried_floor``).
+NOT_SHOWN_QUOTED = (
+    "none quoted: the published figures do not show a configuration of this target carries the rate (page 1)"
+)
 
 
 def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) -> list[Flowable]:
@@ -247,7 +257,8 @@ def answer_section(e: EstimateSubject, software_limit_tps: float | None = None) 
     if fit.feasible is False:
         # Does not fit: no CPs or zIIPs are quoted; why, and the most the target carries, are said
         # once, under "Before you sign this" on page 1.
-        summary = f"At <b>{presentation.rate(tps)}</b> on {escape(e.machine_name)}: <b>does not fit</b>; no CPs or {eng}s are quoted."
+        verdict = presentation.verdict_words(o)
+        summary = f"At <b>{presentation.rate(tps)}</b> on {escape(e.machine_name)}: <b>{verdict}</b>; no CPs or {eng}s are quoted."
     elif fit.feasible is None and fit.message:
         # No CPU figures, no CPU verdict (issue 32 item 4): the reason and what is known.
         summary = f"At <b>{presentation.rate(tps)}</b> on {escape(e.machine_name)}: {escape(fit.message)}."

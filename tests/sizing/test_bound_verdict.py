@@ -49,6 +49,12 @@ def test_a_refusal_at_an_upper_bound_cost_is_not_shown_to_fit_and_its_most_is_a_
         f"they show it carries at least {floor} TPS." in words
     )
     assert "This target does not carry the rate" not in words
+    # the answer's page and its CP row say the same as page 1
+    assert (
+        f"At {presentation.rate(tps)} on IBM zEnterprise EC12: not shown to fit; no CPs or zAAPs are quoted." in words
+    )
+    assert "none quoted: the published figures do not show a configuration of this target carries the rate" in words
+    assert "does not fit" not in words.lower().replace("not shown to fit", "")
 
 
 def test_a_refusal_at_a_fitted_cost_does_not_fit_and_says_the_most(api: Any) -> None:
